@@ -1,0 +1,554 @@
+"""The match state machine: commands in, events out.
+
+``Match`` holds one immutable ``MatchState`` and replaces it on every change, so a reader (the
+display thread, the journal, undo) always holds a consistent snapshot without a lock.
+
+- ``advance(now)`` lets time pass: periods and breaks end at their exact deadlines, each an
+  event stamped with the deadline, however late the caller noticed.
+- ``apply(command)`` applies one command at its own instant or raises ``Refused`` and changes
+  nothing. The caller must have advanced to the command's time first; ``feed`` does both.
+
+A command never acts before the latest event (``last_at``): a press that was queued while
+the loop already ended the period takes effect at the period's end, not inside it. That rule
+makes the state a pure function of the sequence of inputs, so replaying a journal of the
+inputs (commands, and advances that emitted events) rebuilds exactly the same state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+from .clock import GameClock
+from .commands import (
+    Command,
+    End,
+    Forfeit,
+    Goal,
+    Horn,
+    Next,
+    SetClock,
+    Start,
+    Stop,
+    Undo,
+)
+from .errors import Refused
+from .events import Event, EventKind
+from .phase import Phase, Stage, Team
+from .preset import Preset
+from .units import Nanos, ceil_ms, ms
+
+# A technical loss is recorded 0:5 (rules 000 "Rules", rules 001 "Player's start").
+FORFEIT_GOALS = 5
+
+
+class DecidedBy(StrEnum):
+    REGULATION = "regulation"
+    OVERTIME = "overtime"
+    SHOOTOUT = "shootout"
+    FORFEIT = "forfeit"
+
+
+@dataclass(frozen=True, slots=True)
+class TeamInfo:
+    name: str
+    colours: tuple[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSetup:
+    """What is known before the first press: from the office's ``next`` or the config."""
+
+    match_id: str = "M1"
+    stage: Stage = Stage.GROUP
+    home: TeamInfo = TeamInfo("Home", ("#10233f", "#ffffff"))  # home dark (rules 000)
+    away: TeamInfo = TeamInfo("Away", ("#f2f2f2", "#10233f"))
+
+
+@dataclass(frozen=True, slots=True)
+class GoalRecord:
+    seq: int  # the goal event's seq: what undo names
+    at: Nanos
+    team: Team
+    player: int | None
+    period: int
+    clock_ms: int  # time left on the period clock when it was scored
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    home: int
+    away: int
+    decided_by: DecidedBy
+
+    def to_json(self) -> dict[str, Any]:
+        return {"home": self.home, "away": self.away, "decided_by": self.decided_by.value}
+
+
+@dataclass(frozen=True, slots=True)
+class HornSignal:
+    """The horn sounds from ``start`` until ``end``; whether it sounds now is derived from
+    the instant, so a horn ends by itself without an event or a timer."""
+
+    reason: str
+    start: Nanos
+    end: Nanos
+
+    def sounding(self, now: Nanos) -> bool:
+        return self.start <= now < self.end
+
+
+class UndoKind(StrEnum):
+    GOAL = "goal"
+    SET_CLOCK = "set_clock"
+    END = "end"
+    FORFEIT = "forfeit"
+
+
+@dataclass(frozen=True, slots=True)
+class UndoEntry:
+    kind: UndoKind
+    seq: int  # the seq of the event it reverts
+    at: Nanos  # when the action was taken
+    epoch: int  # the state's epoch right after the action
+    before: MatchState | None = None  # the phase machine to rewind to (end, forfeit)
+    delta: Nanos = 0  # set_clock: how much it added to the clock
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    clock: GameClock
+    phase: Phase = Phase.PREGAME
+    period: int = 1  # during a break: the period that follows
+    started: bool = False  # the current period's clock has run
+    goals: tuple[GoalRecord, ...] = ()
+    forfeit: Team | None = None  # the team that lost by forfeit
+    result: Result | None = None
+    horn_auto: HornSignal | None = None
+    horn_manual: HornSignal | None = None
+    undo: tuple[UndoEntry, ...] = ()
+    epoch: int = 0  # counts phase changes: an undo may not reach across one it did not cause
+    seq: int = 0  # seq of the latest event
+    last_at: Nanos | None = None  # instant of the latest event
+
+    def score(self) -> dict[Team, int]:
+        score = {Team.HOME: 0, Team.AWAY: 0}
+        for goal in self.goals:
+            score[goal.team] += 1
+        return score
+
+
+@dataclass(slots=True)
+class _Step:
+    """A state being changed and the events that change emits."""
+
+    state: MatchState
+    events: list[Event] = field(default_factory=list)
+
+    def emit(self, at: Nanos, kind: EventKind, **data: Any) -> int:
+        seq = self.state.seq + 1
+        last = at if self.state.last_at is None else max(at, self.state.last_at)
+        self.state = replace(self.state, seq=seq, last_at=last)
+        self.events.append(Event(seq, at, kind, data))
+        return seq
+
+    def set(self, **changes: Any) -> None:
+        self.state = replace(self.state, **changes)
+
+    def enter(self, phase: Phase, **changes: Any) -> None:
+        self.state = replace(self.state, phase=phase, epoch=self.state.epoch + 1, **changes)
+
+
+@dataclass(frozen=True, slots=True)
+class Fed:
+    """What feeding one command produced: the events (of time passing and of the command)
+    and, if the rules refused the command, why."""
+
+    events: list[Event]
+    refused: Refused | None
+
+
+class Match:
+    def __init__(
+        self, preset: Preset, setup: MatchSetup | None = None, state: MatchState | None = None
+    ) -> None:
+        self.preset = preset
+        self.setup = setup or MatchSetup()
+        self._state = state or MatchState(clock=GameClock.stopped_at(preset.period_length))
+
+    @property
+    def state(self) -> MatchState:
+        return self._state
+
+    def restore(self, state: MatchState) -> None:
+        """Put back a state this match had: the recorder does so when the journal cannot be
+        written, so that nothing is shown that is not on the disk."""
+        self._state = state
+
+    # ---------------------------------------------------------------- time
+
+    def next_deadline(self) -> Nanos | None:
+        """The next instant at which ``advance`` will emit something, or ``None``."""
+        s = self._state
+        if (s.phase.is_play or s.phase.is_break) and s.clock.running:
+            return s.clock.zero_at()
+        return None
+
+    def display_deadline(self, now: Nanos) -> Nanos | None:
+        """The next instant after ``now`` at which the state document changes: a shown clock
+        digit, a horn switching, a deadline. The display schedules its frames here."""
+        s = self._state
+        candidates = [s.clock.next_deadline(now, self.preset.tenths_below)]
+        for horn in (s.horn_auto, s.horn_manual):
+            if horn is not None:
+                candidates += [t for t in (horn.start, horn.end) if t > now]
+        due = self.next_deadline()
+        if due is not None and due > now:
+            candidates.append(due)
+        return min((c for c in candidates if c is not None), default=None)
+
+    def advance(self, now: Nanos) -> list[Event]:
+        """Let time pass up to ``now``; everything that falls due happens at its deadline."""
+        step = _Step(self._state)
+        while True:
+            self._state = step.state
+            due = self.next_deadline()
+            if due is None or due > now:
+                break
+            # Nothing happens before what has already happened: a break that an undo brought
+            # back after it should have ended ends at the undo, not in the past.
+            last = step.state.last_at
+            due = due if last is None else max(due, last)
+            if step.state.phase.is_play:
+                self._end_period(step, due, shortened=False)
+            else:
+                self._end_break(step, due, early=False)
+        return step.events
+
+    # ---------------------------------------------------------------- commands
+
+    def apply(self, command: Command) -> list[Event]:
+        """Apply one command at its instant; raise ``Refused`` and change nothing if the
+        rules refuse it now."""
+        at = command.at if self._state.last_at is None else max(command.at, self._state.last_at)
+        due = self.next_deadline()
+        if due is not None and due <= at:
+            raise ValueError(
+                f"advance({at}) before applying {command.name}: something falls due at {due}"
+            )
+        handler = self._handlers().get(type(command))
+        if handler is None:
+            raise Refused(command.name, "not supported by this version of the scoreboard")
+        step = _Step(self._state)
+        handler(step, command, at)
+        self._state = step.state
+        return step.events
+
+    def _handlers(self) -> dict[type[Command], Callable[[_Step, Any, Nanos], None]]:
+        return {
+            Start: self._start,
+            Stop: self._stop,
+            Goal: self._goal,
+            SetClock: self._set_clock,
+            Next: self._next,
+            End: self._end,
+            Forfeit: self._forfeit,
+            Horn: self._horn,
+            Undo: self._undo,
+        }
+
+    def _start(self, step: _Step, cmd: Start, at: Nanos) -> None:
+        s = step.state
+        if s.phase in (Phase.SHOOTOUT, Phase.FINAL):
+            raise Refused("start", f"there is no game clock in the {s.phase.value} phase")
+        if s.clock.running and s.phase.is_play:
+            raise Refused("start", "the clock is already running")
+        if s.phase.is_break:
+            # A break ends early when the teams are ready: the next period starts at once.
+            self._end_break(step, at, early=True)
+        elif s.phase is Phase.PREGAME:
+            step.enter(Phase.PERIOD)
+        s = step.state
+        if not s.started:
+            step.emit(at, EventKind.PERIOD_STARTED, period=s.period, phase=s.phase.value)
+        step.set(clock=s.clock.start(at), started=True)
+        step.emit(at, EventKind.CLOCK_STARTED, period=s.period,
+                  clock_ms=ceil_ms(s.clock.remaining(at)))
+
+    def _stop(self, step: _Step, cmd: Stop, at: Nanos) -> None:
+        s = step.state
+        if s.phase.is_break:
+            raise Refused("stop", "the break clock runs by itself; use next or end to end "
+                          "the break, set_clock to correct it")
+        if not s.phase.is_play or not s.clock.running:
+            raise Refused("stop", "the clock is already stopped")
+        step.set(clock=s.clock.stop(at))
+        step.emit(at, EventKind.CLOCK_STOPPED, period=s.period,
+                  clock_ms=ceil_ms(step.state.clock.remaining(at)))
+
+    def _goal(self, step: _Step, cmd: Goal, at: Nanos) -> None:
+        s = step.state
+        if s.phase is Phase.INTERMISSION:
+            # Entered during the break: it was scored in the period that just ended.
+            period, clock_ms = s.period - 1, 0
+        elif s.phase.is_play:
+            period, clock_ms = s.period, ceil_ms(s.clock.remaining(at))
+        else:
+            raise Refused("goal", f"no goal can be scored in the {s.phase.value} phase")
+        seq = s.seq + 1
+        goals = (*s.goals, GoalRecord(seq, at, cmd.team, cmd.player, period, clock_ms))
+        step.set(goals=goals)
+        score = step.state.score()
+        step.emit(at, EventKind.GOAL, team=cmd.team.value, player=cmd.player, period=period,
+                  clock_ms=clock_ms, score=_score_json(score))
+        if s.phase is Phase.OVERTIME:
+            # Golden goal (rules 002 "Overtime"): the first goal in overtime ends the match.
+            step.set(clock=s.clock.stop(at) if s.clock.running else s.clock)
+            self._finish(step, at, DecidedBy.OVERTIME)
+        self._push_undo(step, UndoKind.GOAL, seq, at)
+
+    def _set_clock(self, step: _Step, cmd: SetClock, at: Nanos) -> None:
+        s = step.state
+        if s.phase in (Phase.SHOOTOUT, Phase.FINAL):
+            raise Refused("set_clock", f"there is no game clock in the {s.phase.value} phase")
+        limit = self._full_length(s)
+        value = ms(cmd.ms)
+        if value > limit:
+            raise Refused("set_clock", f"{cmd.ms} ms is more than the {ceil_ms(limit)} ms this "
+                          f"{'break' if s.phase.is_break else 'period'} lasts")
+        if value == 0 and s.phase is Phase.PREGAME:
+            raise Refused("set_clock", "the first period cannot start at zero")
+        old = s.clock.remaining(at)
+        step.set(clock=s.clock.set(at, value))
+        seq = step.emit(at, EventKind.CLOCK_SET, period=s.period, phase=s.phase.value,
+                        from_ms=ceil_ms(old), to_ms=cmd.ms)
+        self._push_undo(step, UndoKind.SET_CLOCK, seq, at, delta=value - old)
+
+    def _next(self, step: _Step, cmd: Next, at: Nanos) -> None:
+        s = step.state
+        if s.phase.is_break:
+            self._end_break(step, at, early=True)
+            return
+        if s.phase.is_play and not s.clock.running:
+            # A deliberate gesture (NEXT is held) with the clock stopped: end the period.
+            self._end(step, End(at), at)
+            return
+        if s.phase.is_play:
+            raise Refused("next", "the clock is running: stop it first (or use end)")
+        raise Refused("next", f"nothing follows the {s.phase.value} phase by itself"
+                      + ("; press start to begin" if s.phase is Phase.PREGAME else ""))
+
+    def _end(self, step: _Step, cmd: End, at: Nanos) -> None:
+        s = step.state
+        if s.phase.is_play:
+            before = s
+            self._end_period(step, at, shortened=True)
+        elif s.phase.is_break:
+            before = s
+            self._end_break(step, at, early=True)
+        else:
+            raise Refused("end", f"there is no period or break to end in the {s.phase.value} "
+                          "phase")
+        self._push_undo(step, UndoKind.END, step.state.seq, at, before=before)
+
+    def _forfeit(self, step: _Step, cmd: Forfeit, at: Nanos) -> None:
+        s = step.state
+        if s.phase is Phase.FINAL:
+            raise Refused("forfeit", "the match is already over (undo first to change it)")
+        before = s
+        clock = s.clock.stop(at) if s.phase.is_play and s.clock.running else s.clock
+        step.set(clock=clock, forfeit=cmd.team)
+        seq = step.emit(at, EventKind.FORFEIT, loser=cmd.team.value)
+        self._finish(step, at, DecidedBy.FORFEIT)
+        self._push_undo(step, UndoKind.FORFEIT, seq, at, before=before)
+
+    def _horn(self, step: _Step, cmd: Horn, at: Nanos) -> None:
+        s = step.state
+        sounding = s.horn_manual is not None and s.horn_manual.sounding(at)
+        if cmd.on == sounding:
+            return  # a release after the cap, or a second press: nothing changes
+        if cmd.on:
+            horn = HornSignal("manual", at, at + self.preset.horn.manual_cap)
+        else:
+            assert s.horn_manual is not None
+            horn = replace(s.horn_manual, end=at)
+        step.set(horn_manual=horn)
+        step.emit(at, EventKind.HORN, reason="manual", on=cmd.on,
+                  length_ms=ceil_ms(horn.end - horn.start) if cmd.on else None)
+
+    # ---------------------------------------------------------------- undo
+
+    def _push_undo(self, step: _Step, kind: UndoKind, seq: int, at: Nanos, *,
+                   before: MatchState | None = None, delta: Nanos = 0) -> None:
+        entry = UndoEntry(kind, seq, at, step.state.epoch, before, delta)
+        step.set(undo=(*step.state.undo, entry))
+
+    def _undo(self, step: _Step, cmd: Undo, at: Nanos) -> None:
+        s = step.state
+        if not s.undo:
+            raise Refused("undo", "there is nothing to undo")
+        entry = s.undo[-1]
+        step.set(undo=s.undo[:-1])
+        if entry.kind is UndoKind.GOAL:
+            self._undo_goal(step, entry, at)
+        elif entry.kind is UndoKind.SET_CLOCK:
+            if s.epoch != entry.epoch:
+                raise Refused("undo", "the clock correction was in a phase that is over; "
+                              "correct the clock with set_clock")
+            step.set(clock=s.clock.adjusted(at, -entry.delta))
+        else:
+            if s.epoch != entry.epoch:
+                raise Refused("undo", f"the {entry.kind.value} cannot be undone: the game has "
+                              "moved on since; correct it with set_clock")
+            assert entry.before is not None
+            self._rewind(step, entry.before, entry.at)
+        step.emit(at, EventKind.UNDONE, undone_seq=entry.seq, what=entry.kind.value,
+                  score=_score_json(step.state.score()), phase=step.state.phase.value,
+                  clock_ms=ceil_ms(step.state.clock.remaining(at)))
+
+    def _undo_goal(self, step: _Step, entry: UndoEntry, at: Nanos) -> None:
+        s = step.state
+        goal = next(g for g in s.goals if g.seq == entry.seq)
+        decided = s.result.decided_by if s.result is not None else None
+        if s.phase is Phase.OVERTIME and goal.period < s.period:
+            raise Refused("undo", "the goal was scored in regulation and overtime has begun; "
+                          "the office corrects the result")
+        step.set(goals=tuple(g for g in s.goals if g.seq != entry.seq))
+        if decided is DecidedBy.OVERTIME:
+            # The golden goal is taken back: overtime goes on from the goal, clock stopped.
+            step.enter(Phase.OVERTIME, result=None,
+                       clock=GameClock.stopped_at(ms(goal.clock_ms)))
+        elif decided is DecidedBy.REGULATION or s.phase in (Phase.OVERTIME_BREAK,
+                                                            Phase.SHOOTOUT):
+            # The score that decided how regulation ended has changed: decide again, now.
+            step.set(result=None)
+            self._after_regulation(step, at)
+
+    def _rewind(self, step: _Step, before: MatchState, action_at: Nanos) -> None:
+        """Return the phase machine to ``before`` (the state just before an end or forfeit).
+
+        Goals, the event count and the undo stack are kept: only the phase, period and clock
+        go back. A play clock that was running is stopped at the instant of the action,
+        because play did stop then; a break clock runs on as if never interrupted."""
+        clock = before.clock
+        if before.phase.is_play and clock.running:
+            clock = clock.stop(action_at)
+        step.enter(before.phase, period=before.period, started=before.started, clock=clock,
+                   result=None, forfeit=None, horn_auto=before.horn_auto)
+        # The entry's epoch check compares against the state after the action; rewinding
+        # is itself a phase change.
+
+    # ---------------------------------------------------------------- phase machine
+
+    def _full_length(self, s: MatchState) -> Nanos:
+        p = self.preset
+        if s.phase is Phase.INTERMISSION:
+            return p.break_after(s.period - 1)
+        if s.phase is Phase.OVERTIME_BREAK:
+            return p.decision.overtime_break or 0
+        if s.phase is Phase.OVERTIME:
+            return p.decision.overtime or 0
+        return p.period_length
+
+    def _horn_auto(self, step: _Step, at: Nanos, reason: str) -> None:
+        length = self.preset.horn.end
+        step.set(horn_auto=HornSignal(reason, at, at + length))
+        step.emit(at, EventKind.HORN, reason=reason, on=True, length_ms=ceil_ms(length))
+
+    def _end_period(self, step: _Step, at: Nanos, *, shortened: bool) -> None:
+        s = step.state
+        step.set(clock=GameClock.stopped_at(0))
+        step.emit(at, EventKind.PERIOD_ENDED, period=s.period, phase=s.phase.value,
+                  shortened=shortened, score=_score_json(s.score()))
+        self._horn_auto(step, at, "period_end")
+        if s.phase is Phase.PERIOD and s.period < self.preset.periods:
+            length = self.preset.break_after(s.period)
+            step.enter(Phase.INTERMISSION, period=s.period + 1, started=False,
+                       clock=GameClock(length, at))
+            step.emit(at, EventKind.BREAK_STARTED, phase=Phase.INTERMISSION.value,
+                      next_period=s.period + 1, length_ms=ceil_ms(length))
+        elif s.phase is Phase.PERIOD:
+            self._after_regulation(step, at)
+        else:
+            self._after_overtime(step, at)
+
+    def _tied(self, s: MatchState) -> bool:
+        score = s.score()
+        return score[Team.HOME] == score[Team.AWAY]
+
+    def _after_regulation(self, step: _Step, at: Nanos) -> None:
+        # Also reached from an undo during the overtime break: regulation is what is decided.
+        step.set(period=self.preset.periods)
+        s = step.state
+        decision = self.preset.decision
+        if not self._tied(s) or not decision.required(self.setup.stage):
+            self._finish(step, at, DecidedBy.REGULATION)
+        elif decision.overtime is not None:
+            length = decision.overtime_break or 0
+            last_regulation = self.preset.periods
+            step.enter(Phase.OVERTIME_BREAK, period=last_regulation + 1, started=False,
+                       clock=GameClock(length, at))
+            step.emit(at, EventKind.BREAK_STARTED, phase=Phase.OVERTIME_BREAK.value,
+                      next_period=last_regulation + 1, length_ms=ceil_ms(length))
+        else:
+            self._start_shootout(step, at)
+
+    def _after_overtime(self, step: _Step, at: Nanos) -> None:
+        if self._tied(step.state) and self.preset.decision.shootout:
+            self._start_shootout(step, at)
+        else:
+            self._finish(step, at, DecidedBy.OVERTIME)
+
+    def _start_shootout(self, step: _Step, at: Nanos) -> None:
+        step.enter(Phase.SHOOTOUT, clock=GameClock.stopped_at(0))
+        step.emit(at, EventKind.SHOOTOUT_STARTED)
+
+    def _end_break(self, step: _Step, at: Nanos, *, early: bool) -> None:
+        s = step.state
+        overtime = s.phase is Phase.OVERTIME_BREAK
+        length = self.preset.decision.overtime if overtime else self.preset.period_length
+        assert length is not None
+        step.emit(at, EventKind.BREAK_ENDED, phase=s.phase.value, next_period=s.period,
+                  early=early)
+        if not early:
+            self._horn_auto(step, at, "break_end")
+        step.enter(Phase.OVERTIME if overtime else Phase.PERIOD, started=False,
+                   clock=GameClock.stopped_at(length))
+
+    def _finish(self, step: _Step, at: Nanos, decided_by: DecidedBy) -> None:
+        s = step.state
+        if decided_by is DecidedBy.FORFEIT:
+            assert s.forfeit is not None
+            loser = s.forfeit
+            result = Result(
+                home=0 if loser is Team.HOME else FORFEIT_GOALS,
+                away=0 if loser is Team.AWAY else FORFEIT_GOALS,
+                decided_by=decided_by,
+            )
+        else:
+            score = s.score()
+            result = Result(score[Team.HOME], score[Team.AWAY], decided_by)
+        step.enter(Phase.FINAL, result=result)
+        step.emit(at, EventKind.MATCH_ENDED, result=result.to_json())
+
+
+def _score_json(score: dict[Team, int]) -> dict[str, int]:
+    return {team.value: n for team, n in score.items()}
+
+
+def feed(match: Match, command: Command) -> Fed:
+    """Let time pass to the command's instant, apply it, and let any deadline it created
+    (a clock set to zero) fall due. The one way the shell hands a command to the core."""
+    events = match.advance(command.at)
+    refused: Refused | None = None
+    try:
+        events += match.apply(command)
+    except Refused as err:
+        refused = err
+    # The command took effect at its own instant or, if it was queued behind an event, at
+    # that event's: whatever it made due by then (a clock set to zero) happens now.
+    last = match.state.last_at
+    events += match.advance(command.at if last is None else max(command.at, last))
+    return Fed(events, refused)

@@ -1,0 +1,248 @@
+"""Rule presets: what a tournament format says, as data.
+
+A preset is parsed from a TOML document (``tomllib`` output: parsing is pure; reading the
+file is the shell's job). Every field is validated here and an error names the file, the key
+and the problem. The core never tests a preset's name: everything it does is driven by
+these fields (DESIGN.md 2, rule 5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .errors import PresetError
+from .phase import Stage
+from .units import NS_PER_S, Nanos, ms, seconds
+
+_MISSING = object()
+
+
+@dataclass(frozen=True, slots=True)
+class StopTimeWindow:
+    """The last ``last`` of ``period`` is played in stop time ("net", "clear" time)."""
+
+    period: int
+    last: Nanos
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """How a tie after regulation is decided, and in which stages it must be."""
+
+    stages: frozenset[Stage]
+    overtime_break: Nanos | None = None
+    overtime: Nanos | None = None
+    overtime_players: int | None = None
+    shootout: bool = True
+
+    def required(self, stage: Stage) -> bool:
+        return stage in self.stages
+
+
+@dataclass(frozen=True, slots=True)
+class HornLengths:
+    """How long the automatic horn sounds for each reason (the console may still cap it)."""
+
+    end: Nanos = 2 * NS_PER_S
+    shift: Nanos = 1 * NS_PER_S
+    manual_cap: Nanos = 10 * NS_PER_S
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    name: str
+    summary: str
+    rules: str
+    periods: int
+    period_length: Nanos
+    breaks: tuple[Nanos, ...]
+    tenths_below: Nanos
+    stop_time: tuple[StopTimeWindow, ...]
+    players: int
+    minimum_players: int
+    decision: Decision
+    horn: HornLengths = field(default_factory=HornLengths)
+
+    def break_after(self, period: int) -> Nanos:
+        return self.breaks[period - 1]
+
+    def stop_time_window(self, period: int) -> Nanos | None:
+        for window in self.stop_time:
+            if window.period == period:
+                return window.last
+        return None
+
+
+class _Table:
+    """A TOML table being read: typed getters that name the key on error, and a final
+    check that no key was left unread (a typo must not silently become a default)."""
+
+    def __init__(self, data: Mapping[str, object], where: str, source: str) -> None:
+        self._data = data
+        self._where = where
+        self._source = source
+        self._read: set[str] = set()
+
+    def error(self, key: str, problem: str) -> PresetError:
+        return PresetError(f"{self._source}: {self._where}{key}: {problem}")
+
+    def _get(self, key: str, default: object) -> object:
+        self._read.add(key)
+        if key in self._data:
+            return self._data[key]
+        if default is _MISSING:
+            raise self.error(key, "missing")
+        return default
+
+    def string(self, key: str, default: object = _MISSING) -> str:
+        value = self._get(key, default)
+        if not isinstance(value, str) or not value.strip():
+            raise self.error(key, f"must be a non-empty string, got {value!r}")
+        return value
+
+    def integer(
+        self, key: str, *, minimum: int = 0, maximum: int | None = None, default: object = _MISSING
+    ) -> int:
+        value = self._get(key, default)
+        # bool is an int in Python; `periods = true` is still a mistake.
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise self.error(key, f"must be a whole number, got {value!r}")
+        if value < minimum or (maximum is not None and value > maximum):
+            upper = f" and at most {maximum}" if maximum is not None else ""
+            raise self.error(key, f"must be at least {minimum}{upper}, got {value}")
+        return value
+
+    def optional_integer(self, key: str, *, minimum: int = 0) -> int | None:
+        if key not in self._data:
+            self._read.add(key)
+            return None
+        return self.integer(key, minimum=minimum)
+
+    def boolean(self, key: str, default: object = _MISSING) -> bool:
+        value = self._get(key, default)
+        if not isinstance(value, bool):
+            raise self.error(key, f"must be true or false, got {value!r}")
+        return value
+
+    def integers(self, key: str, *, minimum: int = 0, default: object = _MISSING) -> list[int]:
+        value = self._get(key, default)
+        if not isinstance(value, list):
+            raise self.error(key, f"must be a list of whole numbers, got {value!r}")
+        for item in value:
+            if not isinstance(item, int) or isinstance(item, bool) or item < minimum:
+                raise self.error(
+                    key, f"every entry must be a whole number >= {minimum}, got {item!r}"
+                )
+        return list(value)
+
+    def strings(self, key: str, choices: Sequence[str], default: object = _MISSING) -> list[str]:
+        value = self._get(key, default)
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise self.error(key, f"must be a list of strings, got {value!r}")
+        for item in value:
+            if item not in choices:
+                raise self.error(key, f"unknown value {item!r} (one of {', '.join(choices)})")
+        return list(value)
+
+    def table(self, key: str) -> _Table:
+        value = self._get(key, _MISSING)
+        if not isinstance(value, Mapping):
+            raise self.error(key, f"must be a table, got {value!r}")
+        return _Table(value, f"{self._where}{key}.", self._source)
+
+    def optional_table(self, key: str) -> _Table | None:
+        return self.table(key) if key in self._data else None
+
+    def tables(self, key: str) -> list[_Table]:
+        value = self._get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, Mapping) for v in value):
+            raise self.error(key, "must be an array of tables ([[...]])")
+        return [_Table(v, f"{self._where}{key}[{i}].", self._source) for i, v in enumerate(value)]
+
+    def done(self) -> None:
+        unknown = sorted(set(self._data) - self._read)
+        if unknown:
+            raise self.error(unknown[0], "unknown key (misspelt?)")
+
+
+def parse_preset(data: Mapping[str, object], source: str) -> Preset:
+    """Validate a parsed TOML document; ``source`` (a file name) prefixes every error."""
+    top = _Table(data, "", source)
+    name = top.string("name")
+    summary = top.string("summary")
+    rules = top.string("rules")
+
+    clock = top.table("clock")
+    periods = clock.integer("periods", minimum=1, maximum=9)
+    period_s = clock.integer("period_s", minimum=1)
+    # A one-period game (football 1 x 25) has no gap, so no break list is needed.
+    breaks_s = clock.integers("breaks_s", default=[] if periods == 1 else _MISSING)
+    if len(breaks_s) != periods - 1:
+        raise clock.error(
+            "breaks_s", f"needs one break length per gap between periods ({periods - 1}), "
+            f"got {len(breaks_s)}"
+        )
+    tenths_below_s = clock.integer("tenths_below_s", default=60)
+    windows = []
+    for window in clock.tables("stop_time"):
+        period = window.integer("period", minimum=1, maximum=periods)
+        last_s = window.integer("last_s", minimum=1, maximum=period_s)
+        window.done()
+        windows.append(StopTimeWindow(period, seconds(last_s)))
+    clock.done()
+
+    pitch = top.table("field")
+    players = pitch.integer("players", minimum=1, maximum=20)
+    minimum_players = pitch.integer("minimum", minimum=0, maximum=players, default=players)
+    pitch.done()
+
+    decision = _parse_decision(top.table("decision"), players)
+
+    horn_table = top.optional_table("horn")
+    horn = HornLengths()
+    if horn_table is not None:
+        horn = HornLengths(
+            end=ms(horn_table.integer("end_ms", minimum=100, default=2000)),
+            shift=ms(horn_table.integer("shift_ms", minimum=100, default=1000)),
+            manual_cap=ms(horn_table.integer("manual_cap_ms", minimum=100, default=10_000)),
+        )
+        horn_table.done()
+    top.done()
+
+    return Preset(
+        name=name,
+        summary=summary,
+        rules=rules,
+        periods=periods,
+        period_length=seconds(period_s),
+        breaks=tuple(seconds(b) for b in breaks_s),
+        tenths_below=seconds(tenths_below_s),
+        stop_time=tuple(windows),
+        players=players,
+        minimum_players=minimum_players,
+        decision=decision,
+        horn=horn,
+    )
+
+
+def _parse_decision(table: _Table, players: int) -> Decision:
+    stages = table.strings("stages", [s.value for s in Stage])
+    overtime_s = table.optional_integer("overtime_s", minimum=1)
+    overtime_break_s = table.optional_integer("overtime_break_s", minimum=0)
+    overtime_players = table.optional_integer("overtime_players", minimum=1)
+    shootout = table.boolean("shootout", default=True)
+    if overtime_s is None and (overtime_break_s is not None or overtime_players is not None):
+        raise table.error("overtime_s", "missing: overtime_break_s/overtime_players need it")
+    if overtime_players is not None and overtime_players > players:
+        raise table.error("overtime_players", f"more than the field's {players} players")
+    if stages and overtime_s is None and not shootout:
+        raise table.error("shootout", "a tie must be decided, but there is no overtime or shootout")
+    table.done()
+    return Decision(
+        stages=frozenset(Stage(s) for s in stages),
+        overtime_break=seconds(overtime_break_s or 0) if overtime_s is not None else None,
+        overtime=seconds(overtime_s) if overtime_s is not None else None,
+        overtime_players=overtime_players,
+        shootout=shootout,
+    )

@@ -1,0 +1,218 @@
+"""The recorder: feeds the core and journals what it was fed and what came of it.
+
+The journal holds the match's *inputs* (its setup, every accepted command, every advance
+that made something happen) and its *outputs* (the events, with gapless ``seq``). The core
+is deterministic, so replaying the inputs rebuilds exactly the same state; the events are the
+MQTT outbox and the audit trail, and on recovery they must agree with the replayed ones.
+
+Nothing leaves the recorder before it is on the disk: if the journal cannot be written the
+match is put back as it was and the caller gets the error.
+"""
+
+from __future__ import annotations
+
+import logging
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from firmware_py.core.commands import Command, parse_command
+from firmware_py.core.errors import CommandError, PresetError
+from firmware_py.core.events import Event, EventKind
+from firmware_py.core.match import Fed, Match, MatchSetup, MatchState, TeamInfo, feed
+from firmware_py.core.phase import Stage
+from firmware_py.core.preset import parse_preset
+from firmware_py.journal import Journal, Record
+
+log = logging.getLogger(__name__)
+
+WallClock = Callable[[], float]
+
+
+def setup_record(preset_toml: str, preset_source: str, setup: MatchSetup) -> Record:
+    return {
+        "type": "match",
+        "match": setup.match_id,
+        "stage": setup.stage.value,
+        "teams": {
+            "home": {"name": setup.home.name, "colours": list(setup.home.colours)},
+            "away": {"name": setup.away.name, "colours": list(setup.away.colours)},
+        },
+        "preset_source": preset_source,
+        "preset_toml": preset_toml,  # the whole text: a later edit of the file changes nothing
+    }
+
+
+def match_from_setup_record(record: Record) -> Match:
+    try:
+        data = tomllib.loads(record["preset_toml"])
+        preset = parse_preset(data, record["preset_source"])
+        teams = record["teams"]
+        setup = MatchSetup(
+            match_id=record["match"],
+            stage=Stage(record["stage"]),
+            home=TeamInfo(teams["home"]["name"], tuple(teams["home"]["colours"])),
+            away=TeamInfo(teams["away"]["name"], tuple(teams["away"]["colours"])),
+        )
+    except (KeyError, TypeError, ValueError, tomllib.TOMLDecodeError) as err:
+        raise PresetError(f"journal setup record is unusable: {err!r}") from err
+    return Match(preset, setup)
+
+
+@dataclass
+class Resumed:
+    """A match rebuilt from its journal, and what did not add up."""
+
+    recorder: Recorder
+    events: list[Event]  # every event of the match, as the journal recorded them
+    warnings: list[str] = field(default_factory=list)
+
+
+class Recorder:
+    def __init__(
+        self,
+        match: Match,
+        journal: Journal | None = None,
+        *,
+        wall: WallClock | None = None,
+        boot_id: str = "",
+    ) -> None:
+        self.match = match
+        self.journal = journal
+        self._wall = wall
+        self._boot_id = boot_id
+
+    @classmethod
+    def create(cls, journal: Journal, preset_toml: str, preset_source: str, setup: MatchSetup,
+               *, wall: WallClock | None = None, boot_id: str = "") -> Recorder:
+        """A new match, its setup journalled first."""
+        data = tomllib.loads(preset_toml)
+        match = Match(parse_preset(data, preset_source), setup)
+        recorder = cls(match, journal, wall=wall, boot_id=boot_id)
+        journal.append(recorder._stamp(setup_record(preset_toml, preset_source, setup)))
+        return recorder
+
+    @classmethod
+    def resume(cls, journal: Journal, records: list[Record], *, wall: WallClock | None = None,
+               boot_id: str = "") -> Resumed:
+        """Rebuild a match from its journal's records (see ``Journal.open``)."""
+        if not records or records[0].get("type") != "match":
+            raise PresetError(f"journal {journal.path}: does not start with a match record")
+        match = match_from_setup_record(records[0])
+        recorder = cls(match, None, wall=wall, boot_id=boot_id)  # no journalling while replaying
+        journalled: list[Event] = []
+        regenerated: list[Event] = []
+        warnings: list[str] = []
+        for index, record in enumerate(records[1:], start=2):
+            kind = record.get("type")
+            try:
+                if kind == "command":
+                    command = parse_command(record["command"], int(record["at"]))
+                    regenerated += recorder.command(command).events
+                elif kind == "advance":
+                    regenerated += recorder.advance(int(record["at"]))
+                elif kind == "event":
+                    journalled.append(event_from_record(record))
+                else:
+                    warnings.append(f"journal {journal.path}: record {index}: unknown type "
+                                    f"{kind!r} skipped")
+            except (KeyError, TypeError, ValueError, CommandError) as err:
+                warnings.append(f"journal {journal.path}: record {index} unusable ({err!r}), "
+                                "skipped")
+        recorder.journal = journal
+        replayed = [e.to_json() for e in regenerated]
+        held = [e.to_json() for e in journalled]
+        if len(replayed) > len(held) and replayed[: len(held)] == held:
+            # A power cut tore an append after its input record: the input is durable, so its
+            # events did happen. Journal the lost ones now, before anything new, so the seqs
+            # stay gapless and the outbox sends them.
+            missing = regenerated[len(held):]
+            match_id = match.setup.match_id
+            journal.append(*(recorder._stamp(event_record(match_id, e)) for e in missing))
+            warnings.append(
+                f"journal {journal.path}: events {missing[0].seq}..{missing[-1].seq} were lost "
+                "in a torn write after their input; re-journalled from the replay"
+            )
+            journalled = regenerated
+        elif replayed != held:
+            differ = next((i for i, (a, b) in enumerate(zip(replayed, held, strict=False))
+                           if a != b), min(len(replayed), len(held)))
+            warnings.append(
+                f"journal {journal.path}: replaying the inputs gave {len(replayed)} events, the "
+                f"journal holds {len(held)}, differing from event {differ + 1} on; the replayed "
+                "state stands"
+            )
+        return Resumed(recorder, journalled, warnings)
+
+    def _stamp(self, record: Record) -> Record:
+        if self._wall is not None:
+            record["wall"] = self._wall()
+        if self._boot_id:
+            record["boot"] = self._boot_id
+        return record
+
+    def command(self, command: Command) -> Fed:
+        """Feed one command; journal it and its events (if any) before returning them."""
+        before = self.match.state
+        fed = feed(self.match, command)
+        if not fed.events or self.journal is None:
+            return fed
+        records: list[Record] = []
+        if fed.refused is None:
+            records.append(
+                self._stamp({"type": "command", "at": command.at, "command": command.to_json()})
+            )
+        else:
+            # Refused, but time passed to the press: journal that as an advance, so the
+            # events it produced are reproduced on replay.
+            records.append(self._stamp({"type": "advance", "at": command.at}))
+        self._commit(before, records, fed.events)
+        return fed
+
+    def advance(self, now: int) -> list[Event]:
+        """Let time pass; journal it only if something happened."""
+        before = self.match.state
+        events = self.match.advance(now)
+        if events and self.journal is not None:
+            self._commit(before, [self._stamp({"type": "advance", "at": now})], events)
+        return events
+
+    def _commit(self, before: MatchState, inputs: list[Record], events: list[Event]) -> None:
+        assert self.journal is not None
+        records = inputs + [self._stamp(event_record(self.match.setup.match_id, e))
+                            for e in events]
+        try:
+            self.journal.append(*records)
+        except Exception:
+            self.match.restore(before)
+            raise
+
+
+def event_record(match_id: str, event: Event) -> Record:
+    return {"type": "event", "match": match_id, "seq": event.seq, "at": event.at,
+            "event": event.kind.value, "data": dict(event.data)}
+
+
+def event_from_record(record: Record) -> Event:
+    return Event(int(record["seq"]), int(record["at"]), EventKind(record["event"]),
+                 record["data"])
+
+
+def open_or_create(path: Path, preset_toml: str, preset_source: str, setup: MatchSetup, *,
+                   wall: WallClock | None = None, boot_id: str = "") -> Resumed:
+    """Resume the match journalled at ``path``, or start it there if the file is new."""
+    journal, recovery = Journal.open(path)
+    for warning in recovery.warnings:
+        log.warning("%s", warning)
+    try:
+        if not recovery.records:
+            recorder = Recorder.create(journal, preset_toml, preset_source, setup, wall=wall,
+                                       boot_id=boot_id)
+            return Resumed(recorder, [], list(recovery.warnings))
+        resumed = Recorder.resume(journal, recovery.records, wall=wall, boot_id=boot_id)
+    except BaseException:
+        journal.close()
+        raise
+    resumed.warnings[:0] = recovery.warnings
+    return resumed

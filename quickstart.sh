@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Arena Scoreboard quick start: set everything up on a fresh Debian / Raspberry Pi OS machine
+# (a virtual environment in .venv with the project and its dev tools), then run one thing.
+#
+#   ./quickstart.sh demo [ARGS]   the scoreboard's demo (see `scoreboard demo --help`)
+#   ./quickstart.sh test [ARGS]   the whole test suite (pytest ARGS), style and type checks included
+#   ./quickstart.sh shell         a shell with the virtual environment active
+#
+# Safe to run again: it installs only what is missing or changed.
+set -euo pipefail
+cd "$(dirname "$0")"
+VENV=${ARENA_VENV:-.venv}
+
+say() { printf 'quickstart: %s\n' "$*" >&2; }
+
+apt_install() {
+    [ "$#" -gt 0 ] || return 0
+    local sudo=()
+    if [ "$(id -u)" != 0 ]; then
+        command -v sudo >/dev/null || { say "please install the Debian packages: $*"; exit 1; }
+        sudo=(sudo)
+    fi
+    say "installing Debian packages: $*"
+    "${sudo[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "$@" >/dev/null
+}
+
+command -v python3 >/dev/null || apt_install python3
+python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+    || { say "needs Python 3.11 or newer (Debian 12 / Raspberry Pi OS Bookworm have it)"; exit 1; }
+# Debian splits venv/ensurepip into python3-venv; without it `python3 -m venv` fails.
+python3 -c 'import ensurepip, venv' 2>/dev/null || apt_install python3-venv
+
+if [ ! -x "$VENV/bin/python" ]; then
+    say "creating $VENV"
+    # --system-site-packages: on a Pi, lgpio comes from Debian (python3-lgpio): STACK-NOTES.
+    python3 -m venv --system-site-packages "$VENV"
+fi
+stamp="$VENV/.installed-$(sha256sum pyproject.toml | cut -c1-16)"
+if [ ! -f "$stamp" ]; then
+    say "installing the project and its dev tools into $VENV"
+    "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e '.[dev]'
+    rm -f "$VENV"/.installed-*
+    touch "$stamp"
+fi
+
+what=${1:-}
+[ "$#" -gt 0 ] && shift
+case "$what" in
+    demo) exec "$VENV/bin/scoreboard" demo "$@" ;;
+    test) exec "$VENV/bin/python" -m pytest "$@" ;;
+    shell) say "virtual environment active; exit to leave"; PATH="$PWD/$VENV/bin:$PATH" exec "${SHELL:-bash}" ;;
+    *) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; [ -z "$what" ] || exit 2 ;;
+esac

@@ -1,0 +1,45 @@
+"""Helpers for core tests: seconds to the core's nanoseconds, and a match driven like the shell
+drives it (every command through ``feed``)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from firmware_py import presets
+from firmware_py.core.commands import Command
+from firmware_py.core.events import Event, EventKind
+from firmware_py.core.match import Match, MatchSetup, feed
+from firmware_py.core.phase import Stage
+from firmware_py.core.state import state_document
+from firmware_py.core.units import ns_from_seconds
+
+
+def S(seconds: float | int | str) -> int:
+    """Seconds (exact decimal) as the core's nanoseconds."""
+    return ns_from_seconds(Decimal(str(seconds)))
+
+
+class Game:
+    """A match plus everything it emitted; commands refused by the rules are kept, not raised."""
+
+    def __init__(self, preset: str, stage: Stage = Stage.GROUP) -> None:
+        self.match = Match(presets.load(preset), MatchSetup(match_id="T1", stage=stage))
+        self.events: list[Event] = []
+        self.refusals: list[str] = []
+
+    def do(self, command: Command) -> list[Event]:
+        fed = feed(self.match, command)
+        self.events += fed.events
+        if fed.refused is not None:
+            self.refusals.append(str(fed.refused))
+        return fed.events
+
+    def at(self, seconds: float | int | str) -> dict[str, Any]:
+        """The state document at a script time, after letting time pass to it."""
+        now = S(seconds)
+        self.events += self.match.advance(now)
+        return state_document(self.match, now)
+
+    def kinds(self) -> list[EventKind]:
+        return [e.kind for e in self.events]
