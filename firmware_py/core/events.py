@@ -28,7 +28,14 @@ class EventKind(StrEnum):
     FORFEIT = "forfeit"
     HORN = "horn"
     UNDONE = "undone"
+    PENALTY = "penalty"
+    PENALTY_STARTED = "penalty_started"
+    PENALTY_ENDED = "penalty_ended"
+    TIMEOUT_STARTED = "timeout_started"
+    TIMEOUT_ENDED = "timeout_ended"
+    SHIFT_ENDED = "shift_ended"
     SHOOTOUT_STARTED = "shootout_started"
+    SHOT = "shot"
     MATCH_ENDED = "match_ended"
 
 

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from . import penalties as box_rules
+from . import shootout as shootout_rules
 from .clock import GameClock
 from .commands import (
     Command,
@@ -29,15 +31,21 @@ from .commands import (
     Goal,
     Horn,
     Next,
+    Penalty,
     SetClock,
+    Shot,
     Start,
     Stop,
+    Timeout,
     Undo,
 )
 from .errors import Refused
 from .events import Event, EventKind
+from .penalties import Box, Change, ShiftEnd
+from .penalties import Penalty as ServedPenalty
 from .phase import Phase, Stage, Team
 from .preset import Preset
+from .shootout import ShotRecord
 from .units import Nanos, ceil_ms, ms
 
 # A technical loss is recorded 0:5 (rules 000 "Rules", rules 001 "Player's start").
@@ -102,9 +110,21 @@ class HornSignal:
 
 class UndoKind(StrEnum):
     GOAL = "goal"
+    PENALTY = "penalty"
+    TIMEOUT = "timeout"
+    SHOT = "shot"
     SET_CLOCK = "set_clock"
     END = "end"
     FORFEIT = "forfeit"
+
+
+@dataclass(frozen=True, slots=True)
+class TimeoutState:
+    """A running time-out: a real-time countdown, horn at its end (rules 001 'Time-out')."""
+
+    team: Team
+    start: Nanos
+    end: Nanos
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +135,9 @@ class UndoEntry:
     epoch: int  # the state's epoch right after the action
     before: MatchState | None = None  # the phase machine to rewind to (end, forfeit)
     delta: Nanos = 0  # set_clock: how much it added to the clock
+    elapsed: Nanos = 0  # game time when the action was taken
+    changes: tuple[Change, ...] = ()  # goal: what it did in the penalty box
+    team: Team | None = None  # time-out: whose
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +153,13 @@ class MatchState:
     horn_manual: HornSignal | None = None
     undo: tuple[UndoEntry, ...] = ()
     epoch: int = 0  # counts phase changes: an undo may not reach across one it did not cause
+    played: Nanos = 0  # game time of the periods before the current one (penalties run on it)
+    box: Box = ()  # every penalty of the match, served or not
+    shift_mark: Nanos = 0  # period game time of the last line change (rules 002)
+    timeout: TimeoutState | None = None
+    timeouts_used: tuple[int, int] = (0, 0)  # home, away
+    shots: tuple[ShotRecord, ...] = ()
+    barred: frozenset[tuple[Team, int]] = frozenset()  # may not shoot (rules 002)
     seq: int = 0  # seq of the latest event
     last_at: Nanos | None = None  # instant of the latest event
 
@@ -147,7 +177,7 @@ class _Step:
     state: MatchState
     events: list[Event] = field(default_factory=list)
 
-    def emit(self, at: Nanos, kind: EventKind, **data: Any) -> int:
+    def emit(self, at: Nanos, kind: EventKind, /, **data: Any) -> int:
         seq = self.state.seq + 1
         last = at if self.state.last_at is None else max(at, self.state.last_at)
         self.state = replace(self.state, seq=seq, last_at=last)
@@ -189,12 +219,82 @@ class Match:
 
     # ---------------------------------------------------------------- time
 
+    # Game time (``elapsed``): the coordinate penalties and line changes run on. It moves only
+    # while a period's clock runs, so it is read off the clock and corrected with it.
+
+    def play_length(self, s: MatchState) -> Nanos:
+        """The length of the period being played or coming next."""
+        overtime = s.phase in (Phase.OVERTIME, Phase.OVERTIME_BREAK)
+        length = self.preset.decision.overtime if overtime else self.preset.period_length
+        return length or 0
+
+    def elapsed(self, s: MatchState, now: Nanos) -> Nanos:
+        if s.phase.is_play:
+            return s.played + self.play_length(s) - s.clock.remaining(now)
+        return s.played
+
+    def _instant_of(self, s: MatchState, elapsed: Nanos) -> Nanos | None:
+        """When the running clock reaches game time ``elapsed`` (None while stopped)."""
+        if not s.phase.is_play or s.clock.anchor is None:
+            return None
+        at_anchor = s.played + self.play_length(s) - s.clock.remaining_at_anchor
+        return s.clock.anchor + max(0, elapsed - at_anchor)
+
+    def _shifts_on(self, s: MatchState) -> bool:
+        shifts = self.preset.shifts
+        if shifts is None or s.phase in (Phase.SHOOTOUT, Phase.FINAL):
+            return False
+        if s.phase in (Phase.OVERTIME, Phase.OVERTIME_BREAK):
+            return shifts.in_overtime
+        return True
+
+    def shift_end(self, s: MatchState) -> ShiftEnd | None:
+        """Game time -> the end of the shift running then (rules 002 minors end there)."""
+        shifts = self.preset.shifts
+        if shifts is None or not self._shifts_on(s):
+            return None
+        played, length, shift = s.played, self.play_length(s), shifts.length
+
+        def end(elapsed: Nanos) -> Nanos:
+            return played + min(length, ((elapsed - played) // shift + 1) * shift)
+
+        return end
+
+    def _next_shift_change(self, s: MatchState) -> Nanos | None:
+        """Period game time of the next line change, if one falls inside the period."""
+        shifts = self.preset.shifts
+        if shifts is None or not self._shifts_on(s):
+            return None
+        change = (s.shift_mark // shifts.length + 1) * shifts.length
+        return change if change < self.play_length(s) else None
+
+    def _due(self, s: MatchState) -> list[tuple[Nanos, int]]:
+        """Everything that will fall due, as (instant, priority): at one instant penalties
+        end first, then a time-out, then a line change, then the period or break."""
+        due: list[tuple[Nanos, int]] = []
+        expiry = box_rules.next_expiry(s.box) if s.phase.is_play else None
+        if expiry is not None:
+            instant = self._instant_of(s, expiry)
+            if instant is None and s.last_at is not None and expiry <= self.elapsed(s, s.last_at):
+                instant = s.last_at  # the clock was stopped exactly at its end
+            if instant is not None:
+                due.append((instant, 0))
+        if s.timeout is not None:
+            due.append((s.timeout.end, 1))
+        change = self._next_shift_change(s)
+        if change is not None and s.phase.is_play:
+            instant = self._instant_of(s, s.played + change)
+            if instant is not None:
+                due.append((instant, 2))
+        if (s.phase.is_play or s.phase.is_break) and s.clock.running:
+            zero = s.clock.zero_at()
+            assert zero is not None
+            due.append((zero, 3))
+        return due
+
     def next_deadline(self) -> Nanos | None:
         """The next instant at which ``advance`` will emit something, or ``None``."""
-        s = self._state
-        if (s.phase.is_play or s.phase.is_break) and s.clock.running:
-            return s.clock.zero_at()
-        return None
+        return min((instant for instant, _ in self._due(self._state)), default=None)
 
     def display_deadline(self, now: Nanos) -> Nanos | None:
         """The next instant after ``now`` at which the state document changes: a shown clock
@@ -220,11 +320,18 @@ class Match:
             # Nothing happens before what has already happened: a break that an undo brought
             # back after it should have ended ends at the undo, not in the past.
             last = step.state.last_at
-            due = due if last is None else max(due, last)
-            if step.state.phase.is_play:
-                self._end_period(step, due, shortened=False)
+            at = due if last is None else max(due, last)
+            kind = min(p for instant, p in self._due(step.state) if instant == due)
+            if kind == 0:
+                self._penalties_fall_due(step, at)
+            elif kind == 1:
+                self._end_timeout(step, at, early=False)
+            elif kind == 2:
+                self._change_lines(step, at)
+            elif step.state.phase.is_play:
+                self._end_period(step, at, shortened=False)
             else:
-                self._end_break(step, due, early=False)
+                self._end_break(step, at, early=False)
         return step.events
 
     # ---------------------------------------------------------------- commands
@@ -257,6 +364,9 @@ class Match:
             Forfeit: self._forfeit,
             Horn: self._horn,
             Undo: self._undo,
+            Penalty: self._penalty,
+            Timeout: self._timeout,
+            Shot: self._shot,
         }
 
     def _start(self, step: _Step, cmd: Start, at: Nanos) -> None:
@@ -265,6 +375,8 @@ class Match:
             raise Refused("start", f"there is no game clock in the {s.phase.value} phase")
         if s.clock.running and s.phase.is_play:
             raise Refused("start", "the clock is already running")
+        if s.timeout is not None:
+            self._end_timeout(step, at, early=True)  # play resumes: the time-out is over
         if s.phase.is_break:
             # A break ends early when the teams are ready: the next period starts at once.
             self._end_break(step, at, early=True)
@@ -290,6 +402,8 @@ class Match:
 
     def _goal(self, step: _Step, cmd: Goal, at: Nanos) -> None:
         s = step.state
+        if s.phase is Phase.SHOOTOUT:
+            raise Refused("goal", "in the shootout, record shots (shot, scored: true)")
         if s.phase is Phase.INTERMISSION:
             # Entered during the break: it was scored in the period that just ended.
             period, clock_ms = s.period - 1, 0
@@ -303,11 +417,188 @@ class Match:
         score = step.state.score()
         step.emit(at, EventKind.GOAL, team=cmd.team.value, player=cmd.player, period=period,
                   clock_ms=clock_ms, score=_score_json(score))
+        elapsed = self.elapsed(s, at)
+        changes: tuple[Change, ...] = ()
+        if s.phase is not Phase.OVERTIME and self.strength(s, cmd.team) > \
+                self.strength(s, cmd.team.other):
+            changes = self._release(step, cmd.team.other, elapsed, seq, at)
         if s.phase is Phase.OVERTIME:
             # Golden goal (rules 002 "Overtime"): the first goal in overtime ends the match.
             step.set(clock=s.clock.stop(at) if s.clock.running else s.clock)
             self._finish(step, at, DecidedBy.OVERTIME)
-        self._push_undo(step, UndoKind.GOAL, seq, at)
+        self._push_undo(step, UndoKind.GOAL, seq, at, elapsed=elapsed, changes=changes)
+
+    # ---------------------------------------------------------------- penalties
+
+    def strength(self, s: MatchState, team: Team) -> int:
+        """Players on the field, goalkeeper excluded: the preset's number less the team's
+        shorthanded penalties, never below the minimum, plus the extra player (rules 003)."""
+        p = self.preset
+        base = p.players
+        if s.phase in (Phase.OVERTIME, Phase.OVERTIME_BREAK) and p.decision.overtime_players:
+            base = p.decision.overtime_players
+        short = box_rules.running_shorthanded(s.box, team)
+        extra = 1 if self.extra_player(s) is team else 0
+        return max(p.minimum_players, base - short) + extra
+
+    def extra_player(self, s: MatchState) -> Team | None:
+        """Rules 003 P10: a team down by ``lead`` goals may field an extra player until the
+        gap narrows to ``until``. Derived from the goals in order, so undo needs nothing."""
+        rule = self.preset.extra_player
+        if rule is None:
+            return None
+        score = {Team.HOME: 0, Team.AWAY: 0}
+        holder: Team | None = None
+        for goal in s.goals:
+            score[goal.team] += 1
+            gap = score[Team.HOME] - score[Team.AWAY]
+            if holder is None and abs(gap) >= rule.lead:
+                holder = Team.AWAY if gap > 0 else Team.HOME
+            elif holder is not None and abs(gap) <= rule.until:
+                holder = None
+        return holder
+
+    def _box_events(self, step: _Step, at: Nanos, changes: list[Change]) -> None:
+        for change in changes:
+            p = change.penalty
+            if change.what == "started":
+                step.emit(at, EventKind.PENALTY_STARTED, team=p.team.value, player=p.player,
+                          kind=p.kind.name, penalty_seq=p.seq)
+            elif change.what in ("expired", "released"):
+                step.emit(at, EventKind.PENALTY_ENDED, team=p.team.value, player=p.player,
+                          kind=p.kind.name, penalty_seq=p.seq, how=change.what,
+                          part_ended=change.before.part + 1, finished=p.done)
+
+    def _schedule(self, step: _Step, at: Nanos, elapsed: Nanos, cause: int | None
+                  ) -> list[Change]:
+        rules = self.preset.penalties
+        box, changes = box_rules.schedule(step.state.box, elapsed, rules.max_shorthanded,
+                                          self.shift_end(step.state), cause,
+                                          major_first=rules.major_first)
+        step.set(box=box)
+        self._box_events(step, at, changes)
+        return changes
+
+    def _release(self, step: _Step, against: Team, elapsed: Nanos, goal_seq: int, at: Nanos
+                 ) -> tuple[Change, ...]:
+        box, change = box_rules.release(step.state.box, against, elapsed, goal_seq,
+                                        self.shift_end(step.state))
+        if change is None:
+            return ()
+        step.set(box=box)
+        self._box_events(step, at, [change])
+        return (change, *self._schedule(step, at, elapsed, goal_seq))
+
+    def _penalties_fall_due(self, step: _Step, at: Nanos) -> None:
+        elapsed = self.elapsed(step.state, at)
+        box, changes = box_rules.expire(step.state.box, elapsed, self.shift_end(step.state))
+        step.set(box=box)
+        self._box_events(step, at, changes)
+        self._schedule(step, at, elapsed, step.state.seq)
+
+    def _penalty(self, step: _Step, cmd: Penalty, at: Nanos) -> None:
+        s = step.state
+        kinds = self.preset.penalties.kinds
+        if not kinds:
+            raise Refused("penalty", f"the {self.preset.name} rules have no timed penalties")
+        kind = kinds.get(cmd.kind)
+        if kind is None:
+            raise Refused("penalty", f"unknown kind {cmd.kind!r} in {self.preset.name} "
+                          f"(one of {', '.join(kinds)})")
+        seq = s.seq + 1
+        elapsed = self.elapsed(s, at)
+        period = s.period - 1 if s.phase is Phase.INTERMISSION else s.period
+        clock_ms = ceil_ms(s.clock.remaining(at)) if s.phase.is_play else 0
+        penalty = ServedPenalty(seq=seq, team=cmd.team, player=cmd.player, kind=kind,
+                                coincidental=cmd.coincidental, given=elapsed, period=period,
+                                clock_ms=clock_ms)
+        rules = self.preset.penalties
+        mine = penalty.player_key(rules.major_first)
+        # Given together (same game time) with one of his that has not served a moment yet,
+        # and to be served before it (a major before a minor): that one waits again.
+        box = tuple(
+            box_rules.pause(p, elapsed)
+            if p.team is cmd.team and p.player == cmd.player and p.running
+            and p.started == elapsed and p.given == elapsed
+            and p.player_key(rules.major_first) > mine else p
+            for p in s.box
+        )
+        step.set(box=(*box, penalty))
+        step.emit(at, EventKind.PENALTY, team=cmd.team.value, player=cmd.player,
+                  kind=kind.name, coincidental=cmd.coincidental, period=period,
+                  clock_ms=clock_ms, minutes=kind.recorded_minutes, ejected=kind.ejects)
+        self._schedule(step, at, elapsed, None)
+        self._push_undo(step, UndoKind.PENALTY, seq, at, elapsed=elapsed)
+
+    # ---------------------------------------------------------------- time-outs
+
+    def _timeout(self, step: _Step, cmd: Timeout, at: Nanos) -> None:
+        s = step.state
+        rules = self.preset.timeouts
+        if rules is None:
+            raise Refused("timeout", f"the {self.preset.name} rules have no time-outs")
+        if self.setup.stage not in rules.stages:
+            allowed = " or ".join(sorted(st.value for st in rules.stages))
+            raise Refused("timeout", f"time-outs are allowed only in the {allowed} stage, this "
+                          f"is a {self.setup.stage.value} match")
+        if s.timeout is not None:
+            raise Refused("timeout", f"a time-out of {s.timeout.team.value} is running")
+        if not s.phase.is_play:
+            raise Refused("timeout", f"no time-out in the {s.phase.value} phase")
+        if s.clock.running:
+            raise Refused("timeout", "a time-out is taken with the game clock stopped")
+        used = s.timeouts_used[0 if cmd.team is Team.HOME else 1]
+        if used >= rules.per_team:
+            raise Refused("timeout", f"{cmd.team.value} has used its {rules.per_team} "
+                          f"time-out{'s' if rules.per_team > 1 else ''}")
+        home, away = s.timeouts_used
+        step.set(timeout=TimeoutState(cmd.team, at, at + rules.length),
+                 timeouts_used=(home + 1, away) if cmd.team is Team.HOME else (home, away + 1))
+        seq = step.emit(at, EventKind.TIMEOUT_STARTED, team=cmd.team.value,
+                        length_ms=ceil_ms(rules.length))
+        self._push_undo(step, UndoKind.TIMEOUT, seq, at, team=cmd.team)
+
+    def _end_timeout(self, step: _Step, at: Nanos, *, early: bool) -> None:
+        timeout = step.state.timeout
+        assert timeout is not None
+        step.set(timeout=None)
+        step.emit(at, EventKind.TIMEOUT_ENDED, team=timeout.team.value, early=early)
+        if not early:
+            self._horn_auto(step, at, "timeout_end")
+
+    # ---------------------------------------------------------------- line changes
+
+    def _change_lines(self, step: _Step, at: Nanos) -> None:
+        s = step.state
+        change = self._next_shift_change(s)
+        assert change is not None
+        step.set(shift_mark=change)
+        step.emit(at, EventKind.SHIFT_ENDED, period=s.period,
+                  shift=change // (self.preset.shifts.length if self.preset.shifts else 1))
+        self._horn_auto(step, at, "shift")
+
+    # ---------------------------------------------------------------- shootout
+
+    def _shot(self, step: _Step, cmd: Shot, at: Nanos) -> None:
+        s = step.state
+        rules = self.preset.shootout
+        if s.phase is not Phase.SHOOTOUT or rules is None:
+            raise Refused("shot", f"no shootout is on (the match is in the {s.phase.value} "
+                          "phase)")
+        why = shootout_rules.refusal(rules, s.shots, cmd.team, cmd.player, s.barred)
+        if why is not None:
+            raise Refused("shot", why)
+        seq = s.seq + 1
+        shots = (*s.shots, ShotRecord(seq, at, cmd.team, cmd.player, cmd.scored))
+        step.set(shots=shots)
+        step.emit(at, EventKind.SHOT, team=cmd.team.value, player=cmd.player,
+                  scored=cmd.scored, tally=self._tally(shots))
+        if shootout_rules.winner(rules, shots) is not None:
+            self._finish(step, at, DecidedBy.SHOOTOUT)
+        self._push_undo(step, UndoKind.SHOT, seq, at)
+
+    def _tally(self, shots: tuple[ShotRecord, ...]) -> dict[str, int]:
+        return {team.value: sum(s.scored for s in shots if s.team is team) for team in Team}
 
     def _set_clock(self, step: _Step, cmd: SetClock, at: Nanos) -> None:
         s = step.state
@@ -322,6 +613,7 @@ class Match:
             raise Refused("set_clock", "the first period cannot start at zero")
         old = s.clock.remaining(at)
         step.set(clock=s.clock.set(at, value))
+        self._resync_shifts(step, at)
         seq = step.emit(at, EventKind.CLOCK_SET, period=s.period, phase=s.phase.value,
                         from_ms=ceil_ms(old), to_ms=cmd.ms)
         self._push_undo(step, UndoKind.SET_CLOCK, seq, at, delta=value - old)
@@ -381,8 +673,10 @@ class Match:
     # ---------------------------------------------------------------- undo
 
     def _push_undo(self, step: _Step, kind: UndoKind, seq: int, at: Nanos, *,
-                   before: MatchState | None = None, delta: Nanos = 0) -> None:
-        entry = UndoEntry(kind, seq, at, step.state.epoch, before, delta)
+                   before: MatchState | None = None, delta: Nanos = 0, elapsed: Nanos = 0,
+                   changes: tuple[Change, ...] = (), team: Team | None = None) -> None:
+        entry = UndoEntry(kind, seq, at, step.state.epoch, before, delta, elapsed, changes,
+                          team)
         step.set(undo=(*step.state.undo, entry))
 
     def _undo(self, step: _Step, cmd: Undo, at: Nanos) -> None:
@@ -398,6 +692,13 @@ class Match:
                 raise Refused("undo", "the clock correction was in a phase that is over; "
                               "correct the clock with set_clock")
             step.set(clock=s.clock.adjusted(at, -entry.delta))
+            self._resync_shifts(step, at)
+        elif entry.kind is UndoKind.PENALTY:
+            self._undo_penalty(step, entry, at)
+        elif entry.kind is UndoKind.TIMEOUT:
+            self._undo_timeout(step, entry, at)
+        elif entry.kind is UndoKind.SHOT:
+            self._undo_shot(step, entry, at)
         else:
             if s.epoch != entry.epoch:
                 raise Refused("undo", f"the {entry.kind.value} cannot be undone: the game has "
@@ -408,6 +709,57 @@ class Match:
                   score=_score_json(step.state.score()), phase=step.state.phase.value,
                   clock_ms=ceil_ms(step.state.clock.remaining(at)))
 
+    def _resync_shifts(self, step: _Step, at: Nanos) -> None:
+        """After a clock correction the next line change is the next one after the new time."""
+        shifts = self.preset.shifts
+        s = step.state
+        if shifts is not None and not s.phase.is_break:
+            into = self.play_length(s) - s.clock.remaining(at)
+            step.set(shift_mark=(into // shifts.length) * shifts.length)
+
+    def _undo_penalty(self, step: _Step, entry: UndoEntry, at: Nanos) -> None:
+        s = step.state
+        step.set(box=tuple(p for p in s.box if p.seq != entry.seq))
+        # A place it held is free now: the next waiting penalty starts at once.
+        self._schedule(step, at, self.elapsed(step.state, at), None)
+
+    def _undo_timeout(self, step: _Step, entry: UndoEntry, at: Nanos) -> None:
+        """A time-out given by mistake: it stops, and the team has it again."""
+        s = step.state
+        assert entry.team is not None
+        if s.timeout is not None and s.timeout.team is entry.team:
+            step.set(timeout=None)
+        home, away = s.timeouts_used
+        step.set(timeouts_used=(home - 1, away) if entry.team is Team.HOME else (home, away - 1))
+
+    def _unrelease(self, step: _Step, entry: UndoEntry, at: Nanos) -> None:
+        """Undo of a goal that released a penalty: the penalty comes back with the time it
+        had left at the goal; what started because its place freed goes back to waiting."""
+        s = step.state
+        now = self.elapsed(s, at)
+        restored: dict[int, ServedPenalty] = {}
+        for change in entry.changes:
+            before = change.before
+            if before.running and before.expiry is not None:
+                before = replace(before, expiry=before.expiry + (now - entry.elapsed))
+            restored[before.seq] = before
+        box = tuple(restored.get(p.seq, p) for p in s.box)
+        rules = self.preset.penalties
+        for team in Team:
+            # A penalty given since may have taken the freed place: the latest starter waits.
+            while box_rules.running_shorthanded(box, team) > rules.max_shorthanded:
+                latest = max((p for p in box if p.team is team and p.running and p.shorthanded
+                              and p.seq not in restored), key=lambda p: (p.started or 0, p.seq))
+                box = tuple(box_rules.pause(p, now) if p is latest else p for p in box)
+        step.set(box=box)
+        self._schedule(step, at, now, None)
+
+    def _undo_shot(self, step: _Step, entry: UndoEntry, at: Nanos) -> None:
+        s = step.state
+        step.set(shots=tuple(shot for shot in s.shots if shot.seq != entry.seq))
+        if s.phase is Phase.FINAL:
+            step.enter(Phase.SHOOTOUT, result=None)
+
     def _undo_goal(self, step: _Step, entry: UndoEntry, at: Nanos) -> None:
         s = step.state
         goal = next(g for g in s.goals if g.seq == entry.seq)
@@ -415,7 +767,11 @@ class Match:
         if s.phase is Phase.OVERTIME and goal.period < s.period:
             raise Refused("undo", "the goal was scored in regulation and overtime has begun; "
                           "the office corrects the result")
+        if s.phase is Phase.SHOOTOUT and s.shots:
+            raise Refused("undo", "the shootout has begun; undo its shots first")
         step.set(goals=tuple(g for g in s.goals if g.seq != entry.seq))
+        if entry.changes:
+            self._unrelease(step, entry, at)
         if decided is DecidedBy.OVERTIME:
             # The golden goal is taken back: overtime goes on from the goal, clock stopped.
             step.enter(Phase.OVERTIME, result=None,
@@ -436,7 +792,8 @@ class Match:
         if before.phase.is_play and clock.running:
             clock = clock.stop(action_at)
         step.enter(before.phase, period=before.period, started=before.started, clock=clock,
-                   result=None, forfeit=None, horn_auto=before.horn_auto)
+                   result=None, forfeit=None, horn_auto=before.horn_auto,
+                   played=before.played, shift_mark=before.shift_mark)
         # The entry's epoch check compares against the state after the action; rewinding
         # is itself a phase change.
 
@@ -459,7 +816,11 @@ class Match:
 
     def _end_period(self, step: _Step, at: Nanos, *, shortened: bool) -> None:
         s = step.state
-        step.set(clock=GameClock.stopped_at(0))
+        if s.timeout is not None:
+            self._end_timeout(step, at, early=True)
+        # Penalty time carries over: only the game time actually played counts (a shortened
+        # period adds what was played of it, not its full length).
+        step.set(clock=GameClock.stopped_at(0), played=self.elapsed(s, at), shift_mark=0)
         step.emit(at, EventKind.PERIOD_ENDED, period=s.period, phase=s.phase.value,
                   shortened=shortened, score=_score_json(s.score()))
         self._horn_auto(step, at, "period_end")
@@ -502,8 +863,17 @@ class Match:
             self._finish(step, at, DecidedBy.OVERTIME)
 
     def _start_shootout(self, step: _Step, at: Nanos) -> None:
-        step.enter(Phase.SHOOTOUT, clock=GameClock.stopped_at(0))
-        step.emit(at, EventKind.SHOOTOUT_STARTED)
+        s = step.state
+        rules = self.preset.shootout
+        barred: frozenset[tuple[Team, int]] = frozenset()
+        if rules is not None and rules.bar_penalised:
+            # Rules 002 'Penalty shots' 2: players whose penalty had not expired when
+            # overtime ended stay in the penalty box and may not shoot.
+            barred = frozenset((p.team, p.player) for p in s.box if not p.done)
+        step.enter(Phase.SHOOTOUT, clock=GameClock.stopped_at(0), barred=barred)
+        first = shootout_rules.next_team(rules, ()) if rules is not None else None
+        step.emit(at, EventKind.SHOOTOUT_STARTED, first=first.value if first else None,
+                  barred=sorted([t.value, n] for t, n in barred))
 
     def _end_break(self, step: _Step, at: Nanos, *, early: bool) -> None:
         s = step.state
@@ -529,9 +899,57 @@ class Match:
             )
         else:
             score = s.score()
+            if decided_by is DecidedBy.SHOOTOUT:
+                # Only the decisive goal is recorded in the result (rules 000).
+                rules = self.preset.shootout
+                assert rules is not None
+                won_by = shootout_rules.winner(rules, s.shots)
+                assert won_by is not None
+                score[won_by] += 1
             result = Result(score[Team.HOME], score[Team.AWAY], decided_by)
         step.enter(Phase.FINAL, result=result)
-        step.emit(at, EventKind.MATCH_ENDED, result=result.to_json())
+        step.emit(at, EventKind.MATCH_ENDED, result=result.to_json(),
+                  record=match_record(self, step.state))
+
+
+def match_record(match: Match, s: MatchState) -> dict[str, Any]:
+    """What the tournament records of a match: the office ranks and suspends from it."""
+    rules = match.preset.shootout
+    record: dict[str, Any] = {
+        "match": match.setup.match_id,
+        "preset": match.preset.name,
+        "stage": match.setup.stage.value,
+        "teams": {"home": match.setup.home.name, "away": match.setup.away.name},
+        "result": s.result.to_json() if s.result is not None else None,
+        "score": _score_json(s.score()),
+        "goals": [
+            {"team": g.team.value, "player": g.player, "period": g.period,
+             "clock_ms": g.clock_ms}
+            for g in s.goals
+        ],
+        "penalties": [
+            {"team": p.team.value, "player": p.player, "kind": p.kind.name,
+             "minutes": p.kind.recorded_minutes, "period": p.period, "clock_ms": p.clock_ms,
+             "coincidental": p.coincidental, "ejected": p.kind.ejects}
+            for p in s.box
+        ],
+        "penalty_minutes": {
+            team.value: sum(p.kind.recorded_minutes for p in s.box if p.team is team)
+            for team in Team
+        },
+        "forfeit": s.forfeit.value if s.forfeit is not None else None,
+        "shootout": None,
+    }
+    if s.shots and rules is not None:
+        won_by = shootout_rules.winner(rules, s.shots)
+        deciding = shootout_rules.decisive(s.shots, won_by) if won_by is not None else None
+        record["shootout"] = {
+            "shots": [{"team": x.team.value, "player": x.player, "scored": x.scored}
+                      for x in s.shots],
+            "decisive": {"team": deciding.team.value, "player": deciding.player}
+            if deciding is not None else None,
+        }
+    return record
 
 
 def _score_json(score: dict[Team, int]) -> dict[str, int]:

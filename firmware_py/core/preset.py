@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .errors import PresetError
-from .phase import Stage
+from .penalties import PenaltyKind
+from .phase import Stage, Team
 from .units import NS_PER_S, Nanos, ms, seconds
 
 _MISSING = object()
@@ -40,6 +41,51 @@ class Decision:
         return stage in self.stages
 
 
+class ShootoutStarter:
+    """Who shoots first in the first series: a fixed team, or chosen/drawn on the day (the
+    first shot taken sets the order)."""
+
+    CHOSEN = "chosen"
+
+
+@dataclass(frozen=True, slots=True)
+class ShootoutRules:
+    rounds: int  # shots per team in the first series
+    first: Team | None  # None: chosen or drawn on the day
+    distinct_first_series: bool  # no player shoots twice in the first series
+    tiebreak_second_starts: bool  # IIHF: the team that shot second starts the tie-break
+    bar_penalised: bool  # players whose penalty had not expired at the end of overtime
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyRules:
+    max_shorthanded: int
+    kinds: dict[str, PenaltyKind]
+    major_first: bool = False  # a player's major before a minor given with it (IIHF)
+
+
+@dataclass(frozen=True, slots=True)
+class TimeoutRules:
+    per_team: int
+    length: Nanos
+    stages: frozenset[Stage]
+
+
+@dataclass(frozen=True, slots=True)
+class ShiftRules:
+    length: Nanos
+    in_overtime: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraPlayerRules:
+    """Rules 003 P10: a team down by ``lead`` goals may add a player until the gap is
+    ``until`` or less."""
+
+    lead: int
+    until: int
+
+
 @dataclass(frozen=True, slots=True)
 class HornLengths:
     """How long the automatic horn sounds for each reason (the console may still cap it)."""
@@ -63,6 +109,11 @@ class Preset:
     minimum_players: int
     decision: Decision
     horn: HornLengths = field(default_factory=HornLengths)
+    penalties: PenaltyRules = field(default_factory=lambda: PenaltyRules(2, {}))
+    shootout: ShootoutRules | None = None
+    timeouts: TimeoutRules | None = None
+    shifts: ShiftRules | None = None
+    extra_player: ExtraPlayerRules | None = None
 
     def break_after(self, period: int) -> Nanos:
         return self.breaks[period - 1]
@@ -160,6 +211,9 @@ class _Table:
             raise self.error(key, "must be an array of tables ([[...]])")
         return [_Table(v, f"{self._where}{key}[{i}].", self._source) for i, v in enumerate(value)]
 
+    def keys(self) -> list[str]:
+        return list(self._data)
+
     def done(self) -> None:
         unknown = sorted(set(self._data) - self._read)
         if unknown:
@@ -198,6 +252,14 @@ def parse_preset(data: Mapping[str, object], source: str) -> Preset:
     pitch.done()
 
     decision = _parse_decision(top.table("decision"), players)
+    penalties = _parse_penalties(top.optional_table("penalties"))
+    shootout = _parse_shootout(top.optional_table("shootout"))
+    if decision.shootout and decision.stages and shootout is None:
+        raise PresetError(f"{source}: shootout: missing (a tie may go to a shootout: "
+                          "decision.shootout is true)")
+    timeouts = _parse_timeouts(top.optional_table("timeouts"))
+    shifts = _parse_shifts(top.optional_table("shifts"), period_s)
+    extra_player = _parse_extra_player(top.optional_table("extra_player"))
 
     horn_table = top.optional_table("horn")
     horn = HornLengths()
@@ -223,7 +285,89 @@ def parse_preset(data: Mapping[str, object], source: str) -> Preset:
         minimum_players=minimum_players,
         decision=decision,
         horn=horn,
+        penalties=penalties,
+        shootout=shootout,
+        timeouts=timeouts,
+        shifts=shifts,
+        extra_player=extra_player,
     )
+
+
+def _parse_penalties(table: _Table | None) -> PenaltyRules:
+    if table is None:
+        return PenaltyRules(2, {})
+    max_shorthanded = table.integer("max_shorthanded", minimum=1, maximum=9, default=2)
+    major_first = table.boolean("major_first", default=False)
+    kinds_table = table.table("kinds")
+    kinds: dict[str, PenaltyKind] = {}
+    for name in list(kinds_table.keys()):
+        kind = kinds_table.table(name)
+        parts_s = kind.integers("parts_s", minimum=1)
+        if not parts_s:
+            raise kind.error("parts_s", "needs at least one part")
+        until_shift_end = kind.boolean("until_shift_end", default=False)
+        kinds[name] = PenaltyKind(
+            name=name,
+            parts=tuple(seconds(s) for s in parts_s),
+            shorthanded=kind.boolean("shorthanded", default=True),
+            releasable=kind.boolean("releasable", default=False),
+            ejects=kind.boolean("ejects", default=False),
+            recorded_minutes=kind.integer("recorded_min", default=sum(parts_s) // 60),
+            until_shift_end=until_shift_end,
+        )
+        kind.done()
+    kinds_table.done()
+    table.done()
+    return PenaltyRules(max_shorthanded, kinds, major_first)
+
+
+def _parse_shootout(table: _Table | None) -> ShootoutRules | None:
+    if table is None:
+        return None
+    first = table.string("first")
+    if first not in ("home", "away", ShootoutStarter.CHOSEN):
+        raise table.error("first", f"must be \"home\", \"away\" or \"chosen\", got {first!r}")
+    rules = ShootoutRules(
+        rounds=table.integer("rounds", minimum=1, maximum=10),
+        first=None if first == ShootoutStarter.CHOSEN else Team(first),
+        distinct_first_series=table.boolean("distinct_first_series", default=False),
+        tiebreak_second_starts=table.boolean("tiebreak_second_starts", default=False),
+        bar_penalised=table.boolean("bar_penalised", default=False),
+    )
+    table.done()
+    return rules
+
+
+def _parse_timeouts(table: _Table | None) -> TimeoutRules | None:
+    if table is None:
+        return None
+    rules = TimeoutRules(
+        per_team=table.integer("per_team", minimum=1, maximum=9),
+        length=seconds(table.integer("length_s", minimum=1, maximum=600)),
+        stages=frozenset(Stage(s) for s in table.strings("stages", [s.value for s in Stage])),
+    )
+    table.done()
+    return rules
+
+
+def _parse_shifts(table: _Table | None, period_s: int) -> ShiftRules | None:
+    if table is None:
+        return None
+    rules = ShiftRules(
+        length=seconds(table.integer("length_s", minimum=1, maximum=period_s)),
+        in_overtime=table.boolean("in_overtime", default=True),
+    )
+    table.done()
+    return rules
+
+
+def _parse_extra_player(table: _Table | None) -> ExtraPlayerRules | None:
+    if table is None:
+        return None
+    lead = table.integer("lead", minimum=1)
+    until = table.integer("until", minimum=0, maximum=lead - 1)
+    table.done()
+    return ExtraPlayerRules(lead, until)
 
 
 def _parse_decision(table: _Table, players: int) -> Decision:

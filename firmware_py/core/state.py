@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import shootout as shootout_rules
 from .match import Match
 from .phase import Phase, Team
 from .units import Nanos, ceil_ms
@@ -22,9 +23,7 @@ def state_document(match: Match, now: Nanos) -> dict[str, Any]:
     window = preset.stop_time_window(s.period) if s.phase is Phase.PERIOD else None
     stop_time = window is not None and 0 < s.clock.remaining(now) <= window
     horn = any(h is not None and h.sounding(now) for h in (s.horn_auto, s.horn_manual))
-    players = preset.players
-    if s.phase in (Phase.OVERTIME, Phase.OVERTIME_BREAK) and preset.decision.overtime_players:
-        players = preset.decision.overtime_players
+    extra = match.extra_player(s)
     return {
         "preset": preset.name,
         "stage": setup.stage.value,
@@ -40,11 +39,56 @@ def state_document(match: Match, now: Nanos) -> dict[str, Any]:
         "stop_time": stop_time,
         "horn": horn,
         "score": {team.value: n for team, n in s.score().items()},
-        "penalties": {"home": [], "away": []},
-        "strength": {"home": players, "away": players},
-        "shift_ms": None,
-        "timeout": None,
-        "shootout": None,
-        "extra_player": None,
+        "penalties": {team.value: _penalties(match, team, now) for team in Team},
+        "strength": {team.value: match.strength(s, team) for team in Team},
+        "shift_ms": _shift_ms(match, now),
+        "timeout": None if s.timeout is None else {
+            "team": s.timeout.team.value,
+            "remaining_ms": ceil_ms(max(0, s.timeout.end - now)),
+        },
+        "shootout": _shootout(match),
+        "extra_player": extra.value if extra is not None else None,
         "result": s.result.to_json() if s.result is not None else None,
+    }
+
+
+def _penalties(match: Match, team: Team, now: Nanos) -> list[dict[str, Any]]:
+    """Running ones first (in the order they started), then the waiting ones (in the order
+    they will start); a double minor is one entry covering both parts."""
+    s = match.state
+    elapsed = match.elapsed(s, now)
+    shift = match.preset.shifts.length if match.preset.shifts else None
+    mine = [p for p in s.box if p.team is team and not p.done]
+    running = sorted((p for p in mine if p.running), key=lambda p: (p.started or 0, p.seq))
+    waiting = sorted((p for p in mine if p.waiting), key=lambda p: p.queue_key())
+    return [
+        {"player": p.player, "kind": p.kind.name,
+         "remaining_ms": ceil_ms(p.remaining(elapsed, shift)), "running": p.running}
+        for p in running + waiting
+    ]
+
+
+def _shift_ms(match: Match, now: Nanos) -> int | None:
+    """Time to the next line change (rules 002): counts with the game clock."""
+    s = match.state
+    shifts = match.preset.shifts
+    if shifts is None or s.phase.is_break or s.phase in (Phase.SHOOTOUT, Phase.FINAL):
+        return None
+    if s.phase is Phase.OVERTIME and not shifts.in_overtime:
+        return None
+    into = match.play_length(s) - s.clock.remaining(now)
+    change = min((s.shift_mark // shifts.length + 1) * shifts.length, match.play_length(s))
+    return ceil_ms(max(0, change - into))
+
+
+def _shootout(match: Match) -> dict[str, Any] | None:
+    s = match.state
+    rules = match.preset.shootout
+    if rules is None or (s.phase is not Phase.SHOOTOUT and not s.shots):
+        return None
+    following = shootout_rules.next_team(rules, s.shots) if s.phase is Phase.SHOOTOUT else None
+    return {
+        "home": [x.scored for x in s.shots if x.team is Team.HOME],
+        "away": [x.scored for x in s.shots if x.team is Team.AWAY],
+        "next": following.value if following is not None else None,
     }

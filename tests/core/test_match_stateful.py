@@ -334,8 +334,8 @@ class MatchMachine(RuleBasedStateMachine):
         elif kind.startswith("horn"):
             self._command(Horn(at, kind == "horn_on"))
         else:
-            refused = self._command(_unsupported(kind, at, team))
-            assert refused is not None, f"{kind} must be refused by this version"
+            # Refused by this version; the invariants hold whatever a later one does with them.
+            self._command(_unsupported(kind, at, team))
 
     def _full_length_ms(self) -> int:
         """What the current period or break lasts in full, in ms (the set_clock limit)."""
