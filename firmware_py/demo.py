@@ -20,6 +20,8 @@ _NARRATED = {
     EventKind.PERIOD_STARTED, EventKind.PERIOD_ENDED, EventKind.BREAK_STARTED,
     EventKind.BREAK_ENDED, EventKind.GOAL, EventKind.FORFEIT, EventKind.UNDONE,
     EventKind.SHOOTOUT_STARTED, EventKind.MATCH_ENDED, EventKind.CLOCK_SET,
+    EventKind.PENALTY, EventKind.PENALTY_STARTED, EventKind.PENALTY_ENDED,
+    EventKind.TIMEOUT_STARTED, EventKind.TIMEOUT_ENDED, EventKind.SHOT,
 }
 
 
@@ -39,8 +41,21 @@ def _line(event: Event) -> str:
     elif kind is EventKind.MATCH_ENDED:
         r = d["result"]
         text = f"final {r['home']}:{r['away']} ({r['decided_by']})"
+        decisive = (d["record"].get("shootout") or {}).get("decisive")
+        if decisive:
+            text += f", decisive shot {decisive['team']} #{decisive['player']}"
     elif kind is EventKind.BREAK_STARTED:
         text = f"{d['phase']} of {_mmss(d['length_ms'])} before period {d['next_period']}"
+    elif kind is EventKind.PENALTY:
+        text = (f"penalty {d['team']} #{d['player']} {d['kind']} in period {d['period']}"
+                + (" (coincidental)" if d["coincidental"] else ""))
+    elif kind in (EventKind.PENALTY_STARTED, EventKind.PENALTY_ENDED):
+        how = "starts" if kind is EventKind.PENALTY_STARTED else d["how"]
+        text = f"penalty {d['team']} #{d['player']} {d['kind']} {how}"
+    elif kind is EventKind.SHOT:
+        who = f" #{d['player']}" if d.get("player") is not None else ""
+        text = (f"shot {d['team']}{who} {'scores' if d['scored'] else 'misses'}"
+                f" -> {d['tally']['home']}:{d['tally']['away']}")
     elif kind is EventKind.UNDONE:
         text = f"undo {d['what']} -> {d['score']['home']}:{d['score']['away']}, {d['phase']}"
     else:
