@@ -582,6 +582,8 @@ class Match:
     def _shot(self, step: _Step, cmd: Shot, at: Nanos) -> None:
         s = step.state
         rules = self.preset.shootout
+        if rules is not None and s.shots and shootout_rules.winner(rules, s.shots) is not None:
+            raise Refused("shot", "the shootout is already decided")
         if s.phase is not Phase.SHOOTOUT or rules is None:
             raise Refused("shot", f"no shootout is on (the match is in the {s.phase.value} "
                           "phase)")
@@ -810,7 +812,8 @@ class Match:
         return p.period_length
 
     def _horn_auto(self, step: _Step, at: Nanos, reason: str) -> None:
-        length = self.preset.horn.end
+        horn = self.preset.horn
+        length = horn.shift if reason == "shift" else horn.end
         step.set(horn_auto=HornSignal(reason, at, at + length))
         step.emit(at, EventKind.HORN, reason=reason, on=True, length_ms=ceil_ms(length))
 
@@ -865,11 +868,13 @@ class Match:
     def _start_shootout(self, step: _Step, at: Nanos) -> None:
         s = step.state
         rules = self.preset.shootout
-        barred: frozenset[tuple[Team, int]] = frozenset()
+        # A player sent off for the rest of the game (game misconduct, match penalty: rules
+        # 000 'Penalties') takes no shot either.
+        barred = frozenset((p.team, p.player) for p in s.box if p.kind.ejects)
         if rules is not None and rules.bar_penalised:
             # Rules 002 'Penalty shots' 2: players whose penalty had not expired when
             # overtime ended stay in the penalty box and may not shoot.
-            barred = frozenset((p.team, p.player) for p in s.box if not p.done)
+            barred |= frozenset((p.team, p.player) for p in s.box if not p.done)
         step.enter(Phase.SHOOTOUT, clock=GameClock.stopped_at(0), barred=barred)
         first = shootout_rules.next_team(rules, ()) if rules is not None else None
         step.emit(at, EventKind.SHOOTOUT_STARTED, first=first.value if first else None,

@@ -83,8 +83,8 @@ def refusal(rules: ShootoutRules, shots: Shots, team: Team, player: int | None,
     if player is None:
         return None
     if (team, player) in barred:
-        return (f"#{player} ({team.value}) was still serving a penalty when overtime ended "
-                "and may not shoot")
+        return (f"#{player} ({team.value}) may not shoot: sent off, or still serving a "
+                "penalty when overtime ended")
     first_series = _of(shots, team)[: rules.rounds]
     if rules.distinct_first_series and mine < rules.rounds and any(
         s.player == player for s in first_series
