@@ -296,6 +296,20 @@ class Match:
         """The next instant at which ``advance`` will emit something, or ``None``."""
         return min((instant for instant, _ in self._due(self._state)), default=None)
 
+    def horn_sounding(self, now: Nanos) -> bool:
+        """Whether the horn sounds at ``now``: an automatic signal or the manual button."""
+        s = self._state
+        return any(h is not None and h.sounding(now) for h in (s.horn_auto, s.horn_manual))
+
+    def next_horn_change(self, now: Nanos) -> Nanos | None:
+        """The next instant after ``now`` at which the horn switches on or off as far as
+        the state knows now (a deadline that has not fallen due yet is not included: the
+        horn at a period's end is known once ``advance`` has passed it)."""
+        s = self._state
+        edges = [t for h in (s.horn_auto, s.horn_manual) if h is not None
+                 for t in (h.start, h.end) if t > now]
+        return min(edges, default=None)
+
     def display_deadline(self, now: Nanos) -> Nanos | None:
         """The next instant after ``now`` at which the state document changes: a shown clock
         digit, a horn switching, a deadline. The display schedules its frames here."""
@@ -814,7 +828,12 @@ class Match:
     def _horn_auto(self, step: _Step, at: Nanos, reason: str) -> None:
         horn = self.preset.horn
         length = horn.shift if reason == "shift" else horn.end
-        step.set(horn_auto=HornSignal(reason, at, at + length))
+        signal = HornSignal(reason, at, at + length)
+        current = step.state.horn_auto
+        if current is not None and current.sounding(at) and current.end > signal.end:
+            # A horn already sounding longer (a period end over a line change) is not cut.
+            signal = replace(current, end=current.end)
+        step.set(horn_auto=signal)
         step.emit(at, EventKind.HORN, reason=reason, on=True, length_ms=ceil_ms(length))
 
     def _end_period(self, step: _Step, at: Nanos, *, shortened: bool) -> None:

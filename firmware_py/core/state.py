@@ -22,7 +22,7 @@ def state_document(match: Match, now: Nanos) -> dict[str, Any]:
     clock_ms = ceil_ms(s.clock.remaining(now))
     window = preset.stop_time_window(s.period) if s.phase is Phase.PERIOD else None
     stop_time = window is not None and 0 < s.clock.remaining(now) <= window
-    horn = any(h is not None and h.sounding(now) for h in (s.horn_auto, s.horn_manual))
+    horn = match.horn_sounding(now)
     extra = match.extra_player(s)
     return {
         "preset": preset.name,

@@ -1,0 +1,214 @@
+"""The timekeeper's console: buttons and keypad in, commands out.
+
+``Console.drain`` hands the daemon's loop every command the console produced since the last
+call, each stamped with the instant of its press, in order. START/STOP is resolved against
+the match as it is when that press is applied, so two presses in one batch (more than the
+double-tap guard apart) stop and then start, as the timekeeper meant.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from firmware_py.core.commands import (
+    Command,
+    Goal,
+    Horn,
+    Next,
+    Penalty,
+    Start,
+    Stop,
+    Timeout,
+    Undo,
+)
+from firmware_py.core.entry import EntryWhat, KeypadEntry
+from firmware_py.core.match import Match
+from firmware_py.core.phase import Team
+from hardware.buttons import ButtonLogic, ButtonPanel, ButtonSpec, Press
+
+MS = 1_000_000
+ACTIONS = (
+    "start_stop", "horn", "goal_home", "goal_away", "penalty_home", "penalty_away", "next",
+    "undo", "timeout_home", "timeout_away",
+)
+BCM_PINS = range(2, 28)
+
+
+class ConsoleConfigError(ValueError):
+    """A console map is invalid; the message names the source, the key and the problem."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConsoleConfig:
+    buttons: tuple[ButtonSpec, ...]
+    debounce_ns: int
+    hold_ns: int
+    double_tap_ns: int
+    keypad: bool
+    entry_timeout_ns: int
+    horn_pin: int
+    horn_active_high: bool
+
+
+def default_map() -> dict[str, Any]:
+    text = resources.files("hardware").joinpath("console.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
+def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def load_config(overrides: Mapping[str, Any] | None = None,
+                source: str = "console") -> ConsoleConfig:
+    """The default console map with a user's overrides (the config file's [console] table)."""
+    data = _merge(default_map(), overrides or {})
+
+    def fail(key: str, problem: str) -> ConsoleConfigError:
+        return ConsoleConfigError(f"{source}: {key}: {problem}")
+
+    def number(key: str, value: Any, low: int, high: int) -> int:
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            raise fail(key, f"must be a whole number {low}..{high}, got {value!r}")
+        return value
+
+    def flag(key: str, value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise fail(key, f"must be true or false, got {value!r}")
+        return value
+
+    known = {"debounce_ms", "hold_ms", "double_tap_ms", "keypad", "entry_timeout_ms", "horn",
+             "buttons"}
+    for key in data:
+        if key not in known:
+            raise fail(key, "unknown key (misspelt?)")
+    buttons: list[ButtonSpec] = []
+    used: dict[int, str] = {}
+    for name, spec in data.get("buttons", {}).items():
+        where = f"buttons.{name}"
+        if not isinstance(spec, Mapping):
+            raise fail(where, "must be a table")
+        for key in spec:
+            if key not in ("pin", "pull", "action", "hold", "disabled"):
+                raise fail(f"{where}.{key}", "unknown key (misspelt?)")
+        if spec.get("disabled") is True:
+            continue
+        pin = number(f"{where}.pin", spec.get("pin"), BCM_PINS.start, BCM_PINS.stop - 1)
+        if pin in used:
+            raise fail(f"{where}.pin", f"GPIO{pin} is already used by {used[pin]}")
+        used[pin] = where
+        pull = spec.get("pull", "up")
+        if pull not in ("up", "down"):
+            raise fail(f"{where}.pull", f"must be \"up\" or \"down\", got {pull!r}")
+        action = spec.get("action")
+        if action not in ACTIONS:
+            raise fail(f"{where}.action", f"unknown action {action!r} (one of "
+                       f"{', '.join(ACTIONS)})")
+        hold = flag(f"{where}.hold", spec.get("hold", False))
+        buttons.append(ButtonSpec(name, pin, pull, action, hold))
+    horn = data.get("horn", {})
+    horn_pin = number("horn.pin", horn.get("pin"), BCM_PINS.start, BCM_PINS.stop - 1)
+    if horn_pin in used:
+        raise fail("horn.pin", f"GPIO{horn_pin} is already used by {used[horn_pin]}")
+    return ConsoleConfig(
+        buttons=tuple(buttons),
+        debounce_ns=number("debounce_ms", data["debounce_ms"], 0, 1000) * MS,
+        hold_ns=number("hold_ms", data["hold_ms"], 0, 10_000) * MS,
+        double_tap_ns=number("double_tap_ms", data["double_tap_ms"], 0, 5000) * MS,
+        keypad=flag("keypad", data["keypad"]),
+        entry_timeout_ns=number("entry_timeout_ms", data["entry_timeout_ms"], 500, 60_000) * MS,
+        horn_pin=horn_pin,
+        horn_active_high=flag("horn.active_high", horn.get("active_high", True)),
+    )
+
+
+_TEAM = {"home": Team.HOME, "away": Team.AWAY}
+
+Submit = Callable[[Command], object]
+
+
+class Console:
+    def __init__(self, config: ConsoleConfig, pin_factory: Any, penalty_kinds: list[str]
+                 ) -> None:
+        self.config = config
+        self.logic = ButtonLogic(list(config.buttons), debounce_ns=config.debounce_ns,
+                                 hold_ns=config.hold_ns, double_tap_ns=config.double_tap_ns)
+        self.keypad = KeypadEntry(penalty_kinds, timeout=config.entry_timeout_ns)
+        self._keys: list[tuple[str, int]] = []
+        self.panel = ButtonPanel(list(config.buttons), pin_factory)
+
+    def key(self, name: str, at: int) -> None:
+        """A keypad key (from the display's keyboard events or a serial keypad)."""
+        self._keys.append((name, at))
+
+    def next_deadline(self) -> int | None:
+        """When ``drain`` next has something to do without a new edge (debounce settling,
+        a hold completing, an entry timing out)."""
+        found = [d for d in (self.logic.next_deadline(), self.keypad.next_deadline())
+                 if d is not None]
+        return min(found, default=None)
+
+    def drain(self, now: int, match: Match, submit: Submit) -> None:
+        """Turn every queued edge and key into commands and ``submit`` them in order."""
+        presses: list[Press] = []
+        while not self.panel.edges.empty():
+            name, at, active = self.panel.edges.get_nowait()
+            presses += self.logic.edge(name, at, active)
+        presses += self.logic.poll(now)
+        keys, self._keys = self._keys, []
+        # Buttons and keys in the order they happened: a scorer typed before the next
+        # START/STOP belongs to the goal before it.
+        inputs: list[tuple[int, int, Press | str]] = [(p.at, 0, p) for p in presses]
+        inputs += [(at, 1, name) for name, at in keys]
+        for at, _, item in sorted(inputs, key=lambda x: (x[0], x[1])):
+            for command in self.keypad.poll(at):
+                submit(command)
+            made = self._commands(item, match) if isinstance(item, Press) else \
+                self.keypad.key(item, at)
+            for command in made:
+                submit(command)
+        for command in self.keypad.poll(now):
+            submit(command)
+
+    def _commands(self, press: Press, match: Match) -> list[Command]:
+        action, at, kind = press.action, press.at, press.kind
+        if action == "horn":
+            return [Horn(at, on=kind == "press")]
+        if kind == "hold":
+            return [Next(at)] if action == "next" else [Undo(at)]
+        if kind != "press":
+            return []
+        if action == "start_stop":
+            s = match.state
+            return [Stop(at)] if s.phase.is_play and s.clock.running else [Start(at)]
+        what, _, side = action.partition("_")
+        team = _TEAM[side]
+        if what == "timeout":
+            return [Timeout(at, team)]
+        if what == "goal":
+            if self.config.keypad:
+                return self.keypad.begin(EntryWhat.GOAL, team, at)
+            return [Goal(at, team)]
+        if what == "penalty":
+            if self.config.keypad:
+                return self.keypad.begin(EntryWhat.PENALTY, team, at)
+            kinds = self.keypad.kinds
+            return [Penalty(at, team, 0, kinds[0])] if kinds else []
+        return []
+
+    def entry(self) -> dict[str, Any] | None:
+        """The pending keypad entry for the state document's ``entry`` key."""
+        return self.keypad.describe()
+
+    def close(self) -> None:
+        self.panel.close()
