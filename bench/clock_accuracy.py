@@ -22,31 +22,28 @@ its figures depend on the machine and its load.
 from __future__ import annotations
 
 import argparse
-import math
 import multiprocessing as mp
-import os
 import signal
 import sys
 import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
-from multiprocessing.synchronize import Event
 from pathlib import Path
 
 # The bench is a folder of scripts, not a package: make the repo top importable so this runs
 # from a plain checkout without installing the project.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from cpuload import busy_cores, join_all, ms, percentile
+
 from firmware_py.core.clock import GameClock
+from firmware_py.timing import make_realtime, wait_until
 
 NS_PER_MS = 1_000_000
 NS_PER_S = 1_000_000_000
 
 # The hall display shows tenths in the last minute, so that is how the daemon schedules.
 TENTHS_BELOW_NS = 60 * NS_PER_S
-# time.sleep overshoots by ~0.1 ms (up to ~0.3 ms) on the Pi (STACK-NOTES): sleep until this
-# long before a deadline, then spin on the monotonic clock to hit it.
-SPIN_NS = 2 * NS_PER_MS
 # The common start lies this far in the future when announced, so that both countdown
 # processes are already waiting for it and begin within microseconds of each other.
 START_LEAD_NS = 200 * NS_PER_MS
@@ -61,24 +58,6 @@ NAIVE_TICK_S = 0.1
 # a small epsilon lets the naive clock end on the tick it means to, so what we measure is its
 # sleep drift, not its float residue: the comparison is in its favour.
 NAIVE_EPSILON = 1e-9
-
-# Load workers check their stop event once per this many arithmetic steps: often enough to
-# stop promptly, rarely enough that the loop is arithmetic, not lock traffic.
-LOAD_CHUNK = 100_000
-
-
-# SCHED_FIFO priority of our observer: above every normal process, far below the kernel's own
-# real-time threads (the daemon's unit uses the same).
-REALTIME_PRIORITY = 10
-
-
-def make_realtime() -> str:
-    """Give this process real-time scheduling if allowed; say what happened."""
-    try:
-        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(REALTIME_PRIORITY))
-    except (PermissionError, OSError, AttributeError) as err:
-        return f"not available ({err.__class__.__name__}): normal scheduling"
-    return f"SCHED_FIFO priority {REALTIME_PRIORITY}"
 
 
 @dataclass
@@ -97,33 +76,16 @@ class NaiveResult:
     ticks: int
 
 
-def wait_until(deadline_ns: int) -> int:
-    """Sleep until just before ``deadline_ns``, spin to it; return the instant observed."""
-    now = time.monotonic_ns()
-    if deadline_ns - now > SPIN_NS:
-        time.sleep((deadline_ns - now - SPIN_NS) / NS_PER_S)
-    while (now := time.monotonic_ns()) < deadline_ns:
-        pass
-    return now
-
-
 def ignore_sigint() -> None:
     # Ctrl-C goes to the whole process group; the parent alone decides how children end.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def burn(stop: Event) -> None:
-    """Keep one core busy with arithmetic until ``stop`` is set."""
-    ignore_sigint()
-    x = 0
-    while not stop.is_set():
-        for i in range(LOAD_CHUNK):
-            x = (x * 31 + i) % 1_000_003
-
-
 def run_ours(conn: Connection, total_ns: int, realtime: bool) -> None:
     """Count down with GameClock, waking at each deadline as the daemon's display loop does."""
     ignore_sigint()
+    # Asked for here, in the measuring process itself: make_realtime applies to the calling
+    # thread only (as in the daemon's deadline thread), so the parent cannot do it for us.
     scheduling = make_realtime() if realtime else "normal scheduling (--no-realtime)"
     conn.send("ready")
     start_ns: int = conn.recv()
@@ -158,27 +120,11 @@ def run_naive(conn: Connection, seconds: int) -> None:
     conn.close()
 
 
-def start_load(workers: int) -> tuple[Event, list[mp.Process]]:
-    stop = mp.Event()
-    procs = [mp.Process(target=burn, args=(stop,), name=f"load-{n}") for n in range(workers)]
-    for proc in procs:
-        proc.start()
-    return stop, procs
-
-
-def stop_processes(procs: list[mp.Process]) -> None:
-    """Join the given processes; terminate only those that do not end by themselves."""
-    for proc in procs:
-        proc.join(timeout=5)
-        if proc.is_alive():
-            proc.terminate()
-            proc.join()
-
-
 def run_countdowns(seconds: int, realtime: bool) -> tuple[OursResult, NaiveResult, int]:
     """Run both countdowns from one common start; return their results and the start."""
-    # Separate processes, not threads: our spin holds the GIL for up to SPIN_NS and would
-    # delay the naive thread's wake-ups (and the other way round), mixing the two errors.
+    # Separate processes, not threads: our spin holds the GIL for up to timing's
+    # DEFAULT_SPIN_NS (2 ms) and would delay the naive thread's wake-ups (and the other way
+    # round), mixing the two errors.
     ours_conn, ours_child = mp.Pipe()
     naive_conn, naive_child = mp.Pipe()
     procs = [
@@ -197,15 +143,8 @@ def run_countdowns(seconds: int, realtime: bool) -> tuple[OursResult, NaiveResul
         ours: OursResult = ours_conn.recv()
         naive: NaiveResult = naive_conn.recv()
     finally:
-        stop_processes(procs)
+        join_all(procs)
     return ours, naive, start_ns
-
-
-def percentile(values: list[int], pct: float) -> int:
-    """Nearest-rank percentile (no interpolation: every figure is a real wake-up)."""
-    ordered = sorted(values)
-    rank = max(1, math.ceil(pct / 100 * len(ordered)))
-    return ordered[rank - 1]
 
 
 def fmt_ms(ns: int) -> str:
@@ -241,9 +180,7 @@ def report(
     print(f"  ratio naive/ours           {ratio_text(naive_err, ours_err)}")
     print(
         f"ours wake-up lateness over {len(lat)} deadlines: "
-        f"p50 {percentile(lat, 50) / NS_PER_MS:.3f} ms, "
-        f"p99 {percentile(lat, 99) / NS_PER_MS:.3f} ms, "
-        f"max {max(lat) / NS_PER_MS:.3f} ms"
+        f"p50 {ms(percentile(lat, 50))}, p99 {ms(percentile(lat, 99))}, max {ms(max(lat))}"
     )
     print(
         f"began after common start     ours {(ours.began_ns - start_ns) / 1000:.1f} µs, "
@@ -292,17 +229,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    workers = 0 if args.no_load else (os.cpu_count() or 1)
-    stop: Event | None = None
-    load_procs: list[mp.Process] = []
-    try:
-        if workers:
-            stop, load_procs = start_load(workers)
+    with busy_cores(not args.no_load) as workers:
         ours, naive, start_ns = run_countdowns(args.seconds, not args.no_realtime)
-    finally:
-        if stop is not None:
-            stop.set()
-        stop_processes(load_procs)
     return 0 if report(args.seconds, workers, ours, naive, start_ns) else 1
 
 

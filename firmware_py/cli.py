@@ -16,6 +16,8 @@ from firmware_py.core.preset import Preset
 from firmware_py.demo import play_examples
 from firmware_py.replay import replay
 from firmware_py.script import ScriptError, parse_script, parse_time
+from hardware.console import load_config
+from hardware.horn import force_off
 
 EXIT_BAD_INPUT = 2
 
@@ -77,6 +79,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_presets)
 
     p = sub.add_parser(
+        "horn-off",
+        help="drive the horn relay off (after a crash; the service's ExecStopPost)",
+        description="Drive the horn relay's pin to its inactive level and release it. Run by "
+        "the service after the daemon stops, so a horn left on by a crash goes quiet. Uses "
+        "gpiozero's pin factory from GPIOZERO_PIN_FACTORY (lgpio on a Pi, mock for a dry run).",
+    )
+    p.add_argument("--pin", type=int, default=None,
+                   help="BCM pin of the relay; default: the console map's horn.pin")
+    p.add_argument("--active-low", action="store_true", default=None,
+                   help="the relay board switches on a low input (console map: "
+                   "horn.active_high = false)")
+    p.set_defaults(func=cmd_horn_off)
+
+    p = sub.add_parser(
         "demo",
         help="replay the bundled example games and print how they went",
         description="Replay each bundled example game (examples/replay/) and print its state "
@@ -110,6 +126,20 @@ def cmd_presets(args: argparse.Namespace) -> int:
     width = max(len(n) for n in presets.names())
     for name in presets.names():
         print(f"{name:<{width}}  {presets.load(name).summary}")
+    return 0
+
+
+def cmd_horn_off(args: argparse.Namespace) -> int:
+    config = load_config()
+    pin = args.pin if args.pin is not None else config.horn_pin
+    active_high = not args.active_low if args.active_low is not None else config.horn_active_high
+    try:
+        force_off(pin, active_high=active_high)
+    except Exception as err:  # gpiozero raises many kinds; the message is what matters here
+        print(f"scoreboard horn-off: GPIO{pin}: {err.__class__.__name__}: {err}",
+              file=sys.stderr)
+        return 1
+    print(f"horn relay on GPIO{pin} driven off ({'active high' if active_high else 'active low'})")
     return 0
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from firmware_py.core.commands import (
@@ -55,7 +55,8 @@ class ConsoleConfig:
 
 
 def default_map() -> dict[str, Any]:
-    text = resources.files("hardware").joinpath("console.toml").read_text(encoding="utf-8")
+    # Beside this module (importlib.resources trips over setuptools' editable finder here).
+    text = (Path(__file__).parent / "console.toml").read_text(encoding="utf-8")
     return tomllib.loads(text)
 
 

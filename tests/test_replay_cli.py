@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -135,7 +136,7 @@ def test_presets_lists_the_seven_with_a_summary(capsys: pytest.CaptureFixture[st
 
 
 @pytest.mark.parametrize("argv", [["--help"], ["replay", "--help"], ["presets", "--help"],
-                                  ["demo", "--help"]])
+                                  ["demo", "--help"], ["horn-off", "--help"]])
 def test_every_command_has_help(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
         main(argv)
@@ -157,3 +158,20 @@ def test_the_installed_console_script_runs(tmp_path: Path) -> None:
                            "--at", "1500"], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["result"]["decided_by"] == "regulation"
+
+
+def test_horn_off_drives_the_relay_off_and_fails_clearly_without_gpio() -> None:
+    scoreboard = Path(sys.executable).parent / "scoreboard"
+    env = {k: v for k, v in os.environ.items() if k != "GPIOZERO_PIN_FACTORY"}
+    done = subprocess.run([str(scoreboard), "horn-off"], capture_output=True, text=True,
+                          check=False, env={**env, "GPIOZERO_PIN_FACTORY": "mock"})
+    assert done.returncode == 0, done.stderr
+    assert "horn relay on GPIO26 driven off (active high)" in done.stdout
+    done = subprocess.run([str(scoreboard), "horn-off", "--pin", "21", "--active-low"],
+                          capture_output=True, text=True, check=False,
+                          env={**env, "GPIOZERO_PIN_FACTORY": "mock"})
+    assert "GPIO21 driven off (active low)" in done.stdout
+    done = subprocess.run([str(scoreboard), "horn-off"], capture_output=True, text=True,
+                          check=False, env={**env, "PYTHONWARNINGS": "ignore"})
+    assert done.returncode == 1
+    assert "scoreboard horn-off: GPIO26: BadPinFactory" in done.stderr

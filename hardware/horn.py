@@ -1,0 +1,212 @@
+"""The horn relay: switched to what the core says, off whenever anything goes wrong.
+
+The core decides *when* the horn sounds (``Match.horn_sounding``: period, break and time-out
+ends over line changes over the manual button, each with its length from the preset). This
+module only makes the relay follow that, and keeps it off when the daemon is not in control:
+
+- at start: ``HornRelay`` opens the pin already at the inactive level (no on-glitch);
+- on a normal stop and on an exception: ``guarded``;
+- on SIGTERM (systemctl stop): ``install_sigterm``;
+- after a crash, from outside: ``force_off`` (``scoreboard horn-off``, the unit's
+  ExecStopPost), because an output can stay latched after the process dies (STACK-NOTES).
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from types import FrameType, TracebackType
+
+from gpiozero import DigitalOutputDevice, Factory  # type: ignore[import-untyped]
+
+from firmware_py.core.match import Match
+
+log = logging.getLogger(__name__)
+
+# A requested stop is a clean stop: exiting 0 keeps systemd from marking the unit failed
+# (it would log status=143 for the conventional 128 + SIGTERM).
+SIGTERM_EXIT_CODE = 0
+
+
+class HornRelay:
+    """One relay on one GPIO pin, off until told otherwise.
+
+    ``active_high=False`` is for the common relay boards that switch on a low input: then the
+    idle (off) level of the pin is high.
+
+    No lock on purpose: ``off`` may be called from the SIGTERM handler, which runs on the main
+    thread between two bytecodes, possibly while that same thread is inside ``set``; a lock
+    would deadlock it there. Instead ``on``/``off`` always write the pin, so a stale cached
+    value can never keep the horn sounding.
+    """
+
+    def __init__(
+        self, pin: int, *, active_high: bool = True, pin_factory: Factory | None = None
+    ) -> None:
+        self.pin = pin
+        self.active_high = active_high
+        # initial_value=False: the pin is claimed as an output already at the inactive level,
+        # so even a relay left on by a crashed process goes off the moment we start.
+        self._device = DigitalOutputDevice(
+            pin, active_high=active_high, initial_value=False, pin_factory=pin_factory
+        )
+        self._on = False
+
+    @property
+    def is_on(self) -> bool:
+        """What this relay last drove (False once closed)."""
+        return self._on
+
+    @property
+    def closed(self) -> bool:
+        return bool(self._device.closed)
+
+    def on(self) -> None:
+        self._device.on()
+        self._on = True
+
+    def off(self) -> None:
+        self._device.off()
+        self._on = False
+
+    def set(self, on: bool) -> None:
+        """Switch to ``on``; touch the pin only when that is a change."""
+        if on != self._on:
+            if on:
+                self.on()
+            else:
+                self.off()
+
+    def close(self) -> None:
+        """Drive off, then release the pin. Idempotent.
+
+        Note (Pi, lgpio): gpiozero releases a closed pin as an input without pull, so after
+        ``close`` the relay board's own input resistor decides the level: wire the board so
+        that a floating input means off.
+        """
+        if self.closed:
+            return
+        try:
+            self.off()
+        finally:
+            self._device.close()
+
+    def __enter__(self) -> HornRelay:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self.closed else ("on" if self._on else "off")
+        return f"HornRelay(pin={self.pin}, active_high={self.active_high}, {state})"
+
+
+def force_off(pin: int, *, active_high: bool, pin_factory: Factory | None = None) -> None:
+    """Drive the horn pin to its inactive level and release it: ``scoreboard horn-off``.
+
+    For use from outside the daemon (after a crash another process may have left the line
+    active): opening the pin as ``HornRelay`` does claims it as an output at the inactive
+    level, and closing drives off once more. Raises if the line is held by a running daemon
+    (lgpio: GPIO busy): stop the daemon first; ExecStopPost runs after it has exited.
+    """
+    HornRelay(pin, active_high=active_high, pin_factory=pin_factory).close()
+    log.info("horn relay on pin %s forced off (active_high=%s)", pin, active_high)
+
+
+def switch_off(relay: HornRelay) -> None:
+    """Drive the relay off; log instead of raising. For the paths where raising would only
+    hide the original error (an exception, a signal): nothing more can be done in-process,
+    and ``scoreboard horn-off`` in ExecStopPost is the backup."""
+    try:
+        relay.off()
+    except Exception:
+        log.exception("could not switch the horn relay off (pin %s)", relay.pin)
+
+
+def _as_of(match: Match, now: int) -> Match:
+    """The match as it stands at ``now``: itself, or a scratch copy advanced to ``now``.
+
+    The horn starting at a deadline exists only once ``advance`` has passed the deadline,
+    and the daemon advances the real match through the journal (an fsync) first. A scratch
+    copy (the state is immutable, so this is cheap and touches nothing) lets the relay switch
+    at the deadline itself; replaying the journal reaches the same state, so nothing is shown
+    that the journal will not hold.
+    """
+    due = match.next_deadline()
+    if due is None or due > now:
+        return match
+    scratch = Match(match.preset, match.setup, match.state)
+    scratch.advance(now)
+    return scratch
+
+
+class HornDriver:
+    """Keeps a relay at ``match.horn_sounding(now)``; knows when to look again."""
+
+    def __init__(self, relay: HornRelay, clock: Callable[[], int] = time.monotonic_ns) -> None:
+        self.relay = relay
+        self.clock = clock
+
+    def update(self, match: Match, now: int | None = None) -> bool:
+        """Set the relay to whether the horn sounds at ``now`` (default: the clock); return
+        that value."""
+        if now is None:
+            now = self.clock()
+        on = _as_of(match, now).horn_sounding(now)
+        self.relay.set(on)
+        return on
+
+    def next_change(self, match: Match, now: int | None = None) -> int | None:
+        """The next instant after ``now`` at which the relay may have to switch: a known horn
+        edge, or the core's next deadline (which may start a horn). ``None``: nothing is
+        scheduled; wait for the next command."""
+        if now is None:
+            now = self.clock()
+        at = _as_of(match, now)
+        candidates = [at.next_horn_change(now), at.next_deadline()]
+        return min((t for t in candidates if t is not None and t > now), default=None)
+
+    def fail_safe(self) -> None:
+        """Drive the relay off; never raises (logs)."""
+        switch_off(self.relay)
+
+
+@contextmanager
+def guarded(relay: HornRelay) -> Iterator[HornRelay]:
+    """The relay is off when the block ends, normally or by any exception (which
+    propagates unchanged)."""
+    try:
+        yield relay
+    finally:
+        switch_off(relay)
+
+
+def install_sigterm(relay: HornRelay) -> Callable[[], None]:
+    """On SIGTERM drive the relay off, then raise ``SystemExit`` (so ``guarded`` blocks and
+    ``finally`` clauses run). Returns a function that restores the previous handler.
+
+    Python's default SIGTERM ends the process without any cleanup, leaving a sounding horn
+    latched on. Call from the main thread (Python only installs handlers there).
+    """
+
+    def on_sigterm(signum: int, frame: FrameType | None) -> None:
+        switch_off(relay)
+        raise SystemExit(SIGTERM_EXIT_CODE)
+
+    previous = signal.signal(signal.SIGTERM, on_sigterm)
+
+    def uninstall() -> None:
+        # None: the previous handler was not installed from Python; the default is the
+        # closest we can restore.
+        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
+
+    return uninstall
