@@ -34,10 +34,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cpuload import busy_cores, percentile
-from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
 from firmware_py.timing import DEFAULT_SPIN_NS, make_realtime, wait_until
 from hardware.horn import HornRelay
+from hardware.pins import mock_factory
 
 NS_PER_MS = 1_000_000
 NS_PER_S = 1_000_000_000
@@ -180,7 +180,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     spacing_ns = round(args.spacing_ms * NS_PER_MS)
-    factory = MockFactory()
+    factory = mock_factory()
     relay = HornRelay(PIN, pin_factory=factory)
     try:
         # The load starts before we ask for SCHED_FIFO: a forked child inherits the policy.

@@ -22,17 +22,17 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cpuload import busy_cores, ms, percentile
-from gpiozero.pins.mock import MockFactory
 
 from firmware_py import presets
 from firmware_py.core.commands import Command, Stop
 from firmware_py.core.match import Match, feed
 from hardware.console import Console, load_config
+from hardware.pins import mock_factory
 
 
 def run(presses: int) -> tuple[list[int], list[int], list[int]]:
     """Latencies edge -> applied, our stop errors, naive stop errors (all ns)."""
-    factory = MockFactory()
+    factory = mock_factory()
     config = load_config({"debounce_ms": 0, "double_tap_ms": 0})
     match = Match(presets.load("ice-hockey-2x20"))
     console = Console(config, factory, [])

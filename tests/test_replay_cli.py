@@ -57,7 +57,7 @@ def test_the_state_document_has_every_key_of_the_design(tmp_path: Path,
     assert set(docs[0]) == {
         "t", "preset", "stage", "match", "teams", "phase", "period", "clock_ms", "running",
         "stop_time", "horn", "score", "penalties", "strength", "shift_ms", "timeout",
-        "shootout", "extra_player", "result",
+        "shootout", "extra_player", "result", "entry",
     }
     assert (docs[0]["stage"], docs[0]["match"]) == ("playoff", "A3")
 

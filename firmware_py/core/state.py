@@ -15,7 +15,10 @@ from .phase import Phase, Team
 from .units import Nanos, ceil_ms
 
 
-def state_document(match: Match, now: Nanos) -> dict[str, Any]:
+def state_document(match: Match, now: Nanos, entry: dict[str, Any] | None = None
+                   ) -> dict[str, Any]:
+    """The state at ``now``; ``entry`` is the console's pending keypad entry, if any (the
+    display shows it on the operator line; DESIGN.md 4.3 allows extra keys)."""
     s = match.state
     preset = match.preset
     setup = match.setup
@@ -49,6 +52,7 @@ def state_document(match: Match, now: Nanos) -> dict[str, Any]:
         "shootout": _shootout(match),
         "extra_player": extra.value if extra is not None else None,
         "result": s.result.to_json() if s.result is not None else None,
+        "entry": entry,
     }
 
 
