@@ -398,7 +398,10 @@ class Match:
             step.enter(Phase.PERIOD)
         s = step.state
         if not s.started:
+            # Play begins: like a phase change, nothing before it can be undone across it.
+            step.set(epoch=s.epoch + 1)
             step.emit(at, EventKind.PERIOD_STARTED, period=s.period, phase=s.phase.value)
+        s = step.state
         step.set(clock=s.clock.start(at), started=True)
         step.emit(at, EventKind.CLOCK_STARTED, period=s.period,
                   clock_ms=ceil_ms(s.clock.remaining(at)))
@@ -666,7 +669,8 @@ class Match:
         if s.phase is Phase.FINAL:
             raise Refused("forfeit", "the match is already over (undo first to change it)")
         before = s
-        clock = s.clock.stop(at) if s.phase.is_play and s.clock.running else s.clock
+        # Every clock stops with the match, a break's too (undo brings the break back).
+        clock = s.clock.stop(at) if s.clock.running else s.clock
         step.set(clock=clock, forfeit=cmd.team)
         seq = step.emit(at, EventKind.FORFEIT, loser=cmd.team.value)
         self._finish(step, at, DecidedBy.FORFEIT)

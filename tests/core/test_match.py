@@ -371,3 +371,25 @@ def test_display_deadline_is_the_next_shown_change() -> None:
     g.do(Horn(S(2.7), on=False))
     assert g.match.display_deadline(S(2.6)) == S(2.7)  # the horn switching off
     assert g.match.display_deadline(S(1199.95)) == S(1200)
+
+
+def test_undo_of_a_break_end_is_refused_once_the_next_period_has_started() -> None:
+    g = Game("ice-hockey-2x20")
+    g.do(Start(0))
+    g.do(End(S(1210)))  # the break ended early; period 2 waits
+    g.do(Start(S(1215)))
+    g.do(Undo(S(1500)))
+    assert g.refusals and "the game has moved on" in g.refusals[0]
+    assert g.at(1500)["clock_ms"] == 1_200_000 - 285_000  # period 2's play is kept
+
+
+def test_a_forfeit_during_a_break_stops_the_break_clock() -> None:
+    g = Game("ice-hockey-2x20")
+    g.do(Start(0))
+    g.do(Forfeit(S(1230), Team.AWAY))
+    doc = g.at(1240)
+    assert (doc["phase"], doc["running"], doc["clock_ms"]) == ("final", False, 30_000)
+    assert g.match.display_deadline(S(1240)) is None
+    g.do(Undo(S(1245)))  # the break comes back as if never interrupted
+    doc = g.at(1250)
+    assert (doc["phase"], doc["running"], doc["clock_ms"]) == ("intermission", True, 10_000)

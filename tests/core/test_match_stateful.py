@@ -10,13 +10,17 @@ both stages, and checks after every step the invariants the issue tracker asks f
 - event ``seq`` is gapless from 1, event ``at`` never goes back (and never lies ahead of the
   latest instant the match was told about);
 - a refused command changes nothing but what letting time pass to its instant changed;
-- after ``feed``/``advance`` nothing that falls due is left behind;
+- after ``feed``/``advance`` nothing that falls due is left behind, and what ``advance`` lets
+  fall due is stamped with its deadline, not with the instant the loop noticed it;
 - replaying the journalled inputs (accepted commands, and advances that emitted events) gives
   the same state and the same events, both by hand and through ``Recorder.resume``;
 - the state document has the keys of DESIGN.md 4.3, ``clock_ms >= 0``, a known phase, and a
   result exactly in ``final`` (the score, or 0:5 for a forfeit).
 
-A separate test checks that one big ``advance`` equals many small ones.
+Time moves in small steps, to (or 1 ns / 1 ms around) the next deadline, and by minutes;
+presses come now, ahead, around a deadline, and late (before the latest advance or even the
+latest event, as a press queued while a period ended). A separate test checks that one big
+``advance`` equals many small ones; two plain tests keep the examples the machine found.
 """
 
 from __future__ import annotations
@@ -115,10 +119,12 @@ clock_specs: st.SearchStrategy[ClockSpec] = st.one_of(
     st.tuples(st.just("ms"), st.integers(0, 2_000_000)),
 )
 # Presses that are rare at the table (forfeit ends the match, so it must not dominate) or that
-# this version refuses.
+# the first version of the core refused (penalty, timeout, shot outside a shootout).
 rare_kinds = st.sampled_from(["horn_on", "horn_off", "forfeit", "penalty", "timeout", "shot"])
 preset_names = st.sampled_from(PRESET_NAMES)
 stages = st.sampled_from(list(Stage))
+# Mostly start the clock at once: a run that never presses start stays in pregame.
+kick_offs = st.sampled_from([True, True, True, False])
 
 
 def _unsupported(kind: str, at: Nanos, team: Team) -> Command:
@@ -198,7 +204,11 @@ def check_result(state: MatchState) -> None:
     elif decided_by in (DecidedBy.REGULATION, DecidedBy.OVERTIME):
         expected = state.score()
     else:
-        return  # a shootout adds the decisive goal: not reachable in this version
+        # A shootout adds only the decisive goal to the tie (DESIGN.md 4.3).
+        score = state.score()
+        assert score[Team.HOME] == score[Team.AWAY], f"a shootout after {score}"
+        winner = Team.HOME if state.result.home > state.result.away else Team.AWAY
+        expected = {**score, winner: score[winner] + 1}
     assert (state.result.home, state.result.away) == (expected[Team.HOME], expected[Team.AWAY]), (
         f"result {state.result} is not the {decided_by.value} score {expected}"
     )
@@ -233,17 +243,17 @@ class MatchMachine(RuleBasedStateMachine):
     seen: ClockSeen | None
     steps: int
 
-    @initialize(name=preset_names, stage=stages, kick_off=st.booleans())
+    @initialize(name=preset_names, stage=stages, kick_off=kick_offs)
     def begin(self, name: str, stage: Stage, kick_off: bool) -> None:
         self.now = BASE
         self.steps = 0
         self._new_match(name, stage, kick_off)
 
     @precondition(lambda self: self.match.state.phase in (Phase.FINAL, Phase.SHOOTOUT))
-    @rule(name=preset_names, stage=stages, kick_off=st.booleans())
+    @rule(name=preset_names, stage=stages, kick_off=kick_offs)
     def next_match(self, name: str, stage: Stage, kick_off: bool) -> None:
-        """The match is over (a shootout cannot go on in this version): the hall plays the
-        next one, so the rest of the run is not spent pressing buttons at a final score."""
+        """The match is over (or in a shootout, which may go on for a while): the hall plays
+        the next one, so the rest of the run is not spent pressing buttons at a final score."""
         self._check_recorder()
         self._new_match(name, stage, kick_off)
 
@@ -345,8 +355,13 @@ class MatchMachine(RuleBasedStateMachine):
         elif kind.startswith("horn"):
             self._command(Horn(at, kind == "horn_on"))
         else:
-            # Refused by this version; the invariants hold whatever a later one does with them.
+            # Whether accepted or refused, the invariants hold.
             self._command(_unsupported(kind, at, team))
+
+    @precondition(lambda self: self.match.state.phase is Phase.SHOOTOUT)
+    @rule(when=time_specs, team=teams, scored=st.booleans())
+    def shot(self, when: TimeSpec, team: Team, scored: bool) -> None:
+        self._command(Shot(self._instant(when), team, scored))
 
     def _full_length_ms(self) -> int:
         """What the current period or break lasts in full, in ms (the set_clock limit)."""
@@ -365,10 +380,20 @@ class MatchMachine(RuleBasedStateMachine):
 
     def _advance(self, now: Nanos) -> None:
         before = self.match.state
+        due_before = self.match.next_deadline()
         events = self.recorder.advance(now)
         self.now = max(self.now, now)
         if events:
             self._journalled(("advance", now, None))
+            # What fell due happened at its deadline, however late the loop noticed (but never
+            # before what had already happened).
+            assert due_before is not None and due_before <= now, (due_before, now, events)
+            last = before.last_at
+            expected_at = due_before if last is None else max(due_before, last)
+            assert events[0].at == expected_at, (
+                f"advance({now}): {events[0].to_json()} is not stamped with its deadline "
+                f"{expected_at}"
+            )
         assert self.match.state.score() == before.score(), "time passing changed the score"
         assert self.match.state.goals == before.goals
         due = self.match.next_deadline()
@@ -533,6 +558,7 @@ TestMatchStateful = MatchMachine.TestCase
 COMMAND_KINDS = ["start", "stop", "goal", "set_clock", "next", "end", "forfeit", "horn", "undo"]
 gaps = st.one_of(
     st.integers(-ms(2000), ms(5000)),
+    st.integers(-ms(2000), ms(5000)),
     st.integers(0, 60).map(seconds),
     st.integers(1, 25).map(lambda m: seconds(60 * m)),
 )
@@ -561,13 +587,17 @@ def _build(kind: str, at: Nanos, team: Team, value: int) -> Command:
     name=preset_names,
     stage=stages,
     prefix=st.lists(prefix_items, max_size=12),
-    horizon=st.integers(0, seconds(3600)),
+    then_start=st.booleans(),
+    horizon=st.integers(0, seconds(3600)) | st.integers(1, 60).map(lambda m: seconds(60 * m)),
+    past_due=st.none() | st.sampled_from([0, 1, ms(1), seconds(90), seconds(3600)]),
     data=st.data(),
 )
 def test_one_big_advance_equals_many_small_ones(
-    name: str, stage: Stage, prefix: list[tuple[str, Team, Nanos, int]], horizon: Nanos,
-    data: st.DataObject,
+    *,
+    name: str, stage: Stage, prefix: list[tuple[str, Team, Nanos, int]], then_start: bool,
+    horizon: Nanos, past_due: Nanos | None, data: st.DataObject,
 ) -> None:
+    """``past_due``: advance to that long after the first deadline rather than by ``horizon``."""
     preset = _preset(name)
     setup = MatchSetup(stage=stage)
     match = Match(preset, setup)
@@ -576,14 +606,21 @@ def test_one_big_advance_equals_many_small_ones(
         at = max(0, now + gap)
         feed(match, _build(kind, at, team, value))
         now = max(now, at)
+    if then_start:  # most often leaves a clock running, so that something falls due
+        feed(match, Start(now))
     start = match.state
-    end = now + horizon
-
     once = Match(preset, setup, state=start)
+    first_due = once.next_deadline()
+    end = now + horizon
+    if past_due is not None and first_due is not None:
+        end = max(now, first_due + past_due)
     big = once.advance(end)
 
     # Step on, just before and just after every deadline the big step crossed, and elsewhere.
-    near_deadlines = sorted({e.at + d for e in big for d in (-1, 0, 1)})
+    deadlines = {e.at for e in big} | ({first_due} if first_due is not None else set())
+    near_deadlines = sorted(
+        {t + d for t in deadlines for d in (-1, 0, 1) if now <= t + d <= end}
+    )
     instant = st.integers(now, end)
     if near_deadlines:
         instant = instant | st.sampled_from(near_deadlines)
