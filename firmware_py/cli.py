@@ -8,6 +8,7 @@ import sys
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
+from display import snapshot as display_snapshot
 from firmware_py import presets
 from firmware_py.core.errors import ScoreboardError
 from firmware_py.core.match import Match, MatchSetup
@@ -91,6 +92,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the relay board switches on a low input (console map: "
                    "horn.active_high = false)")
     p.set_defaults(func=cmd_horn_off)
+
+    p = sub.add_parser(
+        "snapshot",
+        help="render a state document to a PNG, as the hall display shows it (headless)",
+        description="Render one state document (a JSON object, or one line of scoreboard "
+        "replay output: --line N; - reads standard input) to a PNG exactly as the hall "
+        "display draws it. Needs no screen: works over SSH and in CI. A bad file or size is "
+        "reported with what is wrong, exit code 2.",
+    )
+    display_snapshot.add_arguments(p)
+    p.set_defaults(func=display_snapshot.run)
 
     p = sub.add_parser(
         "demo",

@@ -1,0 +1,82 @@
+"""Colours: the palette, team colours from the state document, and WCAG contrast.
+
+Pure. Contrast is the WCAG 2.x ratio of relative luminances
+(https://www.w3.org/TR/WCAG21/#dfn-contrast-ratio). Every text is at least 7:1 against what
+is behind it (WCAG's AAA level): the hall is bright, the screen far away, and spectators'
+eyes vary. Team colours are drawn as stripes; they become text colour only through
+``readable_on``, which refuses anything under 7:1.
+"""
+
+from __future__ import annotations
+
+from .items import Colour
+
+MIN_CONTRAST = 7.0
+
+BACKGROUND: Colour = (6, 8, 12)  # near-black: the best contrast, and a dark hall glare-free
+PANEL: Colour = (20, 25, 35)  # the panels under the scores and tables
+WHITE: Colour = (255, 255, 255)
+BLACK: Colour = (0, 0, 0)
+LABEL: Colour = (200, 208, 220)  # captions: a little quieter than the numbers
+CLOCK: Colour = (255, 196, 32)  # amber, the colour of game time on LED boards
+BREAK_CLOCK: Colour = (118, 214, 255)  # a break counts in a different colour from game time
+ALERT: Colour = (255, 196, 32)  # strength, time-out, line change: amber like the clock
+STOP_BOX: Colour = (160, 0, 0)  # "STOP TIME" is white on red
+OPERATOR_BOX: Colour = (30, 37, 52)  # the timekeeper's line
+RESTORED_BOX: Colour = (255, 176, 0)  # "CLOCK RESTORED - CHECK" is black on amber
+SCORED: Colour = (70, 225, 125)
+MISSED: Colour = (255, 84, 84)
+PENDING: Colour = (120, 130, 145)
+TRACK: Colour = (45, 52, 66)  # the empty part of the line-change bar
+LINK_DOWN: Colour = (150, 156, 168)  # the office-link mark: visible, never loud
+
+
+class ColourError(ValueError):
+    pass
+
+
+def parse_hex(text: str) -> Colour:
+    """``#rrggbb`` or ``#rgb`` (as the state document writes team colours)."""
+    digits = text[1:] if text.startswith("#") else text
+    if len(digits) == 3:
+        digits = "".join(c * 2 for c in digits)
+    if len(digits) != 6:
+        raise ColourError(f"not a colour (#rrggbb): {text!r}")
+    try:
+        value = int(digits, 16)
+    except ValueError as err:
+        raise ColourError(f"not a colour (#rrggbb): {text!r}") from err
+    return ((value >> 16) & 0xFF, (value >> 8) & 0xFF, value & 0xFF)
+
+
+def _linear(channel: int) -> float:
+    c = channel / 255
+    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+
+def relative_luminance(colour: Colour) -> float:
+    r, g, b = colour
+    return 0.2126 * _linear(r) + 0.7152 * _linear(g) + 0.0722 * _linear(b)
+
+
+def contrast(a: Colour, b: Colour) -> float:
+    """The WCAG contrast ratio, 1.0 (same) to 21.0 (black on white)."""
+    la, lb = relative_luminance(a), relative_luminance(b)
+    light, dark = max(la, lb), min(la, lb)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def readable_on(colour: Colour, background: Colour, fallback: Colour = WHITE) -> Colour:
+    """``colour`` if it reaches 7:1 on ``background``, else ``fallback``."""
+    return colour if contrast(colour, background) >= MIN_CONTRAST else fallback
+
+
+def text_colour_on(background: Colour) -> Colour:
+    """White or black, whichever contrasts more with ``background``."""
+    return WHITE if contrast(WHITE, background) >= contrast(BLACK, background) else BLACK
+
+
+def mix(a: Colour, b: Colour, amount: float) -> Colour:
+    """``a`` moved ``amount`` (0..1) of the way to ``b``."""
+    return (round(a[0] + (b[0] - a[0]) * amount), round(a[1] + (b[1] - a[1]) * amount),
+            round(a[2] + (b[2] - a[2]) * amount))

@@ -1,0 +1,356 @@
+"""Reading the state document (DESIGN.md 4.3) and the between-games data into typed views.
+
+Pure. The display takes a snapshot once per frame and never reaches into the core; this is
+the only place that knows the JSON shape. Keys the display does not need may be missing
+(a hand-written document for ``scoreboard snapshot`` need not carry them all) and extra keys
+are ignored, as 4.3 allows; a key that is there with the wrong type is an error naming it.
+
+Between-games data (``read_between``) is what the office's retained topics will carry
+(``next``, ``standings/<group>``); until [office] exists the daemon fills ``next`` from its
+config::
+
+    {"next": {"match": "A4", "time": "14:30", "label": "Group A",
+              "home": {"name": "Lions", "colours": ["#10233f", "#ffffff"]},
+              "away": {"name": "Bears", "colours": ["#f2f2f2", "#10233f"]}},
+     "tables": [{"group": "A", "rows": [{"team": "Lions", "played": 3, "won": 2,
+                 "drawn": 1, "lost": 0, "goals_for": 7, "goals_against": 2,
+                 "points": 7}]}]}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .colour import ColourError, parse_hex
+from .items import Colour
+
+PHASES = ("pregame", "period", "intermission", "overtime_break", "overtime", "shootout",
+          "final")
+TEAMS = ("home", "away")
+DEFAULT_COLOURS: dict[str, tuple[Colour, Colour]] = {
+    # Home dark, away light (rules 000), as the core's MatchSetup defaults.
+    "home": ((16, 35, 63), (255, 255, 255)),
+    "away": ((242, 242, 242), (16, 35, 63)),
+}
+
+
+class DocumentError(ValueError):
+    """A state document (or between-games data) that cannot be shown; names the key."""
+
+
+@dataclass(frozen=True, slots=True)
+class TeamView:
+    name: str
+    primary: Colour
+    secondary: Colour
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyView:
+    player: str
+    kind: str
+    remaining_ms: int
+    running: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TimeoutView:
+    team: str
+    remaining_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShootoutView:
+    home: tuple[bool, ...]
+    away: tuple[bool, ...]
+    next: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ResultView:
+    home: int
+    away: int
+    decided_by: str
+
+
+@dataclass(frozen=True, slots=True)
+class EntryView:
+    what: str
+    team: str
+    player: str | None
+    stage: str
+    kinds: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StateView:
+    phase: str
+    period: int
+    clock_ms: int
+    running: bool
+    stop_time: bool
+    home: TeamView
+    away: TeamView
+    score: tuple[int, int]
+    penalties: tuple[tuple[PenaltyView, ...], tuple[PenaltyView, ...]]
+    strength: tuple[int, int] | None
+    shift_ms: int | None
+    timeout: TimeoutView | None
+    shootout: ShootoutView | None
+    extra_player: str | None
+    result: ResultView | None
+    entry: EntryView | None
+
+    def team(self, side: str) -> TeamView:
+        return self.home if side == "home" else self.away
+
+
+@dataclass(frozen=True, slots=True)
+class NextMatchView:
+    match: str | None
+    time: str | None
+    label: str | None
+    home: TeamView
+    away: TeamView
+
+
+@dataclass(frozen=True, slots=True)
+class TableRowView:
+    team: str
+    played: int
+    won: int
+    drawn: int
+    lost: int
+    goals_for: int
+    goals_against: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    group: str
+    rows: tuple[TableRowView, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BetweenView:
+    next: NextMatchView | None
+    tables: tuple[TableView, ...]
+    page: int = 0  # when not all tables fit: which screenful (the daemon counts it up)
+
+
+@dataclass(frozen=True, slots=True)
+class StatusView:
+    """``restored``: the clock came back from the journal after a power loss and the
+    timekeeper has not confirmed it yet. ``office_online``: None when there is no office."""
+
+    restored: bool = False
+    office_online: bool | None = None
+
+
+# ------------------------------------------------------------------ typed getters
+
+
+def _type_name(value: object) -> str:
+    return "null" if value is None else type(value).__name__
+
+
+def _int(value: Any, path: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise DocumentError(f"{path}: expected a whole number, got {_type_name(value)}"
+                            f" {value!r}")
+    return value
+
+
+def _opt_int(value: Any, path: str) -> int | None:
+    return None if value is None else _int(value, path)
+
+
+def _bool(value: Any, path: str) -> bool:
+    if not isinstance(value, bool):
+        raise DocumentError(f"{path}: expected true or false, got {value!r}")
+    return value
+
+
+def _str(value: Any, path: str) -> str:
+    if not isinstance(value, str):
+        raise DocumentError(f"{path}: expected a string, got {_type_name(value)} {value!r}")
+    return value
+
+
+def _opt_str(value: Any, path: str) -> str | None:
+    return None if value is None else _str(value, path)
+
+
+def _map(value: Any, path: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise DocumentError(f"{path}: expected an object, got {_type_name(value)}")
+    return value
+
+
+def _list(value: Any, path: str) -> Sequence[Any]:
+    if not isinstance(value, list | tuple):
+        raise DocumentError(f"{path}: expected a list, got {_type_name(value)}")
+    return value
+
+
+def _side(value: Any, path: str) -> str:
+    side = _str(value, path)
+    if side not in TEAMS:
+        raise DocumentError(f"{path}: expected 'home' or 'away', got {side!r}")
+    return side
+
+
+def _opt_side(value: Any, path: str) -> str | None:
+    return None if value is None else _side(value, path)
+
+
+def _team(value: Any, path: str, side: str) -> TeamView:
+    team = _map(value, path)
+    name = _str(team.get("name", side.capitalize()), f"{path}.name")
+    primary, secondary = DEFAULT_COLOURS[side]
+    colours = team.get("colours")
+    if colours is not None:
+        pair = _list(colours, f"{path}.colours")
+        if not pair:
+            raise DocumentError(f"{path}.colours: expected one or two colours, got none")
+        try:
+            primary = parse_hex(_str(pair[0], f"{path}.colours[0]"))
+            secondary = parse_hex(_str(pair[1], f"{path}.colours[1]")) if len(pair) > 1 \
+                else secondary
+        except ColourError as err:
+            raise DocumentError(f"{path}.colours: {err}") from err
+    return TeamView(" ".join(name.split()), primary, secondary)
+
+
+def _pair_of_ints(value: Any, path: str) -> tuple[int, int]:
+    both = _map(value, path)
+    return (_int(both.get("home", 0), f"{path}.home"), _int(both.get("away", 0), f"{path}.away"))
+
+
+def _player(value: Any, path: str) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return _str(value, path)
+
+
+def _penalties(value: Any, path: str) -> tuple[PenaltyView, ...]:
+    out = []
+    for i, raw in enumerate(_list(value, path)):
+        at = f"{path}[{i}]"
+        p = _map(raw, at)
+        out.append(PenaltyView(
+            player=_player(p.get("player"), f"{at}.player"),
+            kind=_str(p.get("kind", ""), f"{at}.kind"),
+            remaining_ms=_int(p.get("remaining_ms", 0), f"{at}.remaining_ms"),
+            running=_bool(p.get("running", True), f"{at}.running"),
+        ))
+    return tuple(out)
+
+
+def _shots(value: Any, path: str) -> tuple[bool, ...]:
+    return tuple(_bool(v, f"{path}[{i}]") for i, v in enumerate(_list(value, path)))
+
+
+def read_state(doc: Mapping[str, Any]) -> StateView:
+    """The typed view of a state document; ``DocumentError`` names the first bad key."""
+    doc = _map(doc, "state document")
+    if "phase" not in doc:
+        raise DocumentError("phase: missing (is this a state document?)")
+    phase = _str(doc["phase"], "phase")
+    if phase not in PHASES:
+        raise DocumentError(f"phase: expected one of {', '.join(PHASES)}, got {phase!r}")
+    teams = _map(doc.get("teams", {}), "teams")
+    penalties = _map(doc.get("penalties") or {}, "penalties")
+    strength = doc.get("strength")
+    timeout = doc.get("timeout")
+    shootout = doc.get("shootout")
+    result = doc.get("result")
+    entry = doc.get("entry")
+    return StateView(
+        phase=phase,
+        period=_int(doc.get("period", 1), "period"),
+        clock_ms=_int(doc.get("clock_ms", 0), "clock_ms"),
+        running=_bool(doc.get("running", False), "running"),
+        stop_time=_bool(doc.get("stop_time", False), "stop_time"),
+        home=_team(teams.get("home", {}), "teams.home", "home"),
+        away=_team(teams.get("away", {}), "teams.away", "away"),
+        score=_pair_of_ints(doc.get("score", {}), "score"),
+        penalties=(_penalties(penalties.get("home", []), "penalties.home"),
+                   _penalties(penalties.get("away", []), "penalties.away")),
+        strength=None if strength is None else _pair_of_ints(strength, "strength"),
+        shift_ms=_opt_int(doc.get("shift_ms"), "shift_ms"),
+        timeout=None if timeout is None else TimeoutView(
+            team=_side(_map(timeout, "timeout").get("team"), "timeout.team"),
+            remaining_ms=_int(timeout.get("remaining_ms", 0), "timeout.remaining_ms")),
+        shootout=None if shootout is None else ShootoutView(
+            home=_shots(_map(shootout, "shootout").get("home", []), "shootout.home"),
+            away=_shots(shootout.get("away", []), "shootout.away"),
+            next=_opt_side(shootout.get("next"), "shootout.next")),
+        extra_player=_opt_side(doc.get("extra_player"), "extra_player"),
+        result=None if result is None else ResultView(
+            home=_int(_map(result, "result").get("home"), "result.home"),
+            away=_int(result.get("away"), "result.away"),
+            decided_by=_str(result.get("decided_by", "regulation"), "result.decided_by")),
+        entry=None if entry is None else _entry(entry),
+    )
+
+
+def _entry(value: Any) -> EntryView:
+    entry = _map(value, "entry")
+    player = entry.get("player")
+    return EntryView(
+        what=_str(entry.get("what", ""), "entry.what"),
+        team=_side(entry.get("team"), "entry.team"),
+        player=None if player in (None, "") else _player(player, "entry.player"),
+        stage=_str(entry.get("stage", "number"), "entry.stage"),
+        kinds=tuple(_str(k, f"entry.kinds[{i}]")
+                    for i, k in enumerate(_list(entry.get("kinds", []), "entry.kinds"))),
+    )
+
+
+def read_between(data: Mapping[str, Any]) -> BetweenView:
+    data = _map(data, "between")
+    raw_next = data.get("next")
+    following = None
+    if raw_next is not None:
+        nxt = _map(raw_next, "next")
+        following = NextMatchView(
+            match=_opt_str(nxt.get("match"), "next.match"),
+            time=_opt_str(nxt.get("time"), "next.time"),
+            label=_opt_str(nxt.get("label"), "next.label"),
+            home=_team(nxt.get("home", {}), "next.home", "home"),
+            away=_team(nxt.get("away", {}), "next.away", "away"),
+        )
+    tables = []
+    for i, raw in enumerate(_list(data.get("tables", []), "tables")):
+        at = f"tables[{i}]"
+        table = _map(raw, at)
+        rows = []
+        for j, raw_row in enumerate(_list(table.get("rows", []), f"{at}.rows")):
+            rat = f"{at}.rows[{j}]"
+            row = _map(raw_row, rat)
+            rows.append(TableRowView(
+                team=" ".join(_str(row.get("team"), f"{rat}.team").split()),
+                **{key: _int(row.get(key, 0), f"{rat}.{key}")
+                   for key in ("played", "won", "drawn", "lost", "goals_for", "goals_against",
+                               "points")},
+            ))
+        tables.append(TableView(_str(table.get("group", ""), f"{at}.group"), tuple(rows)))
+    page = _int(data.get("page", 0), "page")
+    return BetweenView(following, tuple(tables), page)
+
+
+def read_status(data: Mapping[str, Any] | None) -> StatusView:
+    if data is None:
+        return StatusView()
+    data = _map(data, "status")
+    online = data.get("office_online")
+    return StatusView(
+        restored=_bool(data.get("restored", False), "status.restored"),
+        office_online=None if online is None else _bool(online, "status.office_online"),
+    )

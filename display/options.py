@@ -1,0 +1,35 @@
+"""Layout options from a rule preset: what the state document does not carry.
+
+The daemon passes its preset (``options_for``); ``scoreboard snapshot`` only has the preset's
+name from the document (``options_for_name``), and falls back to the defaults (60 s tenths,
+three shootout rounds, 60 s shifts) for a preset it does not bundle.
+"""
+
+from __future__ import annotations
+
+from firmware_py import presets
+from firmware_py.core.errors import PresetError
+from firmware_py.core.preset import Preset
+
+from .screens.common import LayoutOptions
+
+NS_PER_MS = 1_000_000
+
+
+def options_for(preset: Preset) -> LayoutOptions:
+    defaults = LayoutOptions()
+    return LayoutOptions(
+        tenths_below_ms=preset.tenths_below // NS_PER_MS,
+        shootout_rounds=preset.shootout.rounds if preset.shootout else defaults.shootout_rounds,
+        shift_length_ms=preset.shifts.length // NS_PER_MS if preset.shifts
+        else defaults.shift_length_ms,
+    )
+
+
+def options_for_name(name: object) -> LayoutOptions:
+    if not isinstance(name, str) or name not in presets.names():
+        return LayoutOptions()
+    try:
+        return options_for(presets.load(name))
+    except PresetError:
+        return LayoutOptions()

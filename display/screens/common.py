@@ -1,0 +1,206 @@
+"""What every screen shares: the canvas in height percentages, fitted text, team names with
+their colour stripes, and the footer (the timekeeper's entry line and the status marks).
+
+Sizes are fractions of the screen height (``u``), so one layout serves 1920x1080 and
+1280x720 alike; the width decides between the wide (16:9) and narrow (4:3) arrangement.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .. import colour as pal
+from .. import segments
+from ..document import EntryView, StatusView, TeamView
+from ..fit import Measure, extents, fit_text, line_height
+from ..items import CONTENT, PANEL, Align, Box, Colour, FontName, Item, Mark, Rect, Text
+
+MIN_TEXT = 0.04  # no text smaller than 4 % of the screen height
+WIDE_ASPECT = 1.7  # 16:9 (1.78) is wide; 16:10, 5:3, 4:3 and 5:4 take the narrow layout
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutOptions:
+    """What the state document does not carry but the preset knows (the daemon passes its
+    preset's values; ``scoreboard snapshot`` looks the preset up by name)."""
+
+    tenths_below_ms: int = 60_000  # the clock shows SS.t below this (preset tenths_below_s)
+    shootout_rounds: int = 3  # shots a team in the first series (preset shootout.rounds)
+    shift_length_ms: int = 60_000  # a line-change shift (preset shifts.length_s)
+
+
+@dataclass(frozen=True, slots=True)
+class Canvas:
+    width: int
+    height: int
+    measure: Measure
+    options: LayoutOptions
+
+    @property
+    def wide(self) -> bool:
+        return self.width >= WIDE_ASPECT * self.height
+
+    def u(self, percent: float) -> int:
+        """``percent`` of the screen height, in pixels."""
+        return round(self.height * percent / 100)
+
+    def x(self, percent: float) -> int:
+        """``percent`` of the screen width, in pixels."""
+        return round(self.width * percent / 100)
+
+    @property
+    def min_px(self) -> int:
+        return math.ceil(MIN_TEXT * self.height)
+
+    @property
+    def margin(self) -> int:
+        return self.x(2.5)
+
+
+def text(canvas: Canvas, area: Rect, cap_top: int, cap: int, content: str, *,
+         colour: Colour, align: Align = "center", role: str = "", font: FontName = "sans",
+         layer: int = CONTENT) -> Text | None:
+    """``content`` fitted into the horizontal span of ``area`` with its capitals starting at
+    ``cap_top`` (shrunk, condensed, truncated as needed). The rectangle is the line's height
+    and the drawn width, placed by ``align``; ``None`` if nothing fits."""
+    cap = max(cap, canvas.min_px)
+    fitted = fit_text(content, area[2], cap, canvas.measure, min_px=canvas.min_px, font=font)
+    if not fitted.text:
+        return None
+    if font == "sans":  # the line the text needs: capitals at ``cap_top``
+        above, _below = extents(fitted.text)
+        height = line_height(cap, fitted.text)
+        top = cap_top - math.ceil(above * cap)
+    else:
+        height = fitted.px_height
+        top = cap_top + (cap - fitted.px_height) // 2
+    width = fitted.width
+    if align == "left":
+        x = area[0]
+    elif align == "right":
+        x = area[0] + area[2] - width
+    else:
+        x = area[0] + (area[2] - width) // 2
+    return Text((x, top, width, height), fitted.text, fitted.px_height, colour, align, font,
+                fitted.condense, layer, role)
+
+
+def row_cap_top(top: int, height: int, cap: int, texts: str | None = None) -> int:
+    """Where capitals of size ``cap`` start so that the line ``texts`` need (accents,
+    descenders; any text if ``None``) is centred in a row from ``top`` of ``height``."""
+    return top + (height - line_height(cap, texts)) // 2 + math.ceil(extents(texts)[0] * cap)
+
+
+def digit_height(text_: str, max_width: int, max_height: int) -> int:
+    """The tallest seven-segment setting of ``text_`` no wider than ``max_width``."""
+    height = max_height
+    while height > 1 and segments.text_width(text_, height) > max_width:
+        height -= 1
+    return height
+
+
+def digits(area: Rect, content: str, height: int, colour: Colour, *, role: str,
+           per_char: bool = False, align: Align = "center") -> list[Text]:
+    """Seven-segment ``content``, ``height`` tall, centred vertically in ``area``.
+
+    ``per_char`` gives each character its own item (the clock): when 12:34 becomes 12:33
+    only the last digit's cell is redrawn.
+    """
+    width = segments.text_width(content, height)
+    if align == "left":
+        x0 = area[0]
+    elif align == "right":
+        x0 = area[0] + area[2] - width
+    else:
+        x0 = area[0] + (area[2] - width) // 2
+    y = area[1] + (area[3] - height) // 2
+    if not per_char:
+        return [Text((x0, y, width, height), content, height, colour, "left", "digits",
+                     role=role)]
+    return [Text((x0 + dx, y, w, height), char, height, colour, "left", "digits", role=role)
+            for char, (dx, w) in zip(content, segments.cells(content, height), strict=True)]
+
+
+def halves(canvas: Canvas) -> tuple[Rect, Rect]:
+    """The home (left) and away (right) halves inside the margins, with a gutter between."""
+    m, gutter = canvas.margin, canvas.x(2)
+    half = (canvas.width - 2 * m - gutter) // 2
+    return (m, 0, half, canvas.height), (canvas.width - m - half, 0, half, canvas.height)
+
+
+def team_name(canvas: Canvas, area: Rect, cap_top: int, cap: int, team: TeamView, *,
+              side: str, align: Align = "center") -> list[Item]:
+    """A team's name in capitals (the scoreboard's style), white on the dark background."""
+    item = text(canvas, area, cap_top, cap, team.name.upper(), colour=pal.WHITE, align=align,
+                role=f"name.{side}")
+    return [item] if item else []
+
+
+def stripe(rect: Rect, team: TeamView, side: str) -> Box:
+    """The team's colours as a band: the first colour, edged with the second, so a dark
+    colour still shows on the dark background (home dark, away light: rules 000)."""
+    edge = max(1, rect[3] // 5)
+    return Box(rect, team.primary, CONTENT, f"stripe.{side}", team.secondary, edge)
+
+
+def footer_top(canvas: Canvas) -> int:
+    return canvas.u(92.5)
+
+
+def footer(canvas: Canvas, entry: EntryView | None, status: StatusView) -> list[Item]:
+    """The bottom band: the timekeeper's pending entry (left), "CLOCK RESTORED - CHECK"
+    (right) and the office-link mark (far right). Empty when there is nothing to say, so
+    spectators see a clean board."""
+    items: list[Item] = []
+    top, bottom = footer_top(canvas), canvas.u(99.5)
+    band = bottom - top  # 7 % of the height: a line of the smallest text with any accents
+    cap = canvas.min_px
+    cap_top = row_cap_top(top, band, cap)
+    right = canvas.width - canvas.margin
+    if status.office_online is False:
+        size = canvas.u(3.6)
+        items.append(Mark((right - size, top + (band - size) // 2, size, size), "link_down",
+                          pal.LINK_DOWN, role="status.link"))
+        right -= size + canvas.x(1.2)
+    if status.restored:
+        message = "CLOCK RESTORED - CHECK"
+        width = canvas.measure(message, "sans", cap) + 2 * canvas.u(1.5)
+        left = max(canvas.margin, right - width)
+        box: Rect = (left, top, right - left, band)
+        items.append(Box(box, pal.RESTORED_BOX, PANEL, "status.restored.box"))
+        label = text(canvas, (left + canvas.u(1.5), 0, box[2] - 2 * canvas.u(1.5), 0), cap_top,
+                     cap, message, colour=pal.BLACK, role="status.restored")
+        if label:
+            items.append(label)
+        right = left - canvas.x(1.2)
+    if entry is not None and right - canvas.margin > canvas.u(10):
+        box = (canvas.margin, top, right - canvas.margin, band)
+        pad = canvas.u(1.5)
+        room = (box[0] + pad, 0, box[2] - 2 * pad, 0)
+        line = None
+        for candidate in entry_lines(entry):  # the fullest wording that fits uncut
+            line = text(canvas, room, cap_top, cap, candidate, colour=pal.WHITE, align="left",
+                        role="entry")
+            if line is not None and line.text == candidate:
+                break
+        if line:
+            items.append(Box(box, pal.OPERATOR_BOX, PANEL, "entry.box"))
+            items.append(line)
+    return items
+
+
+def entry_lines(entry: EntryView) -> list[str]:
+    """What the timekeeper is typing, fullest wording first: ``PENALTY HOME  #7  KIND:
+    1 MINOR  2 DOUBLE MINOR  3 MAJOR`` (as many choices as fit, then "…"), ``PENALTY HOME
+    #7  KIND?``; the team as its button names it, the digits typed so far."""
+    what = entry.what.upper() or "ENTRY"
+    player = f"#{entry.player}" if entry.player else "#_"
+    head = f"{what} {entry.team.upper()}"
+    if entry.stage == "kind":
+        kinds = [k.replace("_", " ").upper() for k in entry.kinds]
+        lines = [f"{head}  {player}  KIND: " + "   ".join(kinds[:n])
+                 + ("   \u2026" if n < len(kinds) else "") for n in range(len(kinds), 0, -1)]
+        return [*lines, f"{head}  {player}  KIND?", f"{head}  {player}"]
+    prompt = "SCORER" if entry.what == "goal" else "PLAYER"
+    return [f"{head}  {prompt} {player}", f"{head}  {player}"]

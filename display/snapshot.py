@@ -1,0 +1,195 @@
+"""``scoreboard snapshot``: any state document rendered to a PNG, headless.
+
+    scoreboard snapshot --state STATE.json --size 1920x1080 --out FILE.png
+
+``--state`` is one JSON object (a state document, DESIGN.md 4.3) or the output of
+``scoreboard replay`` (one document a line: ``--line N`` picks one; ``-`` reads stdin).
+``--between FILE.json`` adds the between-games data (next match, group tables) and
+``--restored`` / ``--office-offline`` the status marks. The preset named in the document
+supplies the tenths threshold, shootout rounds and shift length.
+
+No display is needed: the frame is drawn on an off-screen surface (pygame never opens a
+window), so it runs over SSH, in CI and on a Pi without HDMI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from . import document
+from .layout import FrameInputs, LayoutOptions
+
+EXIT_BAD_INPUT = 2
+PROG = "scoreboard snapshot"
+
+
+class SnapshotError(Exception):
+    """Bad input for a snapshot; the message names the file and what is wrong."""
+
+
+def snapshot(doc: Mapping[str, Any], size: tuple[int, int], out_path: str | Path, *,
+             between: Mapping[str, Any] | None = None,
+             status: Mapping[str, Any] | None = None,
+             options: LayoutOptions | None = None) -> Path:
+    """Render ``doc`` at ``size`` and write it to ``out_path`` (PNG). Returns the path."""
+    from ._pygame import pygame  # noqa: PLC0415 - only here: the CLI parses without pygame
+    from .render import render  # noqa: PLC0415
+
+    if options is None:
+        from .options import options_for_name  # noqa: PLC0415
+        options = options_for_name(doc.get("preset"))
+    surface = render(FrameInputs(doc, size, between, status, options))
+    path = Path(out_path)
+    try:
+        pygame.image.save(surface, str(path))
+    except pygame.error as err:  # e.g. permission denied: report it as the OSError it is
+        raise OSError(str(err)) from err
+    return path
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``1920x1080`` -> (1920, 1080)."""
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise argparse.ArgumentTypeError(f"--size takes WIDTHxHEIGHT in pixels, e.g. 1920x1080,"
+                                         f" got {text!r}")
+    width, height = int(parts[0]), int(parts[1])
+    if not (320 <= width <= 7680 and 200 <= height <= 4320):
+        raise argparse.ArgumentTypeError(f"--size {text}: width 320..7680 and height 200..4320"
+                                         " pixels")
+    return width, height
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--state", required=True, metavar="STATE.json",
+                        help="a state document (JSON object), or scoreboard replay output "
+                        "(one a line, see --line); - reads standard input")
+    parser.add_argument("--line", type=int, default=None, metavar="N",
+                        help="which line of a replay output to render (1 = the first)")
+    parser.add_argument("--size", type=parse_size, default=(1920, 1080), metavar="WxH",
+                        help="screen size in pixels; default 1920x1080")
+    parser.add_argument("--out", required=True, type=Path, metavar="FILE.png",
+                        help="the PNG to write")
+    parser.add_argument("--between", type=Path, default=None, metavar="FILE.json",
+                        help="between-games data (next match, group tables): shown before "
+                        "the first face-off and after the final")
+    parser.add_argument("--restored", action="store_true",
+                        help="show CLOCK RESTORED - CHECK (a clock brought back after a "
+                        "power loss, not yet confirmed)")
+    parser.add_argument("--office-offline", action="store_true",
+                        help="show the office-link-down mark")
+
+
+def read_state(source: str, line: int | None) -> dict[str, Any]:
+    """The state document in ``source`` (a path or ``-``)."""
+    name = "standard input" if source == "-" else source
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise SnapshotError(f"{name}: cannot read: {err}") from err
+    lines = [(n, s) for n, s in enumerate(text.splitlines(), start=1) if s.strip()]
+    if not lines:
+        raise SnapshotError(f"{name}: empty: expected a state document (a JSON object)")
+    if line is not None:
+        if not 1 <= line <= len(lines):
+            raise SnapshotError(f"{name}: --line {line}: the file has {len(lines)} "
+                                "document line(s)")
+        number, chosen = lines[line - 1]
+        return _object(chosen, f"{name} line {number}")
+    try:
+        value = json.loads(text)  # one object, possibly spread over several lines
+    except json.JSONDecodeError as err:
+        if len(lines) > 1 and _all_objects(lines):
+            raise SnapshotError(f"{name}: {len(lines)} state documents, one a line: choose "
+                                "one with --line N") from None
+        raise SnapshotError(f"{name}: not JSON: line {err.lineno} column {err.colno}: "
+                            f"{err.msg}") from None
+    if not isinstance(value, dict):
+        raise SnapshotError(f"{name}: expected a JSON object (a state document), got "
+                            f"{type(value).__name__}")
+    return value
+
+
+def _all_objects(lines: list[tuple[int, str]]) -> bool:
+    try:
+        return all(isinstance(json.loads(s), dict) for _n, s in lines)
+    except json.JSONDecodeError:
+        return False
+
+
+def _object(text: str, where: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise SnapshotError(f"{where}: not JSON: column {err.colno}: {err.msg}") from None
+    if not isinstance(value, dict):
+        raise SnapshotError(f"{where}: expected a JSON object (a state document), got "
+                            f"{type(value).__name__}")
+    return value
+
+
+def _read_between(path: Path) -> dict[str, Any]:
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as err:
+        raise SnapshotError(f"{path}: cannot read: {err}") from err
+    except json.JSONDecodeError as err:
+        raise SnapshotError(f"{path}: not JSON: line {err.lineno} column {err.colno}: "
+                            f"{err.msg}") from None
+    if not isinstance(value, dict):
+        raise SnapshotError(f"{path}: expected a JSON object, got {type(value).__name__}")
+    return value
+
+
+def _check(doc: Mapping[str, Any], between: Mapping[str, Any] | None,
+           args: argparse.Namespace) -> None:
+    """The documents are readable as the display reads them; else the key that is wrong."""
+    try:
+        document.read_state(doc)
+    except document.DocumentError as err:
+        where = "standard input" if args.state == "-" else args.state
+        raise SnapshotError(f"{where}: {err}") from None
+    if between is not None:
+        try:
+            document.read_between(between)
+        except document.DocumentError as err:
+            raise SnapshotError(f"{args.between}: {err}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    """The subcommand: 0 on success, 2 (with a message on stderr) on bad input."""
+    try:
+        if args.out.suffix.lower() != ".png":
+            raise SnapshotError(f"--out {args.out}: the file name must end in .png")
+        if not args.out.parent.is_dir():
+            raise SnapshotError(f"--out {args.out}: no such folder {args.out.parent}")
+        doc = read_state(args.state, args.line)
+        between = _read_between(args.between) if args.between is not None else None
+        _check(doc, between, args)
+        status = {"restored": args.restored,
+                  "office_online": False if args.office_offline else None}
+        path = snapshot(doc, args.size, args.out, between=between, status=status)
+    except SnapshotError as err:
+        print(f"{PROG}: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as err:  # pygame.error is not one; writing the file is
+        print(f"{PROG}: --out {args.out}: cannot write: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(f"{path} ({args.size[0]}x{args.size[1]})")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0]
+                                     if __doc__ else None)
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

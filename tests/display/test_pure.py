@@ -1,0 +1,59 @@
+"""The layout is pure: standard library only (no pygame), no clock, no I/O."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DISPLAY = ROOT / "display"
+PURE = ["items.py", "colour.py", "values.py", "segments.py", "fit.py", "document.py",
+        "layout.py", "pacing.py",
+        *(f"screens/{p.name}" for p in sorted((DISPLAY / "screens").glob("*.py")))]
+# The standard library, less what reads the clock, the OS or the outside world.
+FORBIDDEN = {"os", "sys", "time", "datetime", "io", "pathlib", "socket", "subprocess",
+             "threading", "asyncio", "random", "shutil", "tempfile", "select", "signal"}
+ALLOWED = set(sys.stdlib_module_names) - FORBIDDEN
+
+
+def imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+@pytest.mark.parametrize("module", PURE)
+def test_pure_modules_import_only_the_standard_library(module: str) -> None:
+    assert imports(DISPLAY / module) <= ALLOWED, module
+
+
+def test_importing_the_layout_does_not_load_pygame() -> None:
+    code = ("import sys, display.layout, display.pacing; "
+            "print('pygame' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.strip() == "False"
+
+
+def test_only_the_display_package_imports_pygame() -> None:
+    for path in ROOT.glob("*/**/*.py"):
+        rel = path.relative_to(ROOT)
+        if rel.parts[0] in {"display", "tests", ".venv", "build"} or "site-packages" in rel.parts:
+            continue
+        assert "pygame" not in imports(path), rel
+
+
+def test_the_layout_is_mypy_strict_clean() -> None:
+    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental",
+                           "display/layout.py"], cwd=ROOT, capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
