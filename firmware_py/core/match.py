@@ -46,7 +46,7 @@ from .penalties import Penalty as ServedPenalty
 from .phase import Phase, Stage, Team
 from .preset import Preset
 from .shootout import ShotRecord
-from .units import Nanos, ceil_ms, ms
+from .units import NS_PER_S, Nanos, ceil_ms, ms
 
 # A technical loss is recorded 0:5 (rules 000 "Rules", rules 001 "Player's start").
 FORFEIT_GOALS = 5
@@ -315,6 +315,19 @@ class Match:
         digit, a horn switching, a deadline. The display schedules its frames here."""
         s = self._state
         candidates = [s.clock.next_deadline(now, self.preset.tenths_below)]
+        # Penalty, line-change and time-out countdowns are shown in whole seconds too, and
+        # they are not in step with the game clock's seconds.
+        countdowns: list[Nanos] = []
+        if s.phase.is_play and s.clock.running:
+            elapsed = self.elapsed(s, now)
+            countdowns += [p.expiry - elapsed for p in s.box
+                           if p.running and p.expiry is not None]
+            change = self._next_shift_change(s)
+            if change is not None:
+                countdowns.append(s.played + change - elapsed)
+        if s.timeout is not None:
+            countdowns.append(s.timeout.end - now)
+        candidates += [now + _to_next_second(left) for left in countdowns if left > 0]
         for horn in (s.horn_auto, s.horn_manual):
             if horn is not None:
                 candidates += [t for t in (horn.start, horn.end) if t > now]
@@ -938,6 +951,12 @@ class Match:
         step.enter(Phase.FINAL, result=result)
         step.emit(at, EventKind.MATCH_ENDED, result=result.to_json(),
                   record=match_record(self, step.state))
+
+
+def _to_next_second(left: Nanos) -> Nanos:
+    """How long until a countdown with ``left`` to go, shown rounded up to whole seconds,
+    shows its next value."""
+    return left - ((left - 1) // NS_PER_S) * NS_PER_S
 
 
 def match_record(match: Match, s: MatchState) -> dict[str, Any]:

@@ -10,9 +10,11 @@ from firmware_py.core.commands import (
     Goal,
     Horn,
     Next,
+    Penalty,
     SetClock,
     Start,
     Stop,
+    Timeout,
     Undo,
 )
 from firmware_py.core.errors import Refused
@@ -393,3 +395,17 @@ def test_a_forfeit_during_a_break_stops_the_break_clock() -> None:
     g.do(Undo(S(1245)))  # the break comes back as if never interrupted
     doc = g.at(1250)
     assert (doc["phase"], doc["running"], doc["clock_ms"]) == ("intermission", True, 10_000)
+
+
+def test_display_deadline_includes_penalty_and_time_out_seconds() -> None:
+    # A penalty given half a second off the clock's seconds changes its shown M:SS in between.
+    g = Game("ice-hockey-2x20")
+    g.do(Start(0))
+    g.do(Penalty(S(10.5), Team.HOME, 7, "minor"))
+    assert g.match.display_deadline(S(11)) == S(11.5)
+    assert g.match.display_deadline(S(11.5)) == S(12)
+    t = Game("floorball-2x20", Stage.PLAYOFF)
+    t.do(Start(0))
+    t.do(Stop(S(100.3)))
+    t.do(Timeout(S(100.6), Team.HOME))
+    assert t.match.display_deadline(S(101)) == S(101.6)  # the stopped clock changes nothing
