@@ -46,6 +46,10 @@ fi
 
 what=${1:-}
 [ "$#" -gt 0 ] && shift
+# The MQTT tests run a real mosquitto broker of their own on a free loopback port.
+if [ "$what" = test ] && ! command -v mosquitto >/dev/null && [ ! -x /usr/sbin/mosquitto ]; then
+    apt_install mosquitto
+fi
 case "$what" in
     demo) exec "$VENV/bin/scoreboard" demo "$@" ;;
     test) exec "$VENV/bin/python" -m pytest "$@" ;;

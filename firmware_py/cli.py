@@ -9,7 +9,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from display import snapshot as display_snapshot
-from firmware_py import presets
+from firmware_py import presets, publish
 from firmware_py.core.errors import ScoreboardError
 from firmware_py.core.match import Match, MatchSetup
 from firmware_py.core.phase import Stage
@@ -71,8 +71,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="group (a draw may stand) or playoff (played to a decision); "
                    "default: group")
     p.add_argument("--match", default="M1", help="the match id shown in the state; default M1")
-    p.add_argument("--at", type=_seconds, action="append", required=True, metavar="S",
-                   help="script time in seconds of a snapshot; repeat for more")
+    p.add_argument("--at", type=_seconds, action="append", metavar="S",
+                   help="script time in seconds of a snapshot; repeat for more (required "
+                   "unless --publish)")
+    p.add_argument("--publish", metavar="mqtt://HOST:PORT",
+                   help="publish the game's events over MQTT as a live hall would (journal, "
+                   "outbox, QoS 1), instead of printing snapshots")
+    p.add_argument("--tournament", help="with --publish: the tournament id in the topics")
+    p.add_argument("--hall", help="with --publish: the hall id in the topics")
+    p.add_argument("--journal", type=Path, metavar="DIR",
+                   help="with --publish: journal folder (resumed if it holds the match)")
+    p.add_argument("--speed", type=float, default=0.0,
+                   help="with --publish: script seconds per real second; 0 = no waiting")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("presets", help="list the bundled rule presets",
@@ -117,6 +127,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    if args.publish:
+        missing = [f"--{k}" for k in ("tournament", "hall", "journal")
+                   if getattr(args, k) is None]
+        if missing:
+            print(f"scoreboard replay: --publish needs {', '.join(missing)}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        argv = [str(args.script), "--broker", args.publish, "--tournament", args.tournament,
+                "--hall", args.hall, "--match", args.match, "--stage", args.stage,
+                "--journal", str(args.journal), "--speed", str(args.speed)]
+        argv += (["--preset-file", str(args.preset_file)] if args.preset_file
+                 else ["--preset", args.preset])
+        return publish.main(argv)
+    if not args.at:
+        print("scoreboard replay: give at least one --at S (or --publish)", file=sys.stderr)
+        return EXIT_BAD_INPUT
     preset = _load_preset(args)
     try:
         text = args.script.read_text(encoding="utf-8")

@@ -1,0 +1,168 @@
+"""Play a replay script as a live hall would: journal every event, publish it over MQTT.
+
+    python -m firmware_py.publish SCRIPT --preset P --journal DIR \\
+        --broker mqtt://127.0.0.1:1883 --tournament T --hall H --match M [--speed X]
+
+The script's times are the match's monotonic times (so a restart rebuilds the very same
+match); ``--speed`` only sets how fast real time runs through them (0: no waiting). The
+journal ``DIR/<match>.journal`` is resumed if it exists: script lines already played are
+not played again, and events not yet acknowledged are sent first. Exits 0 once every event
+is acknowledged by the broker (or 1 after ``--timeout`` seconds without that).
+
+Which script lines were played is kept in ``<journal>.script`` (one line number a line).
+A kill between the journal append of a line and that mark is detected on restart: the
+journal's last input has the line's time and command, so the line is not played twice.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import time
+from importlib import resources
+from pathlib import Path
+
+from firmware_py import presets
+from firmware_py.core.match import MatchSetup
+from firmware_py.core.phase import Stage
+from firmware_py.core.state import state_document
+from firmware_py.journal import Record
+from firmware_py.mqtt import HallLink, Tls, check_name, parse_broker_url
+from firmware_py.outbox import JournalTail, Outbox, SeqLog, acked_path
+from firmware_py.recorder import open_or_create
+from firmware_py.script import ScriptLine, parse_script
+
+log = logging.getLogger("firmware_py.publish")
+
+SYNCED_FLAG = Path("/run/systemd/timesync/synchronized")
+PASSWORD_ENV = "ARENA_MQTT_PASSWORD"  # never on the command line: ps shows it to everyone
+
+
+def preset_text(args: argparse.Namespace) -> tuple[str, str]:
+    if args.preset_file is not None:
+        return args.preset_file.read_text(encoding="utf-8"), str(args.preset_file)
+    if args.preset not in presets.names():
+        raise SystemExit(f"unknown preset {args.preset!r} (one of {', '.join(presets.names())})")
+    source = resources.files(presets).joinpath(f"{args.preset}.toml")
+    return source.read_text(encoding="utf-8"), f"{args.preset}.toml"
+
+
+def boot_id() -> str:
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        return ""
+
+
+def remaining_lines(script: list[ScriptLine], done: set[int],
+                    records: list[Record]) -> list[ScriptLine]:
+    """The script lines still to play after a restart."""
+    last_done = max(done, default=0)
+    rest = [line for line in script if line.line > last_done]
+    inputs = [r for r in records if r.get("type") in ("command", "advance")]
+    if rest and inputs:
+        last, first = inputs[-1], rest[0]
+        # Killed after the journal append but before the mark: the line was played.
+        if last.get("at") == first.t and (last["type"] == "advance"
+                                          or last.get("command") == first.command.to_json()):
+            rest = rest[1:]
+    return rest
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m firmware_py.publish", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("script", type=Path)
+    group = p.add_mutually_exclusive_group(required=True)
+    group.add_argument("--preset")
+    group.add_argument("--preset-file", type=Path)
+    p.add_argument("--stage", choices=[s.value for s in Stage], default="group")
+    p.add_argument("--journal", type=Path, required=True, metavar="DIR")
+    p.add_argument("--broker", required=True, help="mqtt://HOST:PORT or mqtts://HOST:PORT")
+    p.add_argument("--tournament", required=True)
+    p.add_argument("--hall", required=True)
+    p.add_argument("--match", required=True)
+    p.add_argument("--speed", type=float, default=1.0, help="script seconds per real second; "
+                   "0 plays without waiting")
+    p.add_argument("--max-in-flight", type=int, default=20)
+    p.add_argument("--timeout", type=float, default=0.0,
+                   help="give up waiting for acks after this many seconds (0: never)")
+    p.add_argument("--username", help=f"broker user; the password is read from ${PASSWORD_ENV}")
+    p.add_argument("--ca-file", help="CA certificate for TLS (mqtts://)")
+    p.add_argument("--cert-file", help="client certificate for TLS (optional)")
+    p.add_argument("--key-file", help="client key for TLS (optional)")
+    p.add_argument("--reconnect-max", type=int, default=30, help="longest reconnect back-off, s")
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    for kind in ("tournament", "hall", "match"):
+        try:
+            check_name(kind, getattr(args, kind))
+        except ValueError as err:
+            print(f"publish: {err}", file=sys.stderr)
+            return 2
+    broker = parse_broker_url(args.broker)
+    script = parse_script(args.script.read_text(encoding="utf-8"), str(args.script))
+    toml_text, source = preset_text(args)
+    path = args.journal / f"{args.match}.journal"
+    setup = MatchSetup(match_id=args.match, stage=Stage(args.stage))
+    wall = time.time if SYNCED_FLAG.exists() else None
+    resumed = open_or_create(path, toml_text, source, setup, wall=wall, boot_id=boot_id())
+    for warning in resumed.warnings:
+        log.warning("%s", warning)
+    recorder = resumed.recorder
+    tail = JournalTail(path)
+    records = tail.read()
+    progress = SeqLog(path.with_name(path.name + ".script"))
+    rest = remaining_lines(script, progress.values, records)
+
+    outbox = Outbox(acked_path(path), args.max_in_flight)
+    outbox.add(records)
+    tls = None
+    if broker.tls:
+        tls = Tls(args.ca_file, args.cert_file, args.key_file)
+    link = HallLink(broker.host, broker.port, args.tournament, args.hall, outbox=outbox,
+                    username=args.username, password=os.environ.get(PASSWORD_ENV), tls=tls,
+                    reconnect_s=(1, args.reconnect_max))
+    link.start()
+    try:
+        previous_t = rest[0].t if rest else 0
+        to_play = {line.line for line in rest}
+        played = [line.t for line in script if line.line not in to_play]
+        # The retained state at once, not only after the next line (there may be none).
+        link.publish_state(state_document(recorder.match, max(played, default=0)))
+        for line in rest:
+            if args.speed > 0:
+                due = time.monotonic() + (line.t - previous_t) / 1e9 / args.speed
+                while (left := due - time.monotonic()) > 0:
+                    link.pump(min(left, 0.05))
+            previous_t = line.t
+            fed = recorder.command(line.command)
+            if fed.refused is not None:
+                print(f"{args.script} line {line.line}: {fed.refused}", file=sys.stderr)
+            progress.add([line.line])
+            outbox.add(tail.read())
+            link.publish_state(state_document(recorder.match, line.t))
+            link.pump()
+        if not link.drain(args.timeout if args.timeout > 0 else float("inf")):
+            print(f"publish: {outbox.unacked} events not acknowledged after {args.timeout} s",
+                  file=sys.stderr)
+            return 1
+        return 0
+    finally:
+        link.close()
+        progress.close()
+        if recorder.journal is not None:
+            recorder.journal.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    return run(build_parser().parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

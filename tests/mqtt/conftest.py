@@ -1,0 +1,221 @@
+"""A real mosquitto for the MQTT tests: own port, own config, own data directory.
+
+The broker is started by the test that needs it and stopped by its pid; ``restart`` keeps
+the data directory, so a persistent subscriber session saved before a kill comes back.
+Tests wait for conditions with bounded polling (``wait_for``), never a fixed sleep.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as paho
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+ROOT = Path(__file__).resolve().parents[2]
+# /usr/sbin is not on a normal user's PATH; Debian's package puts mosquitto there.
+MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+MOSQUITTO_PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
+
+
+def wait_for(condition: Callable[[], bool], timeout: float, what: str,
+             step: float = 0.02) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(step)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def port_open(port: int) -> bool:
+    with socket.socket() as s:
+        s.settimeout(0.2)
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+class Broker:
+    """One mosquitto process on 127.0.0.1:``port`` with its data in ``directory``."""
+
+    def __init__(self, directory: Path, port: int | None = None, extra: str = "") -> None:
+        self.dir = directory
+        self.port = port or free_port()
+        self.extra = extra
+        self.config_text: str | None = None
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.config = self.dir / "mosquitto.conf"
+        self.log = self.dir / "mosquitto.log"
+
+    def write_config(self) -> None:
+        if self.config_text is not None:  # a whole configuration of the test's own
+            self.config.write_text(self.config_text)
+            return
+        # As root mosquitto drops to the `mosquitto` user, which cannot write a test's temp
+        # directory; `user root` keeps it root (ignored when not started as root).
+        lines = [
+            f"listener {self.port} 127.0.0.1",
+            "persistence true",
+            f"persistence_location {self.dir}/",
+            "autosave_interval 1",  # save sessions every second: the tests kill it
+            "log_type error",
+            "log_type warning",
+            "log_type notice",
+            f"log_dest file {self.log}",
+            "user root",
+        ]
+        if "allow_anonymous" not in self.extra:
+            lines.append("allow_anonymous true")
+        self.config.write_text("\n".join(lines) + "\n" + self.extra + "\n")
+
+    def start(self) -> None:
+        assert self.proc is None
+        if not Path(MOSQUITTO).exists():  # fail loudly: a skip would hide the missing tests
+            raise RuntimeError("mosquitto is not installed: apt-get install mosquitto "
+                               "(./quickstart.sh test installs it)")
+        self.write_config()
+        self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.config)],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_for(lambda: port_open(self.port) or self.proc is None or
+                 self.proc.poll() is not None, 10, "mosquitto to listen")
+        if self.proc.poll() is not None:
+            raise RuntimeError(f"mosquitto exited: {self.log.read_text(errors='replace')}")
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.proc is None:
+            return
+        os.kill(self.proc.pid, sig)
+        self.proc.wait(10)
+        self.proc = None
+
+    def kill(self) -> None:
+        self.stop(signal.SIGKILL)
+
+    def saved_after(self, instant: float) -> bool:
+        db = self.dir / "mosquitto.db"
+        return db.exists() and db.stat().st_mtime > instant
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    b = Broker(tmp_path / "broker")
+    b.start()
+    yield b
+    b.stop()
+
+
+class Collector:
+    """A subscriber that keeps every message, by topic, and the events in arrival order."""
+
+    def __init__(self, port: int, topic: str, *, client_id: str = "test-collector",
+                 persistent: bool = True, username: str | None = None,
+                 password: str | None = None) -> None:
+        self.lock = threading.Lock()
+        self.messages: list[tuple[str, bytes]] = []
+        self.subscribed = threading.Event()
+        self.topic = topic
+        c = paho.Client(callback_api_version=CallbackAPIVersion.VERSION2, client_id=client_id,
+                        protocol=paho.MQTTv311, clean_session=not persistent)
+        if username:
+            c.username_pw_set(username, password)
+        c.reconnect_delay_set(min_delay=1, max_delay=1)
+        c.on_connect = self._on_connect
+        c.on_subscribe = self._on_subscribe
+        c.on_message = self._on_message
+        self.client = c
+        c.connect_async("127.0.0.1", port)
+        c.loop_start()
+
+    def _on_connect(self, client: paho.Client, userdata: Any, flags: Any, reason: Any,
+                    properties: Any) -> None:
+        if not reason.is_failure:
+            client.subscribe(self.topic, qos=1)
+
+    def _on_subscribe(self, *args: Any) -> None:
+        self.subscribed.set()
+
+    def _on_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
+        with self.lock:
+            self.messages.append((msg.topic, bytes(msg.payload)))
+
+    def on(self, suffix: str) -> list[bytes]:
+        with self.lock:
+            return [p for t, p in self.messages if t.endswith(suffix)]
+
+    def events(self) -> list[dict[str, Any]]:
+        return [json.loads(p) for p in self.on("/events")]
+
+    def distinct_seqs(self) -> set[int]:
+        return {e["seq"] for e in self.events()}
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def check_sequence(events: list[dict[str, Any]], total: int, hall: str, match: str) -> int:
+    """Gapless 1..total, first arrivals in order, duplicates identical; returns duplicates."""
+    first: dict[str, dict[str, Any]] = {}
+    order: list[int] = []
+    for e in events:
+        assert e["event_id"] == f"{hall}:{match}:{e['seq']}"
+        if e["event_id"] in first:
+            assert e == first[e["event_id"]], "a duplicate differs from the original"
+            continue
+        first[e["event_id"]] = e
+        order.append(e["seq"])
+    assert order == list(range(1, total + 1)), f"gaps or disorder: {order}"
+    return len(events) - len(order)
+
+
+def game_script(path: Path) -> Path:
+    """A floorball game of 213 lines and 218 events, ending with the match record."""
+    lines: list[dict[str, Any]] = []
+    t = 0.0
+    for i in range(100):
+        lines.append({"t": t, "do": "start"})
+        t += 3
+        if i % 10 == 5:
+            lines.append({"t": t, "do": "goal", "team": "home" if i % 20 == 5 else "away",
+                          "player": 7})
+            t += 1
+        lines.append({"t": t, "do": "stop"})
+        t += 1
+    for _ in range(3):
+        lines.append({"t": t, "do": "end"})
+        t += 1
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return path
+
+
+def publisher(script: Path, journal: Path, port: int, *, speed: float, hall: str = "H1",
+              match: str = "M1", extra: tuple[str, ...] = (),
+              log: Path | None = None) -> subprocess.Popen[bytes]:
+    """``python -m firmware_py.publish`` as a child process (the thing the tests kill)."""
+    args = [sys.executable, "-m", "firmware_py.publish", str(script),
+            "--preset", "floorball-2x15", "--journal", str(journal),
+            "--broker", f"mqtt://127.0.0.1:{port}", "--tournament", "T1", "--hall", hall,
+            "--match", match, "--speed", str(speed), "--reconnect-max", "1", *extra]
+    out = open(log, "ab") if log is not None else subprocess.DEVNULL  # noqa: SIM115
+    try:
+        return subprocess.Popen(args, cwd=ROOT, stdout=out, stderr=out)
+    finally:
+        if log is not None:
+            out.close()  # type: ignore[union-attr]

@@ -1,0 +1,107 @@
+"""HallLink in-process: status, retained state, refused and accepted ``next``."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as paho
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+from firmware_py.journal import Journal
+from firmware_py.mqtt import HallLink
+from firmware_py.outbox import JournalTail, Outbox, acked_path
+from tests.mqtt.conftest import Broker, Collector, wait_for
+from tests.mqtt.test_outbox import GOOD, events
+
+NEXT = "arena/v1/T1/H1/next"
+
+
+def pumped(link: HallLink, condition: Callable[[], bool]) -> Callable[[], bool]:
+    """A condition that first lets the link handle what the network thread reported."""
+    def check() -> bool:
+        link.pump()
+        return condition()
+    return check
+
+
+def office_publish(port: int, items: list[tuple[str, bytes]]) -> None:
+    """Publish as the office would (retained, QoS 1) and wait for every PUBACK."""
+    c = paho.Client(callback_api_version=CallbackAPIVersion.VERSION2, client_id="office-pub",
+                    protocol=paho.MQTTv311)
+    c.connect("127.0.0.1", port)
+    c.loop_start()
+    try:
+        for topic, payload in items:
+            c.publish(topic, payload, qos=1, retain=True).wait_for_publish(5)
+    finally:
+        c.disconnect()
+        c.loop_stop()
+
+
+def test_garbage_on_next_is_refused_and_the_link_keeps_working(
+        broker: Broker, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="firmware_py.mqtt")
+    accepted: list[dict[str, Any]] = []
+    journal, _ = Journal.open(tmp_path / "M1.journal")
+    outbox = Outbox(acked_path(journal.path))
+    tail = JournalTail(journal.path)
+    link = HallLink("127.0.0.1", broker.port, "T1", "H1", outbox=outbox,
+                    on_next=accepted.append)
+    collector = Collector(broker.port, "arena/v1/T1/H1/+", persistent=False)
+    link.start()
+    try:
+        wait_for(collector.subscribed.is_set, 5, "the collector")
+        garbage = [b"{not json", b"[]", json.dumps({**GOOD, "teams": "Lions v Bears"}).encode(),
+                   json.dumps({**GOOD, "preset": "quidditch"}).encode(), b"x" * (1 << 20)]
+
+        wait_for(pumped(link, lambda: link.subscribed), 5, "the link to subscribe")
+        office_publish(broker.port, [(NEXT, g) for g in garbage] + [(NEXT, json.dumps(GOOD)
+                                                                      .encode())])
+        wait_for(pumped(link, lambda: bool(accepted)), 10, "the good next")
+        assert accepted == [{**GOOD}]
+        assert len(link.refused_next) == len(garbage)
+        refusals = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+        assert len(refusals) == len(garbage) and all(NEXT in m for m in refusals)
+        for reason in ("not JSON", "must be a JSON object", "'teams' must be an object",
+                       "not a known preset", "over the"):
+            assert any(reason in m for m in refusals), reason
+        # Still working: an event goes out and is acknowledged, the state is retained.
+        journal.append(*events(1))
+        outbox.add(tail.read())
+        link.publish_state({"phase": "pregame"})
+        wait_for(pumped(link, lambda: outbox.is_acked(1)), 5, "the event's PUBACK")
+        wait_for(lambda: collector.on("/state") == [b'{"phase":"pregame"}'], 5, "the state")
+        wait_for(lambda: bool(collector.on("/events")), 5, "the event")
+        assert json.loads(collector.on("/events")[0])["event_id"] == "H1:M1:1"
+        assert collector.on("/status") == [b"online"]
+    finally:
+        link.close()
+        journal.close()
+    wait_for(lambda: collector.on("/status") == [b"online", b"offline"], 5, "offline")
+    collector.close()
+
+
+def test_state_is_republished_at_least_every_10_s(broker: Broker) -> None:
+    now = [0.0]
+    link = HallLink("127.0.0.1", broker.port, "T1", "H1", clock=lambda: now[0])
+    collector = Collector(broker.port, "arena/v1/T1/H1/state", persistent=False)
+    link.start()
+    try:
+        wait_for(collector.subscribed.is_set, 5, "the collector")
+        wait_for(pumped(link, lambda: link.connected), 5, "the link to connect")
+        link.publish_state({"clock_ms": 1})
+        link.publish_state({"clock_ms": 1})  # unchanged: not sent again
+        wait_for(lambda: len(collector.on("/state")) == 1, 5, "the first state")
+        now[0] = 9.9
+        link.pump()
+        now[0] = 10.0
+        link.pump()
+        wait_for(lambda: len(collector.on("/state")) == 2, 5, "the refresh")
+    finally:
+        link.close()
+        collector.close()

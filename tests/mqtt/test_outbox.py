@@ -1,0 +1,140 @@
+"""The outbox and the ``next`` validation, without a broker."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from firmware_py.journal import Journal
+from firmware_py.mqtt import NextError, parse_next, topics
+from firmware_py.outbox import JournalTail, Outbox, SeqLog, event_payload
+from firmware_py.publish import remaining_lines
+from firmware_py.script import parse_script
+
+
+def events(*seqs: int) -> list[dict[str, object]]:
+    return [{"type": "event", "match": "M1", "seq": s, "at": s * 10, "event": "goal",
+             "data": {"team": "home"}} for s in seqs]
+
+
+def test_window_order_and_acks(tmp_path: Path) -> None:
+    box = Outbox(tmp_path / "j.acked", max_in_flight=3)
+    box.add([{"type": "command", "at": 0}, *events(1, 2, 3, 4, 5)])
+    assert [r["seq"] for r in box.take()] == [1, 2, 3]
+    assert box.take() == []  # the window is full: nothing more goes to paho
+    box.acked([2])
+    assert [r["seq"] for r in box.take()] == [4]
+    box.acked([1, 3, 4, 99])  # an unknown seq is ignored
+    assert [r["seq"] for r in box.take()] == [5]
+    assert box.unacked == 1
+    box.close()
+
+
+def test_acks_survive_a_restart_and_only_unacked_are_resent(tmp_path: Path) -> None:
+    box = Outbox(tmp_path / "j.acked", max_in_flight=10)
+    box.add(events(1, 2, 3, 4))
+    box.take()
+    box.acked([1, 3])
+    box.close()
+    again = Outbox(tmp_path / "j.acked", max_in_flight=10)
+    again.add(events(1, 2, 3, 4))
+    assert [r["seq"] for r in again.take()] == [2, 4]
+    again.close()
+
+
+def test_adding_the_same_records_twice_is_harmless(tmp_path: Path) -> None:
+    box = Outbox(tmp_path / "j.acked")
+    box.add(events(1, 2))
+    box.add(events(1, 2, 3))
+    assert [r["seq"] for r in box.take()] == [1, 2, 3]
+    box.close()
+
+
+def test_requeue_puts_in_flight_back_in_order(tmp_path: Path) -> None:
+    box = Outbox(tmp_path / "j.acked", max_in_flight=2)
+    box.add(events(1, 2, 3))
+    box.take()
+    box.requeue()
+    assert [r["seq"] for r in box.take()] == [1, 2]
+    box.close()
+
+
+def test_torn_last_line_of_the_ack_file_is_dropped(tmp_path: Path,
+                                                    caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "j.acked"
+    path.write_bytes(b"1\n2\nx\n3")  # "3" was being written when the power went
+    log = SeqLog(path)
+    assert log.values == {1, 2}
+    assert path.read_bytes() == b"1\n2\nx\n"
+    log.add([4])
+    log.close()
+    assert SeqLog(path).values == {1, 2, 4}
+    assert "torn last line" in caplog.text and "line 3 is not a number" in caplog.text
+
+
+def test_journal_tail_returns_only_new_whole_records(tmp_path: Path) -> None:
+    journal, _ = Journal.open(tmp_path / "M1.journal")
+    tail = JournalTail(journal.path)
+    journal.append(*events(1, 2))
+    assert [r["seq"] for r in tail.read()] == [1, 2]
+    assert tail.read() == []
+    journal.append(*events(3))
+    assert [r["seq"] for r in tail.read()] == [3]
+    journal.close()
+
+
+def test_event_payload() -> None:
+    record = {**events(7)[0], "wall": 1700000000.5, "boot": "b"}
+    assert event_payload("H1", record) == {
+        "event_id": "H1:M1:7", "match": "M1", "seq": 7, "type": "goal",
+        "data": {"team": "home"}, "at_ns": 70, "wall": 1700000000.5, "wall_synced": True,
+        "boot": "b"}
+    assert event_payload("H1", events(7)[0])["wall_synced"] is False
+
+
+def test_topic_names_are_checked() -> None:
+    assert topics("T1", "H1")["events"] == "arena/v1/T1/H1/events"
+    for bad in ("a/b", "+", "#", "", "a:b"):
+        with pytest.raises(ValueError):
+            topics("T1", bad)
+
+
+def test_remaining_lines_after_a_kill_between_journal_and_mark() -> None:
+    script = parse_script('{"t": 0, "do": "start"}\n{"t": 5, "do": "stop"}\n'
+                          '{"t": 9, "do": "start"}\n', "s")
+    stop = {"type": "command", "at": 5_000_000_000, "command": script[1].command.to_json()}
+    # line 1 marked, line 2 journalled but not marked: continue with line 3
+    assert [x.line for x in remaining_lines(script, {1}, [stop])] == [3]
+    # line 2 not journalled yet (the last input is line 1's): play it
+    start = {"type": "command", "at": 0, "command": script[0].command.to_json()}
+    assert [x.line for x in remaining_lines(script, {1}, [start])] == [2, 3]
+    assert [x.line for x in remaining_lines(script, set(), [])] == [1, 2, 3]
+
+
+GOOD = {"match": "A3", "preset": "floorball-2x15", "stage": "group",
+        "teams": {"home": {"name": "Lions", "colours": ["#10233f", "#ffffff"]},
+                  "away": {"name": "Bears", "colours": ["#f2f2f2", "#10233f"]}},
+        "scheduled": "2026-11-29T14:00", "suspended": [{"team": "home", "player": 7}]}
+
+
+def test_a_good_next_is_accepted() -> None:
+    assert parse_next(json.dumps(GOOD).encode())["match"] == "A3"
+
+
+@pytest.mark.parametrize(("payload", "reason"), [
+    (b"\xff\xfe", "not UTF-8"),
+    (b"{nope", "not JSON"),
+    (b"[1, 2]", "must be a JSON object"),
+    (json.dumps({**GOOD, "match": 3}).encode(), "'match'"),
+    (json.dumps({**GOOD, "preset": "quidditch"}).encode(), "not a known preset"),
+    (json.dumps({**GOOD, "stage": "final"}).encode(), "'stage'"),
+    (json.dumps({**GOOD, "teams": {"home": {"name": "X"}}}).encode(), "colours"),
+    (json.dumps({**GOOD, "suspended": [{"team": "home", "player": "7"}]}).encode(),
+     "'suspended'"),
+    (b" " * (1 << 20), "over the"),
+])
+def test_a_bad_next_is_refused_with_a_reason(payload: bytes, reason: str) -> None:
+    with pytest.raises(NextError, match=reason):
+        parse_next(payload)
