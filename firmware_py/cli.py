@@ -122,6 +122,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--examples", type=Path, default=None,
                    help="folder of example scripts; default: the repository's examples/replay")
+    p.add_argument("--pictures", type=Path, default=None, metavar="DIR",
+                   help="also draw the hall display (1280x720 PNGs, headless) at every goal, "
+                   "penalty, period, break, shot and result into DIR")
     p.set_defaults(func=cmd_demo)
     return parser
 
@@ -182,7 +185,7 @@ def cmd_horn_off(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     folder = args.examples or Path(__file__).resolve().parent.parent / "examples" / "replay"
-    return play_examples(folder, sys.stdout)
+    return play_examples(folder, sys.stdout, args.pictures)
 
 
 def main(argv: list[str] | None = None) -> int:

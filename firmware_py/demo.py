@@ -9,10 +9,12 @@ import tomllib
 from pathlib import Path
 from typing import TextIO
 
+from display.snapshot import snapshot
 from firmware_py import presets
 from firmware_py.core.events import Event, EventKind
 from firmware_py.core.match import Match, MatchSetup, TeamInfo, feed
 from firmware_py.core.phase import Stage
+from firmware_py.core.state import state_document
 from firmware_py.core.units import NS_PER_S
 from firmware_py.script import parse_script
 
@@ -64,8 +66,27 @@ def _line(event: Event) -> str:
     return f"  {stamp} {text}"
 
 
-def play_examples(folder: Path, out: TextIO) -> int:
+# Moments worth a picture of the hall display.
+_PICTURED = {
+    EventKind.PERIOD_STARTED, EventKind.GOAL, EventKind.BREAK_STARTED,
+    EventKind.SHOOTOUT_STARTED, EventKind.SHOT, EventKind.MATCH_ENDED, EventKind.PENALTY,
+}
+
+
+def _picture(pictures: Path, match: Match, name: str, event: Event, out: TextIO) -> None:
+    """The hall display as it looks right after ``event`` (headless, a PNG)."""
+    doc = state_document(match, event.at)
+    path = pictures / f"{name}-{event.seq:03d}-{event.kind.value}.png"
+    snapshot(doc, (1280, 720), path)
+    print(f"             picture: {path}", file=out)
+
+
+def play_examples(folder: Path, out: TextIO, pictures: Path | None = None) -> int:
+    """Narrate every example game; with ``pictures``, also draw the hall display (PNG) at
+    each goal, penalty, period, break, shot and result."""
     index = tomllib.loads((folder / "index.toml").read_text(encoding="utf-8"))
+    if pictures is not None:
+        pictures.mkdir(parents=True, exist_ok=True)
     for example in index["example"]:
         preset = presets.load(example["preset"])
         setup = MatchSetup(match_id="DEMO", stage=Stage(example["stage"]),
@@ -75,11 +96,14 @@ def play_examples(folder: Path, out: TextIO) -> int:
         script = parse_script((folder / example["script"]).read_text(encoding="utf-8"),
                               example["script"])
         print(f"{preset.name} ({example['stage']}): {example['about']}", file=out)
+        name = example["script"].removesuffix(".jsonl")
         for line in script:
             fed = feed(match, line.command)
             for event in fed.events:
                 if event.kind in _NARRATED:
                     print(_line(event), file=out)
+                if pictures is not None and event.kind in _PICTURED:
+                    _picture(pictures, match, name, event, out)
             if fed.refused is not None:
                 print(f"  [{line.t / NS_PER_S:8.2f} s] refused: {fed.refused}", file=out)
         deadline = match.next_deadline()
@@ -87,6 +111,8 @@ def play_examples(folder: Path, out: TextIO) -> int:
             for event in match.advance(deadline):
                 if event.kind in _NARRATED:
                     print(_line(event), file=out)
+                if pictures is not None and event.kind in _PICTURED:
+                    _picture(pictures, match, name, event, out)
             deadline = match.next_deadline()
         print(file=out)
     return 0

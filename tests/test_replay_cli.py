@@ -175,3 +175,12 @@ def test_horn_off_drives_the_relay_off_and_fails_clearly_without_gpio() -> None:
                           check=False, env={**env, "PYTHONWARNINGS": "ignore"})
     assert done.returncode == 1
     assert "scoreboard horn-off: GPIO26: BadPinFactory" in done.stderr
+
+
+def test_demo_draws_the_hall_display_when_asked(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--pictures", str(tmp_path)]) == 0
+    pictures = sorted(p.name for p in tmp_path.glob("*.png"))
+    assert "youth-hockey-3x18-shootout-154-match_ended.png" in pictures
+    assert any("-goal.png" in p for p in pictures) and any("-shot.png" in p for p in pictures)
+    assert f"picture: {tmp_path}" in capsys.readouterr().out
