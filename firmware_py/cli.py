@@ -81,6 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hall", help="with --publish: the hall id in the topics")
     p.add_argument("--journal", type=Path, metavar="DIR",
                    help="with --publish: journal folder (resumed if it holds the match)")
+    p.add_argument("--config", type=Path, metavar="FILE",
+                   help="with --publish: broker, tournament, hall and credentials from the "
+                   "config file's [mqtt] table (then --publish may be given as 'config')")
     p.add_argument("--speed", type=float, default=0.0,
                    help="with --publish: script seconds per real second; 0 = no waiting")
     p.set_defaults(func=cmd_replay)
@@ -131,14 +134,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     if args.publish:
-        missing = [f"--{k}" for k in ("tournament", "hall", "journal")
-                   if getattr(args, k) is None]
+        needed = ("journal",) if args.config else ("tournament", "hall", "journal")
+        missing = [f"--{k}" for k in needed if getattr(args, k) is None]
         if missing:
             print(f"scoreboard replay: --publish needs {', '.join(missing)}", file=sys.stderr)
             return EXIT_BAD_INPUT
-        argv = [str(args.script), "--broker", args.publish, "--tournament", args.tournament,
-                "--hall", args.hall, "--match", args.match, "--stage", args.stage,
+        argv = [str(args.script), "--match", args.match, "--stage", args.stage,
                 "--journal", str(args.journal), "--speed", str(args.speed)]
+        if args.publish != "config":
+            argv += ["--broker", args.publish]
+        for option in ("tournament", "hall", "config"):
+            if getattr(args, option) is not None:
+                argv += [f"--{option}", str(getattr(args, option))]
         argv += (["--preset-file", str(args.preset_file)] if args.preset_file
                  else ["--preset", args.preset])
         return publish.main(argv)

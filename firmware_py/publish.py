@@ -29,6 +29,7 @@ from firmware_py.core.match import MatchSetup
 from firmware_py.core.phase import Stage
 from firmware_py.core.state import state_document
 from firmware_py.journal import Record
+from firmware_py.linkconfig import LinkConfigError, load_link_config
 from firmware_py.mqtt import HallLink, Tls, check_name, parse_broker_url
 from firmware_py.outbox import JournalTail, Outbox, SeqLog, acked_path
 from firmware_py.recorder import open_or_create
@@ -80,9 +81,12 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--preset-file", type=Path)
     p.add_argument("--stage", choices=[s.value for s in Stage], default="group")
     p.add_argument("--journal", type=Path, required=True, metavar="DIR")
-    p.add_argument("--broker", required=True, help="mqtt://HOST:PORT or mqtts://HOST:PORT")
-    p.add_argument("--tournament", required=True)
-    p.add_argument("--hall", required=True)
+    p.add_argument("--config", type=Path, metavar="FILE",
+                   help="the hall's config file: broker, tournament, hall, username, "
+                   "password_file and TLS files from its [mqtt] table (options below win)")
+    p.add_argument("--broker", help="mqtt://HOST:PORT or mqtts://HOST:PORT")
+    p.add_argument("--tournament")
+    p.add_argument("--hall")
     p.add_argument("--match", required=True)
     p.add_argument("--speed", type=float, default=1.0, help="script seconds per real second; "
                    "0 plays without waiting")
@@ -97,7 +101,34 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _apply_config(args: argparse.Namespace) -> str | None:
+    """Fill the broker settings from --config (command-line options win); the password
+    comes from the config's password_file, else from the environment."""
+    args.password = os.environ.get(PASSWORD_ENV)
+    if args.config is not None:
+        try:
+            config = load_link_config(args.config)
+        except LinkConfigError as err:
+            return str(err)
+        scheme = "mqtts" if config.broker.tls else "mqtt"
+        args.broker = args.broker or f"{scheme}://{config.broker.host}:{config.broker.port}"
+        args.tournament = args.tournament or config.tournament
+        args.hall = args.hall or config.hall
+        args.username = args.username or config.username
+        args.password = config.password or args.password
+        if config.tls is not None:
+            args.ca_file = args.ca_file or config.tls.ca_file
+            args.cert_file = args.cert_file or config.tls.cert_file
+            args.key_file = args.key_file or config.tls.key_file
+    missing = [f"--{k}" for k in ("broker", "tournament", "hall") if not getattr(args, k)]
+    return f"missing {', '.join(missing)} (or --config)" if missing else None
+
+
 def run(args: argparse.Namespace) -> int:
+    problem = _apply_config(args)
+    if problem is not None:
+        print(f"publish: {problem}", file=sys.stderr)
+        return 2
     for kind in ("tournament", "hall", "match"):
         try:
             check_name(kind, getattr(args, kind))
@@ -125,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
     if broker.tls:
         tls = Tls(args.ca_file, args.cert_file, args.key_file)
     link = HallLink(broker.host, broker.port, args.tournament, args.hall, outbox=outbox,
-                    username=args.username, password=os.environ.get(PASSWORD_ENV), tls=tls,
+                    username=args.username, password=args.password, tls=tls,
                     reconnect_s=(1, args.reconnect_max))
     link.start()
     try:

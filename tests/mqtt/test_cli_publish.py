@@ -37,3 +37,25 @@ def test_replay_publish_needs_its_topic_names(capsys: object) -> None:
     code = main(["replay", str(EXAMPLES / "football-p10.jsonl"), "--preset", "football-p10",
                  "--publish", "mqtt://127.0.0.1:1"])
     assert code == 2
+
+
+def test_replay_publish_takes_the_broker_from_the_config_file(broker: Broker,
+                                                              tmp_path: Path) -> None:
+    config = tmp_path / "scoreboard.toml"
+    config.write_text(f'[mqtt]\nbroker = "mqtt://127.0.0.1:{broker.port}"\n'
+                      'tournament = "cup"\nhall = "hall-2"\n', encoding="utf-8")
+    collector = Collector(broker.port, "arena/v1/cup/hall-2/events", client_id="cfg-collector",
+                          persistent=False)
+    try:
+        wait_for(collector.subscribed.is_set, 10, "the collector to subscribe")
+        code = main(["replay", str(EXAMPLES / "ice-hockey-2x20-playoff.jsonl"), "--preset",
+                     "ice-hockey-2x20", "--stage", "playoff", "--publish", "config",
+                     "--config", str(config), "--match", "P1",
+                     "--journal", str(tmp_path / "j")])
+        assert code == 0
+        wait_for(lambda: any(e["type"] == "match_ended" for e in collector.events()), 10,
+                 "the last event")
+        events = collector.events()
+        check_sequence(events, max(e["seq"] for e in events), "hall-2", "P1")
+    finally:
+        collector.close()

@@ -1,0 +1,50 @@
+"""The office's ``next`` (DESIGN.md 4.4): the match this hall plays next.
+
+A new ``next`` loads the match into pregame only when no match is in progress: before the
+first press of the current match, or once it is final. During a game it waits (the latest
+one wins) and is taken as soon as the hall is free. Retained topics carry state, never
+commands: loading the next match is the hall's own decision, made here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from firmware_py.core.match import MatchSetup, MatchState, TeamInfo
+from firmware_py.core.phase import Phase, Stage
+
+
+def in_progress(state: MatchState | None) -> bool:
+    """A match has begun and is not over: a new ``next`` must wait."""
+    if state is None:
+        return False
+    if state.phase is Phase.FINAL:
+        return False
+    return not (state.phase is Phase.PREGAME and state.seq == 0)
+
+
+def setup_from_next(doc: dict[str, Any]) -> tuple[str, MatchSetup]:
+    """The preset name and the match setup of a validated ``next`` (mqtt.parse_next)."""
+    teams = doc["teams"]
+    return doc["preset"], MatchSetup(
+        match_id=doc["match"],
+        stage=Stage(doc.get("stage", "group")),
+        home=TeamInfo(teams["home"]["name"], tuple(teams["home"]["colours"])),
+        away=TeamInfo(teams["away"]["name"], tuple(teams["away"]["colours"])),
+    )
+
+
+class NextMatch:
+    def __init__(self) -> None:
+        self.pending: dict[str, Any] | None = None
+
+    def offer(self, doc: dict[str, Any]) -> None:
+        """A validated ``next`` arrived (the latest replaces an earlier one not yet taken)."""
+        self.pending = doc
+
+    def take(self, current: MatchState | None) -> dict[str, Any] | None:
+        """The ``next`` to load now, if one waits and the hall is free; else None."""
+        if self.pending is None or in_progress(current):
+            return None
+        doc, self.pending = self.pending, None
+        return doc
