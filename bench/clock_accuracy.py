@@ -34,7 +34,7 @@ from pathlib import Path
 # from a plain checkout without installing the project.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cpuload import busy_cores, join_all, ms, percentile
+from cpuload import busy_cores, join_all, ms, percentile, whole_number
 
 from firmware_py.core.clock import GameClock
 from firmware_py.timing import make_realtime, wait_until
@@ -192,13 +192,6 @@ def report(
     return passed
 
 
-def positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be a whole number of seconds, at least 1")
-    return value
-
-
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=(
@@ -210,7 +203,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--seconds",
-        type=positive_int,
+        type=whole_number(),
         default=60,
         help="length of the countdown in whole seconds (default 60; e.g. 3 for a quick check)",
     )

@@ -6,11 +6,12 @@
 
 from __future__ import annotations
 
+import argparse
 import math
 import multiprocessing as mp
 import os
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from multiprocessing.synchronize import Event
 
@@ -49,6 +50,22 @@ def join_all(procs: list[mp.Process], timeout_s: float = 5) -> None:
         if proc.is_alive():
             proc.terminate()
             proc.join()
+
+
+def whole_number(limit: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from 1 (to ``limit``), with a clear error."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError as err:
+            raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from err
+        if value < 1 or (limit is not None and value > limit):
+            upper = f"..{limit}" if limit is not None else " or more"
+            raise argparse.ArgumentTypeError(f"must be a whole number 1{upper}, got {value}")
+        return value
+
+    return parse
 
 
 def percentile(values: list[int], pct: float) -> int:

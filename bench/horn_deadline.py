@@ -33,7 +33,7 @@ from pathlib import Path
 # from a plain checkout without installing the project.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cpuload import busy_cores, percentile
+from cpuload import busy_cores, percentile, whole_number
 
 from firmware_py.timing import DEFAULT_SPIN_NS, make_realtime, wait_until
 from hardware.horn import HornRelay
@@ -140,13 +140,6 @@ def report(args: argparse.Namespace, workers: int, run: Run) -> None:
 # ------------------------------------------------------------------ main
 
 
-def positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be a whole number, at least 1")
-    return value
-
-
 def positive_float(text: str) -> float:
     value = float(text)
     if not value > 0:
@@ -164,7 +157,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
             "target. Always exits 0: the figures depend on the machine and its load."
         ),
     )
-    parser.add_argument("--deadlines", type=positive_int, default=1000,
+    parser.add_argument("--deadlines", type=whole_number(), default=1000,
                         help="how many deadlines each method waits for (default 1000)")
     parser.add_argument("--spacing-ms", type=positive_float, default=20.0,
                         help="time between consecutive deadlines in ms (default 20); a run "

@@ -46,7 +46,7 @@ from typing import Any
 # from a plain checkout without installing the project.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cpuload import ms, percentile
+from cpuload import ms, percentile, whole_number
 
 from display import fonts
 from display._pygame import pygame
@@ -367,15 +367,6 @@ def header() -> None:
           "(kmsdrm) is not included")
 
 
-def positive_int(limit: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        value = int(text)
-        if not 1 <= value <= limit:
-            raise argparse.ArgumentTypeError(f"must be a whole number 1..{limit}")
-        return value
-    return parse
-
-
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=(
@@ -387,12 +378,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         ),
     )
     parser.add_argument(
-        "--seconds", type=positive_int(MAX_SECONDS), default=60,
+        "--seconds", type=whole_number(MAX_SECONDS), default=60,
         help="wall time of each CPU-share run, ours and naive (default 60; e.g. 5 for a "
              "quick check); half above a minute on the clock, half in the last minute",
     )
     parser.add_argument(
-        "--frames", type=positive_int(10_000), default=600,
+        "--frames", type=whole_number(10_000), default=600,
         help="frames per frame-cost run (default 600; the last minute has at most 599 "
              "tenths before zero, so that run stops there)",
     )
