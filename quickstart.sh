@@ -46,9 +46,13 @@ fi
 
 what=${1:-}
 [ "$#" -gt 0 ] && shift
-# The MQTT tests run a real mosquitto broker of their own on a free loopback port.
-if [ "$what" = test ] && ! command -v mosquitto >/dev/null && [ ! -x /usr/sbin/mosquitto ]; then
-    apt_install mosquitto
+if [ "$what" = test ]; then
+    need=()
+    # The MQTT tests run a real mosquitto broker of their own on a free loopback port.
+    command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)
+    # The office page is tested in a real headless browser (Debian's Chromium).
+    command -v chromium >/dev/null || command -v chromium-browser >/dev/null || need+=(chromium)
+    apt_install "${need[@]}"
 fi
 case "$what" in
     demo) exec "$VENV/bin/scoreboard" demo "$@" ;;

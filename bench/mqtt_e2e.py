@@ -48,7 +48,7 @@ def free_port() -> int:
 
 def start_broker(directory: Path, port: int) -> subprocess.Popen[bytes]:
     conf = directory / "mosquitto.conf"
-    conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\n"
+    conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\nset_tcp_nodelay true\n"
                     "max_queued_messages 0\nuser root\nlog_dest none\n")
     proc = subprocess.Popen([shutil.which("mosquitto") or "/usr/sbin/mosquitto", "-c",
                              str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -21,6 +21,7 @@ import logging
 import os
 import sys
 import time
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
@@ -88,6 +89,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tournament")
     p.add_argument("--hall")
     p.add_argument("--match", required=True)
+    p.add_argument("--home", default="Home", help="the home team's name (default %(default)s)")
+    p.add_argument("--away", default="Away", help="the away team's name (default %(default)s)")
     p.add_argument("--speed", type=float, default=1.0, help="script seconds per real second; "
                    "0 plays without waiting")
     p.add_argument("--max-in-flight", type=int, default=20)
@@ -139,7 +142,9 @@ def run(args: argparse.Namespace) -> int:
     script = parse_script(args.script.read_text(encoding="utf-8"), str(args.script))
     toml_text, source = preset_text(args)
     path = args.journal / f"{args.match}.journal"
-    setup = MatchSetup(match_id=args.match, stage=Stage(args.stage))
+    setup = MatchSetup(match_id=args.match, stage=Stage(args.stage),
+                       home=replace(MatchSetup().home, name=args.home),
+                       away=replace(MatchSetup().away, name=args.away))
     wall = time.time if SYNCED_FLAG.exists() else None
     resumed = open_or_create(path, toml_text, source, setup, wall=wall, boot_id=boot_id())
     for warning in resumed.warnings:

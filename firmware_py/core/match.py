@@ -377,6 +377,15 @@ class Match:
             raise Refused(command.name, "not supported by this version of the scoreboard")
         step = _Step(self._state)
         handler(step, command, at)
+        if (self._state.phase is Phase.FINAL and step.state.phase is Phase.FINAL
+                and step.events and step.events[-1].kind is not EventKind.MATCH_ENDED):
+            # The record changed after the final (a match penalty at the horn, a disallowed
+            # goal): the last event of a match always carries its whole record, so the
+            # office never has to rebuild one from the events before it.
+            result = step.state.result
+            assert result is not None
+            step.emit(at, EventKind.MATCH_ENDED, result=result.to_json(),
+                      record=match_record(self, step.state), amended=True)
         self._state = step.state
         return step.events
 

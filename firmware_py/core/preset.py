@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from .errors import PresetError
 from .penalties import PenaltyKind
@@ -95,6 +96,76 @@ class HornLengths:
     manual_cap: Nanos = 10 * NS_PER_S
 
 
+class Criterion(StrEnum):
+    """What can place one team above another in a group table (the ``decided_by`` of a row).
+
+    ``head_to_head_*`` are counted over the matches among the teams still level only (the
+    sub-table): for two teams that is their mutual match(es).
+    """
+
+    POINTS = "points"
+    GOAL_DIFFERENCE = "goal_difference"
+    GOALS_FOR = "goals_for"
+    HEAD_TO_HEAD_POINTS = "head_to_head_points"
+    HEAD_TO_HEAD_GOAL_DIFFERENCE = "head_to_head_goal_difference"
+    HEAD_TO_HEAD_GOALS_FOR = "head_to_head_goals_for"
+    PENALTY_MINUTES = "penalty_minutes"  # fewer is better
+    LOTS = "lots"  # drawn by the office, never rolled silently
+
+
+@dataclass(frozen=True, slots=True)
+class Points:
+    """Table points for a result; a win after regulation (overtime or shootout) may count
+    differently from one in regulation."""
+
+    win: int = 2
+    draw: int = 1
+    loss: int = 0
+    overtime_win: int | None = None  # None: as a win
+    overtime_loss: int | None = None  # None: as a loss
+
+    def for_win(self, after_regulation: bool) -> int:
+        if after_regulation and self.overtime_win is not None:
+            return self.overtime_win
+        return self.win
+
+    def for_loss(self, after_regulation: bool) -> int:
+        if after_regulation and self.overtime_loss is not None:
+            return self.overtime_loss
+        return self.loss
+
+
+@dataclass(frozen=True, slots=True)
+class SuspensionRule:
+    """Penalties of ``kinds`` counted per player over the tournament: the n-th one bans him
+    for ``bans[n-1]`` matches (None: for the rest of the tournament; 0: no ban)."""
+
+    name: str
+    kinds: frozenset[str]
+    bans: tuple[int | None, ...]
+
+    def ban_for(self, count: int) -> int | None:
+        """Matches banned for the ``count``-th offence (past the list: as the last entry)."""
+        return self.bans[min(count, len(self.bans)) - 1]
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsRules:
+    """How the office ranks a group and suspends players (the rule document's 'ranking',
+    'protests' and discipline sections), as data like the rest of a preset.
+
+    ``tiebreak`` applies when two teams are level on points; ``tiebreak_many`` when three
+    or more are (rules 000 treats the two cases differently). Whenever a criterion separates
+    some of the teams level, those still level start the list again on their own.
+    """
+
+    points: Points = field(default_factory=Points)
+    tiebreak: tuple[Criterion, ...] = (Criterion.HEAD_TO_HEAD_POINTS, Criterion.LOTS)
+    tiebreak_many: tuple[Criterion, ...] = (Criterion.HEAD_TO_HEAD_POINTS, Criterion.LOTS)
+    protest_window_s: int = 0
+    suspensions: tuple[SuspensionRule, ...] = ()
+
+
 @dataclass(frozen=True, slots=True)
 class Preset:
     name: str
@@ -114,6 +185,7 @@ class Preset:
     timeouts: TimeoutRules | None = None
     shifts: ShiftRules | None = None
     extra_player: ExtraPlayerRules | None = None
+    standings: StandingsRules = field(default_factory=StandingsRules)
 
     def break_after(self, period: int) -> Nanos:
         return self.breaks[period - 1]
@@ -187,12 +259,13 @@ class _Table:
                 )
         return list(value)
 
-    def strings(self, key: str, choices: Sequence[str], default: object = _MISSING) -> list[str]:
+    def strings(self, key: str, choices: Sequence[str] | None,
+                default: object = _MISSING) -> list[str]:
         value = self._get(key, default)
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise self.error(key, f"must be a list of strings, got {value!r}")
         for item in value:
-            if item not in choices:
+            if choices is not None and item not in choices:
                 raise self.error(key, f"unknown value {item!r} (one of {', '.join(choices)})")
         return list(value)
 
@@ -210,6 +283,13 @@ class _Table:
         if not isinstance(value, list) or not all(isinstance(v, Mapping) for v in value):
             raise self.error(key, "must be an array of tables ([[...]])")
         return [_Table(v, f"{self._where}{key}[{i}].", self._source) for i, v in enumerate(value)]
+
+    def value(self, key: str) -> object:
+        """A value of any type, for the caller to check."""
+        return self._get(key, _MISSING)
+
+    def has(self, key: str) -> bool:
+        return key in self._data
 
     def keys(self) -> list[str]:
         return list(self._data)
@@ -260,6 +340,14 @@ def parse_preset(data: Mapping[str, object], source: str) -> Preset:
     timeouts = _parse_timeouts(top.optional_table("timeouts"))
     shifts = _parse_shifts(top.optional_table("shifts"), period_s)
     extra_player = _parse_extra_player(top.optional_table("extra_player"))
+    standings_table = top.optional_table("standings")
+    standings = (StandingsRules() if standings_table is None
+                 else _parse_standings(standings_table, StandingsRules()))
+    for rule in standings.suspensions:
+        unknown = sorted(rule.kinds - set(penalties.kinds))
+        if unknown:
+            raise PresetError(f"{source}: standings.suspensions: {rule.name!r} names "
+                              f"{unknown[0]!r}, not a penalty kind of this preset")
 
     horn_table = top.optional_table("horn")
     horn = HornLengths()
@@ -290,7 +378,76 @@ def parse_preset(data: Mapping[str, object], source: str) -> Preset:
         timeouts=timeouts,
         shifts=shifts,
         extra_player=extra_player,
+        standings=standings,
     )
+
+
+def parse_standings(data: Mapping[str, object], source: str, base: StandingsRules,
+                    where: str = "standings.") -> StandingsRules:
+    """A ``[standings]`` table over ``base``: what it names replaces ``base``'s (a
+    tournament file overrides its preset's this way)."""
+    return _parse_standings(_Table(data, where, source), base)
+
+
+_CRITERIA = tuple(c.value for c in Criterion if c is not Criterion.POINTS)
+
+
+def _parse_standings(table: _Table, base: StandingsRules) -> StandingsRules:
+    points = base.points
+    points_table = table.optional_table("points")
+    if points_table is not None:
+        points = Points(
+            win=points_table.integer("win", default=base.points.win),
+            draw=points_table.integer("draw", default=base.points.draw),
+            loss=points_table.integer("loss", default=base.points.loss),
+            overtime_win=points_table.optional_integer("overtime_win"),
+            overtime_loss=points_table.optional_integer("overtime_loss"),
+        )
+        points_table.done()
+    tiebreak = base.tiebreak
+    if table.has("tiebreak"):
+        tiebreak = _criteria(table, "tiebreak")
+    tiebreak_many = tiebreak if table.has("tiebreak") else base.tiebreak_many
+    if table.has("tiebreak_many"):
+        tiebreak_many = _criteria(table, "tiebreak_many")
+    window_min = table.integer("protest_window_min", maximum=24 * 60,
+                               default=base.protest_window_s // 60)
+    suspensions = base.suspensions
+    if table.has("suspensions"):
+        suspensions = tuple(_parse_suspension(t) for t in table.tables("suspensions"))
+    table.done()
+    return StandingsRules(points, tiebreak, tiebreak_many, window_min * 60, suspensions)
+
+
+def _criteria(table: _Table, key: str) -> tuple[Criterion, ...]:
+    names = table.strings(key, _CRITERIA)
+    if len(set(names)) != len(names):
+        raise table.error(key, "names a criterion twice")
+    if Criterion.LOTS in names and names[-1] != Criterion.LOTS:
+        raise table.error(key, "'lots' can only be the last criterion")
+    return tuple(Criterion(n) for n in names)
+
+
+def _parse_suspension(table: _Table) -> SuspensionRule:
+    name = table.string("name")
+    kinds = table.strings("kinds", choices=None)
+    if not kinds:
+        raise table.error("kinds", "needs at least one penalty kind")
+    raw = table.value("bans")
+    if not isinstance(raw, list) or not raw:
+        raise table.error("bans", "must be a non-empty list of match counts or \"rest\", "
+                          f"got {raw!r}")
+    bans: list[int | None] = []
+    for item in raw:
+        if item == "rest":
+            bans.append(None)
+        elif isinstance(item, int) and not isinstance(item, bool) and item >= 0:
+            bans.append(item)
+        else:
+            raise table.error("bans", f"every entry must be a match count >= 0 or \"rest\", "
+                              f"got {item!r}")
+    table.done()
+    return SuspensionRule(name, frozenset(kinds), tuple(bans))
 
 
 def _parse_penalties(table: _Table | None) -> PenaltyRules:

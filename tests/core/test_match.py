@@ -19,7 +19,7 @@ from firmware_py.core.commands import (
 )
 from firmware_py.core.errors import Refused
 from firmware_py.core.events import EventKind
-from firmware_py.core.phase import Stage, Team
+from firmware_py.core.phase import Phase, Stage, Team
 
 from .helpers import Game, S
 
@@ -409,3 +409,22 @@ def test_display_deadline_includes_penalty_and_time_out_seconds() -> None:
     t.do(Stop(S(100.3)))
     t.do(Timeout(S(100.6), Team.HOME))
     assert t.match.display_deadline(S(101)) == S(101.6)  # the stopped clock changes nothing
+
+
+def test_a_change_after_the_final_re_emits_the_whole_record_last() -> None:
+    """A match penalty given at the final horn must reach the office's suspensions: the last
+    event of a match always carries its complete record (rules 000 'Penalties' 4)."""
+    g = Game("ice-hockey-2x20")
+    g.do(Start(at=S(0)))
+    t = 1
+    while g.match.state.phase is not Phase.FINAL:
+        g.do(End(at=S(t)))
+        t += 1
+    events = g.do(Penalty(at=S(t), team=Team.HOME, player=4, kind="match"))
+    assert events[-1].kind is EventKind.MATCH_ENDED
+    assert events[-1].data["amended"] is True
+    record = events[-1].data["record"]
+    assert [(p["player"], p["kind"]) for p in record["penalties"]] == [(4, "match")]
+    events = g.do(Undo(at=S(t + 1)))
+    assert events[-1].kind is EventKind.MATCH_ENDED
+    assert events[-1].data["record"]["penalties"] == []

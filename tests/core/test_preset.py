@@ -10,6 +10,7 @@ import pytest
 from firmware_py import presets
 from firmware_py.core.errors import PresetError
 from firmware_py.core.phase import Stage
+from firmware_py.core.preset import Criterion as C
 from firmware_py.core.preset import parse_preset
 from firmware_py.core.units import seconds
 
@@ -100,6 +101,19 @@ def _broken(change: str) -> dict[str, object]:
         ("del d['decision']", "mine.toml: decision: missing"),
         ("d['horn'] = {'end_ms': 5}", "horn.end_ms: must be at least 100"),
         ("d['name'] = ''", "name: must be a non-empty string"),
+        ("d['standings']['tiebreak'] = ['goal_diff']",
+         "standings.tiebreak: unknown value 'goal_diff'"),
+        ("d['standings']['tiebreak'] = ['lots', 'goals_for']",
+         "standings.tiebreak: 'lots' can only be the last criterion"),
+        ("d['standings']['tiebreak_many'] = ['goals_for', 'goals_for']",
+         "standings.tiebreak_many: names a criterion twice"),
+        ("d['standings']['points'] = {'win': 2, 'tie': 1}", "standings.points.tie: unknown key"),
+        ("d['standings']['protest_window_min'] = -5",
+         "standings.protest_window_min: must be at least 0"),
+        ("d['standings']['suspensions'][0]['bans'] = [0, 'forever']",
+         "standings.suspensions[0].bans: every entry must be a match count >= 0 or \"rest\""),
+        ("d['standings']['suspensions'][0]['kinds'] = ['red_card']",
+         "standings.suspensions: 'game misconduct' names 'red_card', not a penalty kind"),
     ],
 )
 def test_a_bad_preset_names_the_file_the_key_and_the_problem(change: str, expected: str) -> None:
@@ -128,3 +142,22 @@ def test_unreadable_and_invalid_files_name_the_file(tmp_path: Path) -> None:
         presets.load_file(bad)
     with pytest.raises(PresetError, match="unknown preset 'hockey'"):
         presets.load("hockey")
+
+
+def test_standings_rules_follow_each_rule_document() -> None:
+    """Rules 000 'The ranking of each team in each group', 001 'Qualifying criteria' and
+    'Protests', 003 'Ranking' and 'Protests', as the presets' [standings] data."""
+    hockey = presets.load("ice-hockey-2x20").standings
+    assert (hockey.points.win, hockey.points.draw, hockey.points.loss) == (2, 1, 0)
+    assert hockey.tiebreak[:3] == (C.GOAL_DIFFERENCE, C.GOALS_FOR, C.HEAD_TO_HEAD_POINTS)
+    assert hockey.tiebreak_many[0] is C.HEAD_TO_HEAD_POINTS
+    assert hockey.tiebreak[-2:] == (C.PENALTY_MINUTES, C.LOTS)
+    assert [(r.name, r.bans) for r in hockey.suspensions] == [
+        ("game misconduct", (0, 1, None)), ("match penalty", (1, None))]
+    floorball = presets.load("floorball-2x15").standings
+    assert floorball.tiebreak == (C.HEAD_TO_HEAD_POINTS, C.HEAD_TO_HEAD_GOAL_DIFFERENCE,
+                                  C.GOAL_DIFFERENCE, C.LOTS)
+    assert floorball.protest_window_s == 15 * 60
+    football = presets.load("football-p10").standings
+    assert (football.points.win, football.points.draw) == (3, 1)
+    assert football.protest_window_s == 20 * 60

@@ -72,6 +72,7 @@ class Broker:
         # directory; `user root` keeps it root (ignored when not started as root).
         lines = [
             f"listener {self.port} 127.0.0.1",
+            "set_tcp_nodelay true",
             "persistence true",
             f"persistence_location {self.dir}/",
             "autosave_interval 1",  # save sessions every second: the tests kill it

@@ -1,0 +1,420 @@
+"""Benchmark: the office's re-rank after one result, and final event -> retained standings.
+
+The tournament is generated, not read from a file: 96 teams in 16 groups of 6 (single round
+robin: 240 group matches) in 4 halls, preset ice-hockey-2x20 (rules 000). Every match is
+played through the real core (``tests/office/games.py``) with scores and a few penalties
+from a seeded RNG, so the office reads exactly the ``events`` payloads a hall publishes.
+
+1. re-rank: every match but the last is finished and the last is live (all its events but
+   the final ``match_ended``); then the final arrives. Timed ``--repeat`` times, interleaved:
+   (a) what the service does, ``build_from`` with a warm ``MatchCache`` (only the changed
+   match is read again; the cache is warmed with the live state outside the timed region),
+   (b) the baseline, a full ``build`` from all events without a cache. Prints p50/p99/max of
+   both and the ratio of the p50s; then p50/p99 of ``rank_group`` for one group alone.
+2. final event -> retained standings: starts its own mosquitto on a free port of 127.0.0.1
+   (config and data in a temporary directory; stopped by its pid at the end). A real
+   ``OfficeService`` (``OfficePeer``, a ``Store`` in the temporary directory) pumps on its
+   own thread of this process; the store already holds every match but the last
+   ``--matches`` (as after a restart late in the tournament). A publisher plays those
+   matches as their halls would, QoS 1 on ``arena/v1/<id>/<hall>/events``: a match's events
+   up to the final are sent and handled first, then the clock starts as the final
+   (``match_ended``) is handed to paho and stops when a subscriber receives the retained
+   ``standings/<group>`` that counts the match. Prints p50/p99/max. Baseline in the same run
+   (5 round trips before each final): the bare broker round trip, publisher -> subscriber,
+   QoS 1 retained, of a payload the size of a standings document; prints its p50/p99 and
+   the ratio of the p50s (the office's overhead).
+
+With ``--load`` every core is kept busy by a busy-loop process during both measurements.
+A benchmark on real time, not a test: it always exits 0; its figures depend on the machine.
+
+    python bench/office.py [--repeat 200] [--matches 40] [--seed 7] [--load]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+# The bench is a folder of scripts, not a package: make the repo top importable (and first,
+# so that ``office`` is the package, not this file).
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import paho.mqtt.client as paho
+from cpuload import busy_cores, ms, percentile, whole_number
+from mqtt_e2e import free_port, start_broker
+from paho.mqtt.enums import CallbackAPIVersion
+
+from firmware_py import presets
+from firmware_py.mqtt import OfficePeer
+from office.ledger import MatchCache, Received, build, build_from
+from office.model import Tournament
+from office.service import OfficeService
+from office.standings import rank_group
+from office.store import Store
+from office.tournament import parse_tournament
+from tests.office.games import Play, hall_event, play
+
+PRESET = "ice-hockey-2x20"
+GROUPS, TEAMS, HALLS = 16, 6, 4
+NAMES = ("Lions", "Bears", "Wolves", "Eagles", "Hawks", "Owls")
+DAY1 = datetime(2026, 12, 5, 8, 0)
+# Ice hockey's penalty kinds, mostly minors; the rarer ones also exercise the suspensions.
+PENALTIES = (("minor", 12), ("double_minor", 2), ("major", 1), ("misconduct", 1),
+             ("game_misconduct", 1))
+ROUND_TRIPS_PER_MATCH = 5
+
+Payloads = dict[str, list[dict[str, Any]]]  # match id -> its events payloads, by seq
+
+
+# -- the tournament ---------------------------------------------------------------------------
+
+
+def round_robin(teams: list[str]) -> list[list[tuple[str, str]]]:
+    """Rounds of a single round robin (circle method): each team once per round."""
+    rot = list(teams)
+    rounds = []
+    for r in range(len(rot) - 1):
+        pairs = [(rot[i], rot[-1 - i]) for i in range(len(rot) // 2)]
+        rounds.append([(b, a) if (r + i) % 2 else (a, b) for i, (a, b) in enumerate(pairs)])
+        rot = [rot[0], rot[-1], *rot[1:-1]]
+    return rounds
+
+
+def big_cup() -> Tournament:
+    """16 groups of 6 in 4 halls; group g plays in hall g % 4, one match an hour a hall,
+    rounds interleaved across a hall's groups (the last match scheduled is group P's)."""
+    groups = [chr(ord("A") + g) for g in range(GROUPS)]
+    matches: list[dict[str, Any]] = []
+    slot = [0] * HALLS
+    numbers = dict.fromkeys(groups, 0)
+    rounds = {g: round_robin([f"{g} {n}" for n in NAMES[:TEAMS]]) for g in groups}
+    for r in range(TEAMS - 1):
+        for g_index, g in enumerate(groups):
+            hall = g_index % HALLS
+            for home, away in rounds[g][r]:
+                numbers[g] += 1
+                start = DAY1 + timedelta(days=slot[hall] // 12, hours=slot[hall] % 12)
+                slot[hall] += 1
+                matches.append({"id": f"{g}{numbers[g]}", "group": g, "hall": f"hall-{hall + 1}",
+                                "start": start, "home": home, "away": away})
+    data = {"name": "Bench Cup", "id": "bench-cup", "preset": PRESET,
+            "groups": [{"name": g, "teams": [f"{g} {n}" for n in NAMES[:TEAMS]]}
+                       for g in groups],
+            "matches": matches}
+    return parse_tournament(data, "bench-cup", {PRESET: presets.load(PRESET)})
+
+
+def play_all(t: Tournament, seed: int) -> Payloads:
+    """Every match played through the core: seeded scores 0-5 and 0-2 penalties a match."""
+    rng = random.Random(seed)
+    kinds = [k for k, _ in PENALTIES]
+    weights = [w for _, w in PENALTIES]
+    out: Payloads = {}
+    for m in t.matches:
+        assert m.home.team is not None and m.away.team is not None
+        pens = [(rng.choice(("home", "away")), rng.randint(2, 9),
+                 rng.choices(kinds, weights)[0]) for _ in range(rng.choice((0, 0, 1, 2)))]
+        game = Play(m.id, m.home.team, m.away.team, rng.randint(0, 5), rng.randint(0, 5), pens)
+        out[m.id] = play(m.preset, m.hall, game)
+        assert out[m.id][-1]["type"] == "match_ended"
+    return out
+
+
+# -- 1. re-rank after one result --------------------------------------------------------------
+
+
+def timed(fn: Callable[[], object]) -> int:
+    t0 = time.perf_counter_ns()
+    fn()
+    return time.perf_counter_ns() - t0
+
+
+def rerank(t: Tournament, games: Payloads, repeat: int) -> None:
+    last = t.matches[-1]
+    now = DAY1 + timedelta(days=30)
+    earlier = now - timedelta(days=1)  # every other final's protest window has passed
+    after: dict[str, dict[int, Received]] = {
+        mid: {p["seq"]: Received(hall_event(p), now if mid == last.id else earlier)
+              for p in payloads}
+        for mid, payloads in games.items()}
+    before = {**after, last.id: {s: r for s, r in after[last.id].items()
+                                 if r.event.type != "match_ended"}}
+    everything = [r for seqs in after.values() for r in seqs.values()]
+
+    check = MatchCache()
+    build_from(t, before, now=now, cache=check)
+    cached, full = build_from(t, after, now=now, cache=check), build(t, everything, now=now)
+    assert cached.tables == full.tables and cached.matches == full.matches
+
+    with_cache: list[int] = []
+    without: list[int] = []
+    for _ in range(repeat):
+        cache = MatchCache()
+        build_from(t, before, now=now, cache=cache)  # the previous refresh: the match live
+        with_cache.append(timed(partial(build_from, t, after, now=now, cache=cache)))
+        without.append(timed(partial(build, t, everything, now=now)))
+
+    group = next(g for g in t.groups if g.name == last.group)
+    results = [o.result for m in t.group_matches(group.name)
+               if (o := cached.matches[m.id].outcome).result is not None]
+    ranks = [timed(partial(rank_group, group, results, t.rules, complete=True))
+             for _ in range(repeat)]
+
+    print(f"re-rank after one result: {len(t.teams)} teams, {len(t.groups)} groups, "
+          f"{len(t.matches)} matches, {len(everything)} events; last match {last.id}; "
+          f"{repeat} repetitions")
+    for label, values in (("build_from, warm MatchCache (service)", with_cache),
+                          ("build, all events, no cache (baseline)", without)):
+        print(f"  {label:40} p50 {ms(percentile(values, 50))}  "
+              f"p99 {ms(percentile(values, 99))}  max {ms(max(values))}")
+    ratio = percentile(without, 50) / percentile(with_cache, 50)
+    print(f"  p50 baseline / p50 service: {ratio:.1f}x")
+    print(f"  rank_group, group {group.name} alone ({len(group.teams)} teams, {len(results)} "
+          f"results): p50 {ms(percentile(ranks, 50))}  p99 {ms(percentile(ranks, 99))}")
+
+
+# -- 2. final event -> retained standings through mosquitto -----------------------------------
+
+
+class Watcher:
+    """One client for all the bench's subscriptions: the retained standings (the teams'
+    ``played`` summed per group, with the arrival instant) and the bare round trips."""
+
+    def __init__(self, port: int, standings: str, echo: str) -> None:
+        self.cond = threading.Condition()
+        self.played: dict[str, tuple[int, int]] = {}  # group -> (sum of played, arrival ns)
+        self.echoes: dict[int, int] = {}  # round trip number -> arrival ns
+        self.size = 0  # bytes of the last standings document
+        self.echo = echo
+        ready = threading.Event()
+        c = paho.Client(callback_api_version=CallbackAPIVersion.VERSION2,
+                        client_id=f"bench-office-sub-{os.getpid()}", protocol=paho.MQTTv311)
+        c.on_connect = lambda cl, u, f, rc, p: cl.subscribe([(standings, 1), (echo, 1)])
+        c.on_subscribe = lambda *a: ready.set()
+        c.on_message = self._on_message
+        c.connect("127.0.0.1", port)
+        c.loop_start()
+        self.client = c
+        if not ready.wait(10):
+            raise SystemExit("subscriber did not subscribe")
+
+    def _on_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
+        now = time.monotonic_ns()
+        if msg.topic == self.echo:
+            n = int(msg.payload.split(b" ", 1)[0])
+            with self.cond:
+                self.echoes.setdefault(n, now)
+                self.cond.notify_all()
+            return
+        if not msg.payload:
+            return
+        doc = json.loads(msg.payload)
+        with self.cond:
+            self.played[doc["group"]] = (sum(r["played"] for r in doc["rows"]), now)
+            self.size = len(msg.payload)
+            self.cond.notify_all()
+
+    def wait(self, ready: Callable[[], bool], what: str, timeout: float = 30) -> None:
+        with self.cond:
+            if not self.cond.wait_for(ready, timeout):
+                raise SystemExit(f"timed out waiting for {what}")
+
+    def echo_arrived(self, n: int) -> int:
+        """Wait for round trip ``n``; its arrival instant."""
+        self.wait(lambda: n in self.echoes, f"round trip {n}")
+        return self.echoes[n]
+
+    def group_played(self, group: str, played: int) -> int:
+        """Wait for a table of ``group`` counting ``played``; its arrival instant."""
+        self.wait(lambda: self.played[group][0] >= played, f"group {group}'s standings")
+        return self.played[group][1]
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+class ServiceThread:
+    """The office's loop (``office serve``'s, without the page) on a thread of its own;
+    counts the messages it handled so the bench knows when a match's live events are in."""
+
+    def __init__(self, service: OfficeService) -> None:
+        self.service = service
+        self.handled = 0
+        self.cond = threading.Condition()
+        self.stop = threading.Event()
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, name="office", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            self.service.refresh()
+            while not self.stop.is_set():
+                n = self.service.pump(0.05)
+                if n:
+                    with self.cond:
+                        self.handled += n
+                        self.cond.notify_all()
+        except BaseException as err:  # reported by the bench, not lost on the thread
+            self.error = err
+            raise
+
+    def wait_handled(self, count: int, timeout: float = 30) -> None:
+        with self.cond:
+            if not self.cond.wait_for(lambda: self.handled >= count, timeout):
+                raise SystemExit(f"the office handled {self.handled} of {count} messages "
+                                 f"(error: {self.error!r})")
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(10)
+
+
+def publisher(port: int) -> paho.Client:
+    connected = threading.Event()
+    c = paho.Client(callback_api_version=CallbackAPIVersion.VERSION2,
+                    client_id=f"bench-office-pub-{os.getpid()}", protocol=paho.MQTTv311)
+    c.on_connect = lambda *a: connected.set()
+    c.max_inflight_messages_set(100)
+    c.connect("127.0.0.1", port)
+    c.loop_start()
+    if not connected.wait(10):
+        raise SystemExit("publisher did not connect")
+    return c
+
+
+def prefill(store: Store, games: Payloads, ids: list[str]) -> int:
+    """The events of matches played before the office (re)started, straight into the store."""
+    received = datetime.now() - timedelta(days=1)  # their protest windows have passed
+    n = 0
+    for mid in ids:
+        for p in games[mid]:
+            n += store.add_event(hall_event(p), received)
+    return n
+
+
+def latency(work: Path, t: Tournament, games: Payloads, matches: int) -> None:
+    played = t.matches[-matches:]
+    store = Store(work / "office.sqlite")
+    t0 = time.monotonic()
+    stored = prefill(store, games, [m.id for m in t.matches[:-matches]])
+    prefill_s = time.monotonic() - t0
+
+    port = free_port()
+    broker = start_broker(work, port)
+    peer = office = watcher = pub = None
+    try:
+        base = f"arena/v1/{t.id}"
+        echo = f"bench/office-{os.getpid()}/echo"
+        peer = OfficePeer("127.0.0.1", port, t.id, client_id=f"bench-office-{os.getpid()}")
+        peer.start()
+        deadline = time.monotonic() + 10
+        while not peer.subscribed and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if not peer.subscribed:
+            raise SystemExit("the office did not subscribe")
+        service = OfficeService(t, store, peer)
+        watcher = Watcher(port, f"{base}/standings/+", echo)
+        office = ServiceThread(service)
+        pub = publisher(port)
+        # Every group's retained table is there before the first match (its played count
+        # is what the office had from the store).
+        watcher.wait(lambda: len(watcher.played) == len(t.groups), "the first tables")
+
+        finals: list[int] = []
+        trips: list[int] = []
+        sent = 0
+        trip = 0
+        for m in played:
+            assert m.group is not None
+            topic = f"{base}/{m.hall}/events"
+            *live, final = games[m.id]
+            for p in live:
+                pub.publish(topic, json.dumps(p).encode(), qos=1).wait_for_publish(10)
+            sent += len(live)
+            office.wait_handled(sent)
+
+            size = watcher.size
+            for _ in range(ROUND_TRIPS_PER_MATCH):
+                trip += 1
+                payload = f"{trip} ".encode().ljust(size, b"x")
+                start = time.monotonic_ns()
+                pub.publish(echo, payload, qos=1, retain=True)
+                trips.append(watcher.echo_arrived(trip) - start)
+
+            group = m.group
+            target = watcher.played[group][0] + 2  # both teams' played go up by one
+            body = json.dumps(final).encode()
+            start = time.monotonic_ns()
+            pub.publish(topic, body, qos=1)
+            finals.append(watcher.group_played(group, target) - start)
+            sent += 1
+        office.wait_handled(sent)
+
+        print(f"final event -> retained standings through mosquitto: {matches} matches "
+              f"published by their halls; the store held {stored} events of "
+              f"{len(t.matches) - matches} matches (prefilled in {prefill_s:.1f} s)")
+        print(f"  office: match_ended -> standings/<group>  p50 {ms(percentile(finals, 50))}"
+              f"  p99 {ms(percentile(finals, 99))}  max {ms(max(finals))}")
+        print(f"  bare broker round trip, {watcher.size} B, {len(trips)} times"
+              f"     p50 {ms(percentile(trips, 50))}  p99 {ms(percentile(trips, 99))}"
+              f"  max {ms(max(trips))}")
+        ratio = percentile(finals, 50) / percentile(trips, 50)
+        print(f"  p50 office / p50 bare round trip: {ratio:.1f}x; "
+              f"{service.refused} messages refused")
+    finally:
+        if pub is not None:
+            pub.disconnect()
+            pub.loop_stop()
+        if watcher is not None:
+            watcher.close()
+        if office is not None:
+            office.close()
+        if peer is not None:
+            peer.close()
+        store.close()
+        os.kill(broker.pid, signal.SIGTERM)
+        broker.wait(10)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--repeat", type=whole_number(), default=200,
+                   help="repetitions of the re-rank measurement")
+    p.add_argument("--matches", type=whole_number(GROUPS * TEAMS * (TEAMS - 1) // 2), default=40,
+                   help="matches published through mosquitto (the last ones scheduled)")
+    p.add_argument("--seed", type=int, default=7, help="seed of the scores and penalties")
+    p.add_argument("--load", action="store_true",
+                   help="keep every core busy (one busy-loop process each) while measuring")
+    args = p.parse_args()
+
+    t0 = time.monotonic()
+    t = big_cup()
+    games = play_all(t, args.seed)
+    print(f"{len(t.matches)} matches played through the core in {time.monotonic() - t0:.1f} s "
+          f"(seed {args.seed})")
+    with busy_cores(args.load) as workers, \
+            tempfile.TemporaryDirectory(prefix="office-bench-") as tmp:
+        print(f"load: {workers} busy-loop processes (one per core)" if workers
+              else "load: none (--load to keep every core busy)")
+        rerank(t, games, args.repeat)
+        latency(Path(tmp), t, games, args.matches)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

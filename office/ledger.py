@@ -1,0 +1,381 @@
+"""The office's view of a tournament, folded from what the halls sent and what the office did.
+
+Pure: the service hands in the stored events, the office's own audited actions (corrections,
+lots drawn) and the wall time; out comes every match's state and result, the group tables,
+the bracket, the suspensions and each hall's next match. Nothing here depends on the order
+the events arrived in or on how often one arrived: a match is read off its events by ``seq``
+(the hall numbers them gaplessly), so duplicates and reordering change nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from typing import Any, Protocol
+
+from . import bracket, discipline
+from .model import (
+    DecidedBy,
+    Draw,
+    GameResult,
+    GroupTable,
+    MatchOutcome,
+    PenaltyEntry,
+    ResultState,
+    ScheduledMatch,
+    Stage,
+    Tournament,
+)
+from .standings import rank_group
+
+# Home dark, away light (rules 000: "The home-team plays in dark-colored forms"), as the
+# scoreboard's own defaults, for teams the tournament file gives no colours.
+DEFAULT_COLOURS = {"home": ["#10233f", "#ffffff"], "away": ["#f2f2f2", "#10233f"]}
+
+
+class HallEventLike(Protocol):
+    """One stored event of a hall (``office.store.StoredEvent`` is one)."""
+
+    @property
+    def match(self) -> str: ...
+    @property
+    def seq(self) -> int: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def data(self) -> Mapping[str, Any]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Received:
+    """An event as the ledger reads it, with the office's wall time of its arrival (the
+    protest window runs from the office's clock: a hall's may not be set)."""
+
+    event: HallEventLike
+    received: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """``office correct``: the jury's result replaces the hall's (audited, with a reason)."""
+
+    match: str
+    home_goals: int
+    away_goals: int
+    reason: str
+    at: datetime
+    decided_by: DecidedBy | None = None  # None: as the hall had it (or regulation)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchView:
+    """Everything the office shows of one scheduled match."""
+
+    scheduled: ScheduledMatch
+    outcome: MatchOutcome
+    live_score: tuple[int, int] | None = None  # the latest score the hall sent
+    hall_teams: tuple[str, str] | None = None  # the names the hall played under
+    gaps: tuple[int, ...] = ()  # seqs missing between 1 and the highest received
+    ended: datetime | None = None  # when the office received the final
+    confirm_at: datetime | None = None
+    correction: Correction | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Ledger:
+    tournament: Tournament
+    matches: Mapping[str, MatchView]
+    tables: Mapping[str, GroupTable]
+    pairings: Mapping[str, bracket.Pairing]
+    suspensions: tuple[discipline.Suspension, ...]
+    warnings: tuple[str, ...] = ()
+    next_change: datetime | None = None  # the next protest window to close
+    draws: tuple[Draw, ...] = field(default=())
+
+    def outcomes(self) -> dict[str, MatchOutcome]:
+        return {m: v.outcome for m, v in self.matches.items()}
+
+    def next_for_hall(self, hall: str) -> ScheduledMatch | None:
+        """The hall's next match: the first of its schedule it has sent nothing of and that
+        has no result. A match being played is not "next": the hall loads the next one only
+        after its final, and must not load the one it is playing again."""
+        for m in self.tournament.matches:
+            if m.hall != hall:
+                continue
+            view = self.matches[m.id]
+            if view.outcome.state is ResultState.SCHEDULED:
+                return m
+        return None
+
+    def next_document(self, hall: str) -> dict[str, Any] | None:
+        """The retained ``next`` for a hall (DESIGN.md 4.4; the shape ``parse_next`` reads),
+        with the players suspended for that match."""
+        m = self.next_for_hall(hall)
+        if m is None:
+            return None
+        pairing = self.pairings.get(m.id)
+        names = {
+            "home": pairing.home if pairing and pairing.home else m.home.label(),
+            "away": pairing.away if pairing and pairing.away else m.away.label(),
+        }
+        teams: dict[str, Any] = {}
+        for side in ("home", "away"):
+            entry = self.tournament.teams.get(names[side])
+            colours = list(entry.colours) if entry and entry.colours else DEFAULT_COLOURS[side]
+            teams[side] = {"name": names[side], "colours": colours}
+        suspended = [
+            {"team": side, "player": s.player}
+            for s in discipline.suspended_in(m.id, self.suspensions)
+            for side in ("home", "away") if s.team == names[side]
+        ]
+        return {
+            "match": m.id,
+            "preset": m.preset,
+            "stage": "playoff" if m.stage.decided else "group",
+            "label": _label(m),
+            "teams": teams,
+            "scheduled": m.start.isoformat(timespec="minutes"),
+            "suspended": suspended,
+        }
+
+    def standings_document(self, group: str) -> dict[str, Any]:
+        """The retained ``standings/<group>`` (also what a hall shows between games)."""
+        table = self.tables[group]
+        return {"group": group, "tournament": self.tournament.id, **table.to_json()}
+
+
+def _label(m: ScheduledMatch) -> str:
+    if m.stage is Stage.GROUP:
+        return f"Group {m.group}"
+    return m.id
+
+
+class MatchCache:
+    """Matches already read, by how many events they had: the service re-reads only the
+    matches that got new events (events are only ever added)."""
+
+    def __init__(self) -> None:
+        self._views: dict[str, tuple[int, MatchView]] = {}
+
+    def read(self, m: ScheduledMatch, seqs: Mapping[int, Received],
+             window: timedelta) -> MatchView:
+        cached = self._views.get(m.id)
+        if cached is not None and cached[0] == len(seqs):
+            return cached[1]
+        view = _read_match(m, seqs, window)
+        self._views[m.id] = (len(seqs), view)
+        return view
+
+
+def build(
+    tournament: Tournament,
+    events: Iterable[Received],
+    corrections: Sequence[Correction] = (),
+    draws: Sequence[Draw] = (),
+    now: datetime | None = None,
+    *,
+    cache: MatchCache | None = None,
+) -> Ledger:
+    """Fold everything known into the office's view at wall time ``now`` (None: every final
+    counts as confirmed, as for a results file)."""
+    by_match: dict[str, dict[int, Received]] = {m.id: {} for m in tournament.matches}
+    for item in events:
+        seqs = by_match.get(item.event.match)
+        if seqs is not None:
+            # Duplicates carry the same content (the journal is the hall's truth); the first
+            # arrival is kept so the protest window does not restart on a re-delivery.
+            seqs.setdefault(item.event.seq, item)
+    return build_from(tournament, by_match, corrections, draws, now, cache=cache)
+
+
+def build_from(
+    tournament: Tournament,
+    by_match: Mapping[str, Mapping[int, Received]],
+    corrections: Sequence[Correction] = (),
+    draws: Sequence[Draw] = (),
+    now: datetime | None = None,
+    *,
+    cache: MatchCache | None = None,
+) -> Ledger:
+    """``build`` from the events already sorted by match and seq (what the service keeps)."""
+    cache = cache or MatchCache()
+    latest_correction: dict[str, Correction] = {}
+    for c in corrections:
+        latest_correction[c.match] = c
+    window = timedelta(seconds=tournament.rules.protest_window_s)
+
+    views: dict[str, MatchView] = {}
+    warnings: list[str] = []
+    next_change: datetime | None = None
+    for m in tournament.matches:
+        view = _settle(cache.read(m, by_match.get(m.id, {}), window), now)
+        correction = latest_correction.get(m.id)
+        if correction is not None:
+            view = _corrected(view, correction)
+        if view.gaps:
+            warnings.append(f"{m.id}: events {_ranges(view.gaps)} from {m.hall} not received")
+        if view.outcome.state is ResultState.FINAL and view.confirm_at is not None \
+                and (next_change is None or view.confirm_at < next_change):
+            next_change = view.confirm_at
+        views[m.id] = view
+
+    # A group match names its teams in the schedule: its result counts under those names,
+    # whatever the hall called them, so the tables need nothing of the bracket. A bracket
+    # match's teams depend on results: name its result after the filled slots and fill
+    # again, until nothing moves (one round of the bracket per pass at most).
+    outcomes: dict[str, MatchOutcome] = {}
+    bracket_ids: list[str] = []
+    for m in tournament.matches:
+        if m.group is not None:
+            outcomes[m.id] = _renamed(views[m.id].outcome, m.home.team, m.away.team)
+        else:
+            outcomes[m.id] = views[m.id].outcome
+            bracket_ids.append(m.id)
+    tables = _tables(tournament, outcomes, draws)
+    pairings: dict[str, bracket.Pairing] = {}
+    for _ in range(len(bracket_ids) + 1):
+        filled = bracket.fill(tournament, tables, outcomes)
+        if filled == pairings:
+            break
+        pairings = filled
+        for mid in bracket_ids:
+            p = pairings[mid]
+            outcomes[mid] = _renamed(views[mid].outcome, p.home, p.away)
+    views = {mid: v if v.outcome is outcomes[mid] else replace(v, outcome=outcomes[mid])
+             for mid, v in views.items()}
+
+    for m in tournament.matches:
+        view = views[m.id]
+        pairing = pairings.get(m.id)
+        if view.hall_teams is not None and pairing is not None and pairing.home \
+                and pairing.away and view.hall_teams != (pairing.home, pairing.away):
+            warnings.append(
+                f"{m.id}: {m.hall} played it as {view.hall_teams[0]} - {view.hall_teams[1]}, "
+                f"the schedule says {pairing.home} - {pairing.away}")
+        if m.stage.decided and view.outcome.result is not None \
+                and view.outcome.result.winner is None:
+            warnings.append(f"{m.id}: a {m.stage.value} match ended level; the bracket waits "
+                            "for a decision (office correct)")
+
+    suspensions = tuple(discipline.suspensions(tournament, pairings, outcomes))
+    return Ledger(tournament, views, tables, pairings, suspensions, tuple(warnings),
+                  next_change, tuple(draws))
+
+
+def _tables(tournament: Tournament, outcomes: Mapping[str, MatchOutcome],
+            draws: Sequence[Draw]) -> dict[str, GroupTable]:
+    tables: dict[str, GroupTable] = {}
+    for group in tournament.groups:
+        scheduled = tournament.group_matches(group.name)
+        counted = [outcomes[m.id] for m in scheduled if outcomes[m.id].result is not None]
+        tables[group.name] = rank_group(
+            group,
+            [o.result for o in counted if o.result is not None],
+            tournament.rules,
+            [d for d in draws if d.group == group.name],
+            provisional=any(not o.state.settled for o in counted),
+            complete=len(counted) == len(scheduled),
+        )
+    return tables
+
+
+def _settle(view: MatchView, now: datetime | None) -> MatchView:
+    """A final is confirmed once its protest window has passed."""
+    if view.outcome.state is not ResultState.FINAL or view.confirm_at is None:
+        return view
+    if now is not None and now < view.confirm_at:
+        return view
+    return replace(view, outcome=replace(view.outcome, state=ResultState.CONFIRMED))
+
+
+def _read_match(m: ScheduledMatch, seqs: Mapping[int, Received],
+                window: timedelta) -> MatchView:
+    if not seqs:
+        return MatchView(m, MatchOutcome(m.id, ResultState.SCHEDULED))
+    top = max(seqs)
+    gaps = tuple(n for n in range(1, top) if n not in seqs)
+    live_score: tuple[int, int] | None = None
+    final: Received | None = None
+    for n in sorted(seqs):
+        item = seqs[n]
+        ev = item.event
+        score = ev.data.get("score")
+        if isinstance(score, Mapping) and isinstance(score.get("home"), int) \
+                and isinstance(score.get("away"), int):
+            live_score = (score["home"], score["away"])
+        if ev.type == "match_ended":
+            final = item
+        elif ev.type == "undone" and ev.data.get("phase") != "final":
+            final = None  # the end itself was undone: the match goes on
+        elif ev.type in ("period_started", "clock_started") and final is not None:
+            final = None  # play resumed after an undone end whose event is missing
+    if final is None:
+        return MatchView(m, MatchOutcome(m.id, ResultState.LIVE), live_score=live_score,
+                         gaps=gaps)
+    data = final.event.data
+    result = data["result"]
+    record = data.get("record") or {}
+    teams = record.get("teams") or {}
+    hall_home = str(teams.get("home") or m.home.label())
+    hall_away = str(teams.get("away") or m.away.label())
+    pim = record.get("penalty_minutes") or {}
+    game = GameResult(
+        match=m.id, home=hall_home, away=hall_away,
+        home_goals=int(result["home"]), away_goals=int(result["away"]),
+        decided_by=DecidedBy(result["decided_by"]),
+        home_pim=int(pim.get("home", 0)), away_pim=int(pim.get("away", 0)),
+    )
+    penalties = tuple(
+        PenaltyEntry(team=hall_home if p["team"] == "home" else hall_away,
+                     player=int(p["player"]), kind=str(p["kind"]), minutes=int(p["minutes"]))
+        for p in record.get("penalties") or ()
+        if isinstance(p.get("player"), int)
+    )
+    confirm_at = final.received + window
+    return MatchView(
+        m, MatchOutcome(m.id, ResultState.FINAL, game, penalties),
+        live_score=(game.home_goals, game.away_goals), hall_teams=(hall_home, hall_away),
+        gaps=gaps, ended=final.received, confirm_at=confirm_at,
+    )
+
+
+def _corrected(view: MatchView, c: Correction) -> MatchView:
+    m = view.scheduled
+    old = view.outcome.result
+    home = old.home if old else m.home.label()
+    away = old.away if old else m.away.label()
+    decided_by = c.decided_by or (old.decided_by if old else DecidedBy.REGULATION)
+    result = GameResult(m.id, home, away, c.home_goals, c.away_goals, decided_by,
+                        old.home_pim if old else 0, old.away_pim if old else 0)
+    outcome = MatchOutcome(m.id, ResultState.CORRECTED, result, view.outcome.penalties)
+    return replace(view, outcome=outcome, correction=c,
+                   hall_teams=view.hall_teams or (home, away))
+
+
+def _renamed(outcome: MatchOutcome, home: str | None, away: str | None) -> MatchOutcome:
+    """The outcome with its result under the schedule's names once they are known (a hall
+    may have played under a placeholder such as "1st A", or under its default names)."""
+    result = outcome.result
+    if result is None or home is None or away is None \
+            or (result.home, result.away) == (home, away):
+        return outcome
+    rename = {result.home: home, result.away: away}
+    return replace(
+        outcome,
+        result=replace(result, home=home, away=away),
+        penalties=tuple(replace(p, team=rename.get(p.team, p.team)) for p in outcome.penalties),
+    )
+
+
+def _ranges(numbers: Sequence[int]) -> str:
+    parts: list[str] = []
+    start = prev = numbers[0]
+    for n in numbers[1:]:
+        if n == prev + 1:
+            prev = n
+            continue
+        parts.append(str(start) if start == prev else f"{start}-{prev}")
+        start = prev = n
+    parts.append(str(start) if start == prev else f"{start}-{prev}")
+    return ", ".join(parts)

@@ -1,0 +1,147 @@
+"""The ``office serve`` and ``office correct`` commands (the service's side of the CLI)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import re
+import signal
+import sys
+import threading
+from datetime import datetime
+from pathlib import Path
+from types import FrameType
+
+from firmware_py.mqtt import OfficePeer, Tls, parse_broker_url
+
+from .board import SnapshotBoard
+from .files import load_tournament
+from .model import DecidedBy
+from .service import OfficeService
+from .store import Store
+from .tournament import TournamentError
+from .web import OfficeWeb
+
+log = logging.getLogger("office")
+
+DEFAULT_DB = "office.sqlite"
+_SCORE = re.compile(r"^(\d{1,3})[-:](\d{1,3})$")
+
+
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    serve = sub.add_parser(
+        "serve", help="run the standings service (MQTT in, tables and next out, office page)",
+        description="Subscribe to every hall's events, store them, rank the groups, fill the "
+                    "bracket, track suspensions, publish retained standings/<group> and each "
+                    "hall's next, and serve the office page.")
+    serve.add_argument("--tournament", required=True, type=Path, help="the tournament file")
+    serve.add_argument("--db", type=Path, default=Path(DEFAULT_DB),
+                       help=f"the office's SQLite store (default {DEFAULT_DB})")
+    serve.add_argument("--broker", default="mqtt://127.0.0.1:1883",
+                       help="mqtt://HOST[:PORT] or mqtts://HOST[:PORT] (default %(default)s)")
+    serve.add_argument("--username", help="broker user name")
+    serve.add_argument("--password-file", type=Path,
+                       help="file holding the broker password (never on the command line)")
+    serve.add_argument("--ca-file", help="CA certificate for mqtts://")
+    serve.add_argument("--client-id", help="MQTT client id (default office-<tournament id>); "
+                       "keep it fixed: the broker keeps this session's events while away")
+    serve.add_argument("--http", type=int, metavar="PORT",
+                       help="serve the office page on this port (0: any free port)")
+    serve.add_argument("--host", default="0.0.0.0",
+                       help="address the page listens on (default %(default)s)")
+    serve.add_argument("--log-level", default="INFO",
+                       choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+    serve.set_defaults(func=run_serve)
+
+    correct = sub.add_parser(
+        "correct", help="correct a match's result (audited; the tables re-rank)",
+        description="Record the jury's result for a match, with the reason. The running "
+                    "service picks it up from the store within a second; nothing the hall "
+                    "sent is changed or removed.")
+    correct.add_argument("match", help="the match id, as in the tournament file")
+    correct.add_argument("--score", required=True, help="HOME-AWAY, e.g. 2-1")
+    correct.add_argument("--reason", required=True, help="why (kept with the correction)")
+    correct.add_argument("--decided-by", choices=[d.value for d in DecidedBy],
+                         help="how the match was decided (default: as the hall reported)")
+    correct.add_argument("--tournament", required=True, type=Path, help="the tournament file")
+    correct.add_argument("--db", type=Path, default=Path(DEFAULT_DB),
+                         help=f"the office's SQLite store (default {DEFAULT_DB})")
+    correct.set_defaults(func=run_correct)
+
+
+def run_correct(args: argparse.Namespace) -> int:
+    try:
+        tournament = load_tournament(args.tournament)
+    except TournamentError as err:
+        print(f"office correct: {err}", file=sys.stderr)
+        return 2
+    if tournament.match(args.match) is None:
+        print(f"office correct: no match {args.match!r} in {args.tournament}", file=sys.stderr)
+        return 2
+    found = _SCORE.match(args.score.strip())
+    if found is None:
+        print(f"office correct: --score {args.score!r}: expected HOME-AWAY, e.g. 2-1",
+              file=sys.stderr)
+        return 2
+    if not args.reason.strip():
+        print("office correct: --reason must say why", file=sys.stderr)
+        return 2
+    home, away = int(found.group(1)), int(found.group(2))
+    store = Store(args.db)
+    try:
+        store.admin("correct", {"match": args.match, "home": home, "away": away,
+                                "decided_by": args.decided_by, "reason": args.reason.strip()},
+                    datetime.now())
+    finally:
+        store.close()
+    print(f"{args.match}: corrected to {home}-{away} ({args.reason.strip()})")
+    return 0
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=args.log_level,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        tournament = load_tournament(args.tournament)
+        broker = parse_broker_url(args.broker)
+    except (TournamentError, ValueError) as err:
+        print(f"office serve: {err}", file=sys.stderr)
+        return 2
+    password = None
+    if args.password_file is not None:
+        try:
+            password = args.password_file.read_text(encoding="utf-8").strip()
+        except OSError as err:
+            print(f"office serve: --password-file: {err.strerror or err}", file=sys.stderr)
+            return 2
+    tls = Tls(ca_file=args.ca_file) if broker.tls else None
+    store = Store(args.db)
+    peer = OfficePeer(broker.host, broker.port, tournament.id, username=args.username,
+                      password=password, tls=tls, client_id=args.client_id)
+    board = SnapshotBoard()
+    service = OfficeService(tournament, store, peer, board)
+    web = None
+    if args.http is not None:
+        web = OfficeWeb(board, host=args.host, port=args.http)
+        web.start()
+        log.info("office page on http://%s:%d/", args.host, web.port)
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    peer.start()
+    log.info("office serving %s (%d matches, %d groups); store %s", tournament.id,
+             len(tournament.matches), len(tournament.groups), args.db)
+    try:
+        service.refresh()
+        while not stop.is_set():
+            service.pump(0.2)
+    finally:
+        peer.close()
+        if web is not None:
+            web.stop()
+        store.close()
+    return 0

@@ -1,0 +1,111 @@
+"""The office page's document: the ledger, the halls' live states and the alerts as one JSON
+object (the page and the CSV exports read only this). Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from .ledger import Ledger, MatchView
+
+
+@dataclass(frozen=True, slots=True)
+class HallLive:
+    """What a hall last said of itself: ``status`` (online/offline) and its ``state``."""
+
+    online: bool | None = None  # None: never heard of
+    state: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AlertView:
+    at: datetime
+    text: str
+
+
+def snapshot(ledger: Ledger, halls: Mapping[str, HallLive], alerts: Sequence[AlertView],
+             now: datetime) -> dict[str, Any]:
+    t = ledger.tournament
+    return {
+        "generated": _iso(now),
+        "tournament": {"id": t.id, "name": t.name},
+        "groups": [ledger.tables[g.name].to_json() for g in t.groups],
+        "matches": [_match(ledger, v) for v in ledger.matches.values()],
+        "bracket": [
+            {"match": m.id, "stage": m.stage.value,
+             "home": ledger.pairings[m.id].home, "away": ledger.pairings[m.id].away,
+             "home_slot": m.home.text, "away_slot": m.away.text,
+             "provisional": ledger.pairings[m.id].provisional,
+             "start": _iso(m.start), "hall": m.hall}
+            for m in t.matches if m.group is None
+        ],
+        "suspensions": [
+            {"team": s.team, "player": s.player, "name": s.name, "rule": s.rule,
+             "offences": s.offences, "offence_match": s.offence_match, "banned": s.banned,
+             "served": list(s.served), "pending": list(s.pending), "waiting": s.waiting}
+            for s in ledger.suspensions
+        ],
+        "halls": [_hall(ledger, hall, halls.get(hall, HallLive())) for hall in t.halls()],
+        "alerts": [{"at": _iso(a.at), "text": a.text} for a in reversed(alerts)]
+        + [{"at": None, "text": w} for w in ledger.warnings],
+    }
+
+
+def _match(ledger: Ledger, v: MatchView) -> dict[str, Any]:
+    m = v.scheduled
+    pairing = ledger.pairings.get(m.id)
+    result = v.outcome.result
+    score = None
+    if result is not None:
+        score = {"home": result.home_goals, "away": result.away_goals}
+    elif v.live_score is not None:
+        score = {"home": v.live_score[0], "away": v.live_score[1]}
+    return {
+        "id": m.id, "stage": m.stage.value, "group": m.group, "hall": m.hall,
+        "start": _iso(m.start),
+        "home": (pairing.home if pairing else None) or m.home.label(),
+        "away": (pairing.away if pairing else None) or m.away.label(),
+        "home_slot": m.home.text, "away_slot": m.away.text,
+        "state": v.outcome.state.value,
+        "score": score,
+        "decided_by": result.decided_by.value if result is not None else None,
+        "penalty_minutes": {"home": result.home_pim, "away": result.away_pim}
+        if result is not None else None,
+        "confirm_at": _iso(v.confirm_at) if v.confirm_at is not None else None,
+        "gaps": list(v.gaps),
+        "correction": {"reason": v.correction.reason, "at": _iso(v.correction.at)}
+        if v.correction is not None else None,
+    }
+
+
+def _hall(ledger: Ledger, hall: str, live: HallLive) -> dict[str, Any]:
+    nxt = ledger.next_for_hall(hall)
+    state = live.state
+    shown = None
+    if state is not None and isinstance(state.get("match"), str):
+        raw = state.get("teams")
+        teams: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
+        shown = {
+            "match": state.get("match"),
+            "phase": state.get("phase"),
+            "period": state.get("period"),
+            "clock_ms": state.get("clock_ms"),
+            "running": state.get("running"),
+            "score": state.get("score"),
+            "teams": {side: _team_name(teams.get(side)) for side in ("home", "away")},
+        }
+    return {"hall": hall, "online": live.online, "live": shown,
+            "next": nxt.id if nxt is not None else None}
+
+
+def _team_name(team: object) -> str | None:
+    if isinstance(team, Mapping):
+        name = team.get("name")
+        return name if isinstance(name, str) else None
+    return team if isinstance(team, str) else None
+
+
+def _iso(when: datetime) -> str:
+    return when.isoformat(timespec="seconds")

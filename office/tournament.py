@@ -1,0 +1,436 @@
+"""The tournament file: teams, groups, schedule and bracket, validated (issue 7, DESIGN.md 4.5).
+
+Pure: ``parse_tournament`` takes ``tomllib`` output and the parsed presets it names; reading
+files is ``office.files``. Every error names the file, the key path and the problem, e.g.
+``cup.toml: matches[3].home: 'C9' is not a team, nor a placeholder (...)``.
+
+The format (examples/tournaments/README.md)::
+
+    name = "Example Cup"
+    id = "example-cup"                   # 1-64 of A-Z a-z 0-9 _ . - (an MQTT topic level)
+    preset = "ice-hockey-2x20"           # every match's, unless the match names its own
+    points = {win = 2, draw = 1, loss = 0}   # optional: over the preset's standings points
+    [standings]                          # optional: over the preset's [standings] table
+    [[groups]]
+    name = "A"
+    teams = ["Lions", {name = "Bears", short = "BRS", colours = ["#102040", "#ffffff"],
+             roster = {7 = "A. Player"}}]
+    [[matches]]
+    id = "A1"
+    group = "A"                          # group matches only
+    stage = "group"                      # group | playoff | placement (default: group)
+    hall = "hall-1"
+    start = 2026-12-05T09:00:00          # TOML local date-time, unquoted
+    home = "Lions"                       # or "A1" (first of group A), "W:SF1" / "L:SF1"
+    away = "Bears"
+    preset = "..."                       # optional
+
+A slot's text is read as a team name first: a team literally named "A1" is that team, never
+"first of group A". So that "A12" can only mean one thing, group names may not end in a digit.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, time
+from types import MappingProxyType
+
+from firmware_py.core.errors import PresetError
+from firmware_py.core.phase import Stage as PhaseStage
+from firmware_py.core.preset import Preset, StandingsRules, parse_standings
+
+from .model import Group, ScheduledMatch, Slot, SlotKind, Stage, TeamEntry, Tournament
+
+# Ids, halls and groups appear as MQTT topic levels and in URLs: no spaces, '/', '+' or '#'.
+_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+_NAME_RULE = "1-64 of A-Z a-z 0-9 _ . -"
+_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+_PLAYER_NUMBER = re.compile(r"[0-9]{1,2}")
+_SHORT_MAX = 6
+_PLACEHOLDERS = "A1 = first of group A, W:SF1 / L:SF1 = winner / loser of match SF1"
+_MISSING = object()
+
+_TOP_KEYS = ("name", "id", "preset", "points", "standings", "groups", "matches")
+_GROUP_KEYS = ("name", "teams")
+_TEAM_KEYS = ("name", "short", "colours", "roster")
+_MATCH_KEYS = ("id", "group", "stage", "hall", "start", "home", "away", "preset")
+
+
+class TournamentError(ValueError):
+    """A tournament file is invalid; the message names the file, the key and the problem."""
+
+
+class _Table:
+    """A TOML table being read. Unknown keys are refused up front, before any "missing" error,
+    so a misspelt key is reported as what it is rather than as the key it was meant to be."""
+
+    def __init__(self, data: Mapping[str, object], where: str, source: str,
+                 keys: Sequence[str]) -> None:
+        self.data = data
+        self.where = where
+        self.source = source
+        for key in data:
+            if key not in keys:
+                close = difflib.get_close_matches(key, keys, n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                raise self.error(key, f"unknown key (misspelt?){hint}")
+
+    def error(self, key: str, problem: str) -> TournamentError:
+        return TournamentError(f"{self.source}: {self.where}{key}: {problem}")
+
+    def get(self, key: str, default: object = _MISSING) -> object:
+        if key in self.data:
+            return self.data[key]
+        if default is _MISSING:
+            raise self.error(key, "missing")
+        return default
+
+    def string(self, key: str, default: object = _MISSING) -> str:
+        value = self.get(key, default)
+        if not isinstance(value, str) or not value.strip():
+            raise self.error(key, f"must be a non-empty string, got {value!r}")
+        if value != value.strip():
+            # Matches refer to teams by exact text: a stray space would be a different team.
+            raise self.error(key, f"{value!r} has leading or trailing spaces")
+        return value
+
+    def name(self, key: str) -> str:
+        value = self.string(key)
+        if not _NAME.fullmatch(value):
+            raise self.error(key, f"{value!r} is not a valid name ({_NAME_RULE})")
+        return value
+
+    def tables(self, key: str, keys: Sequence[str]) -> list[_Table]:
+        value = self.get(key)
+        if not isinstance(value, list) or not all(isinstance(v, Mapping) for v in value):
+            raise self.error(key, f"must be an array of tables ([[{key}]])")
+        if not value:
+            raise self.error(key, "is empty")
+        return [_Table(v, f"{self.where}{key}[{i}].", self.source, keys)
+                for i, v in enumerate(value)]
+
+
+def parse_tournament(data: Mapping[str, object], source: str,
+                     presets: Mapping[str, Preset]) -> Tournament:
+    """Validate a parsed tournament file. ``source`` (the file's name) prefixes every error;
+    ``presets`` maps preset names to parsed presets and must hold every one the file names."""
+    top = _Table(data, "", source, _TOP_KEYS)
+    name = top.string("name")
+    tournament_id = top.name("id")
+    preset = _preset(top, presets)
+    rules = _rules(top, preset)
+    teams, groups, group_of = _groups(top)
+    matches = _Schedule(top, presets=presets, default_preset=preset.name, teams=teams,
+                        groups=groups, group_of=group_of).matches()
+    return Tournament(name=name, id=tournament_id, preset=preset.name,
+                      teams=MappingProxyType(teams), groups=groups, matches=matches,
+                      rules=rules)
+
+
+def _preset(table: _Table, presets: Mapping[str, Preset]) -> Preset:
+    name = table.string("preset")
+    if name not in presets:
+        known = ", ".join(sorted(presets)) or "none loaded"
+        raise table.error("preset", f"unknown preset {name!r} (one of {known})")
+    return presets[name]
+
+
+def _rules(top: _Table, preset: Preset) -> StandingsRules:
+    """The preset's standings rules with the file's overrides: ``points`` first, then the
+    ``[standings]`` table, each replacing only what it names (preset.parse_standings)."""
+    points = top.get("points", None)
+    standings = top.get("standings", None)
+    if standings is not None and not isinstance(standings, Mapping):
+        raise top.error("standings", f"must be a table, got {standings!r}")
+    if points is not None and standings is not None and "points" in standings:
+        raise top.error("points", "given twice, here and as standings.points: keep one")
+    rules = preset.standings
+    try:
+        if points is not None:
+            rules = parse_standings({"points": points}, top.source, rules, where="")
+        if standings is not None:
+            rules = parse_standings(standings, top.source, rules)
+    except PresetError as err:
+        # The same message (file, key, problem); only the type is the office's.
+        raise TournamentError(str(err)) from None
+    if standings is not None and "suspensions" in standings:
+        kinds = preset.penalties.kinds
+        for i, rule in enumerate(rules.suspensions):
+            for kind in sorted(rule.kinds - set(kinds)):
+                known = f"one of {', '.join(kinds)}" if kinds else "it has none"
+                raise TournamentError(
+                    f"{top.source}: standings.suspensions[{i}].kinds: {kind!r} is not a "
+                    f"penalty kind of preset {preset.name!r} ({known})")
+    return rules
+
+
+def _groups(top: _Table) -> tuple[dict[str, TeamEntry], tuple[Group, ...], dict[str, str]]:
+    """Teams by name (file order), the groups, and each team's group."""
+    teams: dict[str, TeamEntry] = {}
+    group_of: dict[str, str] = {}
+    groups: list[Group] = []
+    for table in top.tables("groups", _GROUP_KEYS):
+        name = table.name("name")
+        if name[-1].isdigit():
+            raise table.error("name", f"{name!r} ends in a digit: 'A1' must mean one thing "
+                              "(first of group A)")
+        if any(g.name == name for g in groups):
+            raise table.error("name", f"group {name!r} is named twice")
+        raw = table.get("teams")
+        if not isinstance(raw, list):
+            raise table.error("teams", f"must be a list of team names or tables, got {raw!r}")
+        if len(raw) < 2:
+            raise table.error("teams", f"group {name} needs at least 2 teams, got {len(raw)}")
+        members: list[str] = []
+        for i, item in enumerate(raw):
+            where = f"{table.where}teams[{i}]"
+            team = _team(item, where, top.source)
+            if team.name in group_of:
+                other = group_of[team.name]
+                problem = (f"{team.name!r} is named twice in group {name}" if other == name
+                           else f"{team.name!r} is already in group {other}")
+                raise TournamentError(f"{top.source}: {where}: {problem}")
+            teams[team.name] = team
+            group_of[team.name] = name
+            members.append(team.name)
+        groups.append(Group(name, tuple(members)))
+    return teams, tuple(groups), group_of
+
+
+def _team(item: object, where: str, source: str) -> TeamEntry:
+    if isinstance(item, str):
+        return TeamEntry(_team_name(item, where, source), _default_short(item),
+                         roster=MappingProxyType({}))
+    if not isinstance(item, Mapping):
+        raise TournamentError(f"{source}: {where}: must be a team name or a table "
+                              f"{{name = ..., short = ...}}, got {item!r}")
+    table = _Table(item, f"{where}.", source, _TEAM_KEYS)
+    name = table.string("name")
+    short = table.string("short", _default_short(name))
+    if len(short) > _SHORT_MAX:
+        raise table.error("short", f"{short!r} is longer than {_SHORT_MAX} characters")
+    return TeamEntry(name, short, _colours(table), MappingProxyType(_roster(table)))
+
+
+def _team_name(value: str, where: str, source: str) -> str:
+    if not value.strip():
+        raise TournamentError(f"{source}: {where}: a team name must not be empty")
+    if value != value.strip():
+        raise TournamentError(f"{source}: {where}: {value!r} has leading or trailing spaces")
+    return value
+
+
+def _default_short(name: str) -> str:
+    """The first three letters or digits, upper-cased ("Lions" -> "LIO", "1. FC" -> "1FC")."""
+    letters = "".join(c for c in name if c.isalnum())
+    return (letters or name.strip())[:3].upper()
+
+
+def _colours(table: _Table) -> tuple[str, str] | None:
+    value = table.get("colours", None)
+    if value is None:
+        return None
+    if (not isinstance(value, list) or len(value) != 2
+            or not all(isinstance(c, str) and _COLOUR.fullmatch(c) for c in value)):
+        raise table.error("colours", "must be two '#rrggbb' colours (shirt, number), "
+                          f"got {value!r}")
+    return (str(value[0]).lower(), str(value[1]).lower())
+
+
+def _roster(table: _Table) -> dict[int, str]:
+    value = table.get("roster", None)
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise table.error("roster", f"must be a table of number = \"name\", got {value!r}")
+    roster: dict[int, str] = {}
+    for key, player in value.items():
+        where = f"roster.{key}"
+        # TOML table keys are always strings: `7 = "A. Player"` arrives as "7".
+        if not isinstance(key, str) or not _PLAYER_NUMBER.fullmatch(key):
+            raise table.error(where, f"{key!r} is not a player number (0-99)")
+        number = int(key)
+        if number in roster:
+            raise table.error(where, f"player number {number} is given twice")
+        if not isinstance(player, str) or not player.strip():
+            raise table.error(where, f"must be the player's name, got {player!r}")
+        roster[number] = player
+    return roster
+
+
+@dataclass(frozen=True, slots=True)
+class _Raw:
+    """A match as read, before its slots are resolved (they need every match's id and start)."""
+
+    index: int
+    table: _Table
+    id: str
+    stage: Stage
+    group: str | None
+    hall: str
+    start: datetime
+    preset: str
+    home: str
+    away: str
+
+
+class _Schedule:
+    """Reads ``[[matches]]`` in two passes: the fields, then the slots against all matches."""
+
+    def __init__(self, top: _Table, *, presets: Mapping[str, Preset], default_preset: str,
+                 teams: Mapping[str, TeamEntry], groups: tuple[Group, ...],
+                 group_of: Mapping[str, str]) -> None:
+        self.top = top
+        self.presets = presets
+        self.default_preset = default_preset
+        self.teams = teams
+        self.groups = {g.name: g for g in groups}
+        self.group_of = group_of
+        self.raw: dict[str, _Raw] = {}
+        self.filled_by: dict[str, str] = {}  # placeholder -> the slot it already fills
+
+    def matches(self) -> tuple[ScheduledMatch, ...]:
+        for i, table in enumerate(self.top.tables("matches", _MATCH_KEYS)):
+            raw = self._read(i, table)
+            self.raw[raw.id] = raw
+        scheduled = [self._resolve(raw) for raw in self.raw.values()]
+        self._check_clashes(scheduled)
+        # sorted() is stable: matches starting together keep their file order.
+        return tuple(sorted(scheduled, key=lambda m: m.start))
+
+    def _read(self, index: int, table: _Table) -> _Raw:
+        match_id = table.name("id")
+        if match_id in self.raw:
+            raise table.error("id", f"match id {match_id!r} is used twice "
+                              f"(first at matches[{self.raw[match_id].index}])")
+        group = table.get("group", None)
+        stage_text = table.get("stage", Stage.GROUP.value if group is not None else _MISSING)
+        if not isinstance(stage_text, str) or stage_text not in {s.value for s in Stage}:
+            raise table.error("stage", f"must be one of group, playoff, placement, "
+                              f"got {stage_text!r}")
+        stage = Stage(str(stage_text))
+        if stage is Stage.GROUP:
+            group = table.string("group")
+            if group not in self.groups:
+                raise table.error("group", f"no group {group!r} (groups: "
+                                  f"{', '.join(self.groups)})")
+        elif group is not None:
+            raise table.error("group", f"a {stage} match belongs to no group: remove the key, "
+                              "or set stage = \"group\"")
+        preset = table.string("preset", self.default_preset)
+        if preset not in self.presets:
+            raise table.error("preset", f"unknown preset {preset!r} "
+                              f"(one of {', '.join(sorted(self.presets))})")
+        if stage.decided and not self.presets[preset].decision.required(PhaseStage.PLAYOFF):
+            # The bracket needs a winner; the scoreboard plays these at its playoff stage.
+            key = "preset" if "preset" in table.data else "stage"
+            raise table.error(key, f"a {stage} match must be decided, but preset {preset!r} "
+                              "decides no tie in a playoff (its decision.stages)")
+        return _Raw(index, table, match_id, stage, group, table.name("hall"), _start(table),
+                    preset, table.string("home"), table.string("away"))
+
+    def _resolve(self, raw: _Raw) -> ScheduledMatch:
+        if raw.home == raw.away:
+            raise raw.table.error("away", f"the same team twice ({raw.home!r})")
+        home = self._slot(raw, "home", raw.home)
+        away = self._slot(raw, "away", raw.away)
+        return ScheduledMatch(id=raw.id, stage=raw.stage, group=raw.group, hall=raw.hall,
+                              start=raw.start, home=home, away=away, preset=raw.preset)
+
+    def _slot(self, raw: _Raw, key: str, text: str) -> Slot:
+        if raw.group is not None:
+            group = self.groups[raw.group]
+            if text in group.teams:
+                return Slot(text, SlotKind.TEAM, team=text)
+            if text in self.group_of:
+                raise raw.table.error(key, f"{text!r} is in group {self.group_of[text]}, "
+                                      f"not in group {raw.group}")
+            hint = ("; a group match names teams, not placeholders"
+                    if _looks_like_placeholder(text) else "")
+            raise raw.table.error(key, f"{text!r} is not a team of group {raw.group} "
+                                  f"({', '.join(group.teams)}){hint}")
+        # A team's name wins over a placeholder reading of the same text (module docstring).
+        if text in self.teams:
+            return Slot(text, SlotKind.TEAM, team=text)
+        slot = self._placeholder(raw, key, text)
+        if text in self.filled_by:
+            raise raw.table.error(key, f"{text!r} already fills {self.filled_by[text]}: a "
+                                  "placeholder names one team, who cannot play twice at once")
+        self.filled_by[text] = f"matches[{raw.index}].{key}"
+        return slot
+
+    def _placeholder(self, raw: _Raw, key: str, text: str) -> Slot:
+        what = f"{text!r} is not a team, nor a placeholder"
+        if text[:2] in ("W:", "L:"):
+            other = text[2:]
+            if other == raw.id:
+                raise raw.table.error(key, f"{text!r}: a match cannot wait for its own result")
+            if other not in self.raw:
+                raise raw.table.error(key, f"{what}: there is no match {other!r}")
+            target = self.raw[other]
+            if target.stage is Stage.GROUP:
+                raise raw.table.error(key, f"{text!r}: {other} is a group match, with no "
+                                      "winner to send on; name a group place instead "
+                                      f"({target.group}1 = first of group {target.group})")
+            if target.start >= raw.start:
+                raise raw.table.error(key, f"{text!r}: {other} starts at "
+                                      f"{target.start.isoformat(' ', 'minutes')}, not before "
+                                      f"this match ({raw.start.isoformat(' ', 'minutes')})")
+            kind = SlotKind.WINNER if text[0] == "W" else SlotKind.LOSER
+            return Slot(text, kind, match=other)
+        found = re.fullmatch(r"(.*?)([0-9]+)", text)
+        if found is None or not found.group(1):
+            raise raw.table.error(key, f"{what} ({_PLACEHOLDERS})")
+        group_name, place = found.group(1), int(found.group(2))
+        group = self.groups.get(group_name)
+        if group is None:
+            raise raw.table.error(key, f"{what}: there is no group {group_name!r} (groups: "
+                                  f"{', '.join(self.groups)}; {_PLACEHOLDERS})")
+        if not 1 <= place <= len(group.teams):
+            raise raw.table.error(key, f"{text!r}: group {group_name} has places 1 to "
+                                  f"{len(group.teams)}, not {place}")
+        return Slot(text, SlotKind.GROUP_PLACE, group=group_name, place=place)
+
+    def _check_clashes(self, matches: list[ScheduledMatch]) -> None:
+        """One match at a time in a hall, and a team in one match at a time (same start)."""
+        halls: dict[tuple[str, datetime], str] = {}
+        playing: dict[tuple[str, datetime], str] = {}
+        for m in matches:
+            raw = self.raw[m.id]
+            if (m.hall, m.start) in halls:
+                raise raw.table.error("start", f"{m.hall} already has match "
+                                      f"{halls[m.hall, m.start]} at this time")
+            halls[m.hall, m.start] = m.id
+            for key, slot in (("home", m.home), ("away", m.away)):
+                if slot.team is None:
+                    continue
+                if (slot.team, m.start) in playing:
+                    raise raw.table.error(key, f"{slot.team!r} already plays match "
+                                          f"{playing[slot.team, m.start]} at this time")
+                playing[slot.team, m.start] = m.id
+
+
+def _looks_like_placeholder(text: str) -> bool:
+    return text[:2] in ("W:", "L:") or re.fullmatch(r".+[0-9]", text) is not None
+
+
+def _start(table: _Table) -> datetime:
+    value = table.get("start")
+    example = "(start = 2026-12-05T09:00:00, unquoted)"
+    if isinstance(value, datetime):
+        if value.tzinfo is not None:
+            raise table.error("start", f"{value.isoformat()} has a UTC offset; use the "
+                              f"tournament's local date-time {example}")
+        return value
+    if isinstance(value, date):
+        problem = "a date without a time"
+    elif isinstance(value, time):
+        problem = "a time without a date"
+    elif isinstance(value, str):
+        problem = f"the string {value!r}"
+    else:
+        problem = repr(value)
+    raise table.error("start", f"must be a TOML local date-time {example}, got {problem}")

@@ -1,0 +1,326 @@
+"""The office page: a standard library HTTP server over a :class:`SnapshotBoard`.
+
+Routes: ``/`` the page (one HTML file, inline CSS and JS, no build step), ``/api/snapshot``
+(long-poll: ``?since=N`` answers as soon as the board is past version N), ``/tables.csv``
+and ``/results.csv`` (exports for the office's spreadsheets), ``/healthz``.
+
+The snapshot is whatever the service publishes; this module only reads it, tolerating
+missing or odd parts, so a half-built document can never take the page or the server down.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+import logging
+import re
+import socket
+import sys
+import threading
+from collections.abc import Iterable, Mapping
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from office.board import SnapshotBoard
+
+log = logging.getLogger(__name__)
+
+# How long a long-poll request is held when nothing changes. Short enough that proxies and
+# the browser never give up on the request first; the page just asks again.
+POLL_TIMEOUT_S = 15.0
+
+TABLES_COLUMNS = (
+    "group", "rank", "team", "played", "won", "drawn", "lost", "goals_for", "goals_against",
+    "goal_difference", "points", "penalty_minutes", "decided_by", "lots_needed", "provisional",
+)
+RESULTS_COLUMNS = (
+    "match", "stage", "group", "hall", "start", "home", "away", "home_goals", "away_goals",
+    "decided_by", "state", "correction_reason",
+)
+
+# The page loads nothing from elsewhere; the policy makes that a guarantee, and also stops
+# any injected markup from running even if a rendering bug ever let some through.
+PAGE_CSP = (
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+    "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'"
+)
+
+
+def load_page() -> bytes:
+    return resources.files("office").joinpath("page.html").read_bytes()
+
+
+# --- CSV exports ------------------------------------------------------------------------
+
+
+def _dicts(value: Any) -> list[Mapping[str, Any]]:
+    """The dicts of a list, skipping anything else: the CSV must not fail on a bad entry."""
+    if not isinstance(value, list):
+        return []
+    return [v for v in value if isinstance(v, Mapping)]
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _cell(value: Any) -> str | int | float:
+    if value is None:
+        return ""
+    if isinstance(value, bool):  # before int: bool is an int
+        return "true" if value else "false"
+    if isinstance(value, int | float | str):
+        return value
+    # A list or dict where a scalar belongs: keep it readable rather than fail the export.
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _csv_bytes(header: Iterable[str], rows: Iterable[Iterable[Any]]) -> bytes:
+    buf = io.StringIO()
+    # RFC 4180 line endings: what spreadsheets expect from a download.
+    writer = csv.writer(buf, lineterminator="\r\n")
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow([_cell(v) for v in row])
+    # With a byte order mark: Excel, what most offices open a download with, reads UTF-8
+    # without one as the local code page and garbles "Střešovice".
+    return buf.getvalue().encode("utf-8-sig")
+
+
+def tables_csv(doc: Mapping[str, Any]) -> bytes:
+    """One line per table row, groups in the snapshot's order."""
+
+    def rows() -> Iterable[list[Any]]:
+        for group in _dicts(doc.get("groups")):
+            for row in _dicts(group.get("rows")):
+                gf, ga = _int(row.get("goals_for")), _int(row.get("goals_against"))
+                gd = gf - ga if gf is not None and ga is not None else None
+                yield [
+                    group.get("name"), row.get("rank"), row.get("team"), row.get("played"),
+                    row.get("won"), row.get("drawn"), row.get("lost"), gf, ga, gd,
+                    row.get("points"), row.get("penalty_minutes"), row.get("decided_by"),
+                    bool(row.get("lots_needed")), bool(group.get("provisional")),
+                ]
+
+    return _csv_bytes(TABLES_COLUMNS, rows())
+
+
+def results_csv(doc: Mapping[str, Any]) -> bytes:
+    """One line per scheduled match, results blank until there is one."""
+
+    def rows() -> Iterable[list[Any]]:
+        for m in _dicts(doc.get("matches")):
+            score = _mapping(m.get("score"))
+            correction = _mapping(m.get("correction"))
+            yield [
+                m.get("id"), m.get("stage"), m.get("group"), m.get("hall"), m.get("start"),
+                # An unfilled bracket side has no team yet: its slot says who it will be.
+                m.get("home") or m.get("home_slot"), m.get("away") or m.get("away_slot"),
+                score.get("home"), score.get("away"), m.get("decided_by"), m.get("state"),
+                correction.get("reason"),
+            ]
+
+    return _csv_bytes(RESULTS_COLUMNS, rows())
+
+
+def _download_name(doc: Mapping[str, Any], what: str) -> str:
+    """``<tournament id>-<what>.csv``, reduced to characters safe in a header and a file
+    system, so two tournaments' exports do not overwrite each other in Downloads."""
+    tournament = doc.get("tournament")
+    tid = tournament.get("id") if isinstance(tournament, Mapping) else None
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "-", tid).strip(".-") if isinstance(tid, str) else ""
+    return f"{safe}-{what}.csv" if safe else f"{what}.csv"
+
+
+# --- HTTP -------------------------------------------------------------------------------
+
+
+class _Server(ThreadingHTTPServer):
+    # Long-poll threads may be parked for POLL_TIMEOUT_S: they must never hold up stop()
+    # or the process' exit.
+    daemon_threads = True
+    block_on_close = False
+
+    def __init__(self, address: tuple[str, int], board: SnapshotBoard, page: bytes,
+                 poll_timeout: float) -> None:
+        super().__init__(address, _Handler)
+        self.board = board
+        self.page = page
+        self.poll_timeout = poll_timeout
+        # Connections being answered, so stop() can drop them: a parked long-poll would
+        # otherwise keep the page believing the service is up for another poll timeout.
+        self._active: set[socket.socket] = set()
+        self._active_lock = threading.Lock()
+
+    def process_request(self, request: socket.socket | tuple[bytes, socket.socket],
+                        client_address: Any) -> None:
+        if isinstance(request, socket.socket):
+            with self._active_lock:
+                self._active.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: socket.socket | tuple[bytes, socket.socket]) -> None:
+        if isinstance(request, socket.socket):
+            with self._active_lock:
+                self._active.discard(request)
+        super().shutdown_request(request)
+
+    def drop_connections(self) -> None:
+        with self._active_lock:
+            active = list(self._active)
+        for sock in active:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # The default prints a traceback to stderr; route it to the service's log instead.
+        # A vanished client (closing the connection fails) is routine, not a warning.
+        level = logging.DEBUG if isinstance(sys.exc_info()[1], OSError) else logging.WARNING
+        log.log(level, "office web: error serving %s", client_address, exc_info=True)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _Server
+    # A client that connects and sends nothing must not keep a thread forever.
+    timeout = 30.0
+    server_version = "ArenaOffice"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        # http.server writes every request to stderr; the office screen polls all day.
+        log.debug("office web %s: " + format, self.address_string(), *args)
+
+    def do_GET(self) -> None:
+        try:
+            self._route()
+        except OSError:
+            # The screen reloaded or went away mid-answer, or stop() dropped the connection:
+            # there is no one left to tell.
+            log.debug("office web: client %s went away", self.address_string())
+        except Exception:
+            log.exception("office web: failed to answer %s", self.path)
+            if not self._headers_started:
+                self._send(HTTPStatus.INTERNAL_SERVER_ERROR, b"internal error\n",
+                           "text/plain; charset=utf-8")
+
+    _headers_started = False
+
+    def _route(self) -> None:
+        url = urlsplit(self.path)
+        query = parse_qs(url.query, keep_blank_values=True)
+        if url.path == "/":
+            self._send(HTTPStatus.OK, self.server.page, "text/html; charset=utf-8",
+                       {"Content-Security-Policy": PAGE_CSP})
+        elif url.path == "/api/snapshot":
+            self._snapshot(query)
+        elif url.path == "/tables.csv":
+            doc = self.server.board.current()
+            self._csv(tables_csv(doc), _download_name(doc, "tables"))
+        elif url.path == "/results.csv":
+            doc = self.server.board.current()
+            self._csv(results_csv(doc), _download_name(doc, "results"))
+        elif url.path == "/healthz":
+            self._send(HTTPStatus.OK, b"ok", "text/plain; charset=utf-8")
+        else:
+            self._send(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
+
+    def _snapshot(self, query: Mapping[str, list[str]]) -> None:
+        board = self.server.board
+        values = query.get("since")
+        if values is None:
+            doc = board.current()
+        else:
+            since = values[0] if len(values) == 1 else ""
+            if not re.fullmatch(r"[0-9]{1,18}", since):
+                self._send(HTTPStatus.BAD_REQUEST,
+                           b"since must be one non-negative integer version\n",
+                           "text/plain; charset=utf-8")
+                return
+            doc = board.wait(int(since), self.server.poll_timeout)
+        # ensure_ascii=False: team names travel as UTF-8, as they were written. The body is
+        # JSON served as JSON, so markup inside names is inert data to the browser.
+        body = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        self._send(HTTPStatus.OK, body, "application/json; charset=utf-8")
+
+    def _csv(self, body: bytes, filename: str) -> None:
+        self._send(HTTPStatus.OK, body, "text/csv; charset=utf-8",
+                   {"Content-Disposition": f'attachment; filename="{filename}"'})
+
+    def _send(self, status: HTTPStatus, body: bytes, content_type: str,
+              headers: Mapping[str, str] | None = None) -> None:
+        self._headers_started = True
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        # Every answer is the state of the moment: a cached one would show a stale table.
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+
+class OfficeWeb:
+    """The office page's HTTP server, serving ``board`` on its own thread.
+
+    ``host`` defaults to every interface: the office screen is another machine on the LAN.
+    ``port=0`` picks a free port; read it back from :attr:`port` after construction.
+    """
+
+    def __init__(self, board: SnapshotBoard, host: str = "0.0.0.0", port: int = 0,
+                 poll_timeout: float = POLL_TIMEOUT_S) -> None:
+        self.board = board
+        # Bound here, not in start(): a port clash is reported to the caller at once, and
+        # .port is known before the first request.
+        self._server = _Server((host, port), board, load_page(), poll_timeout)
+        self._thread: threading.Thread | None = None
+
+    @property
+    def host(self) -> str:
+        return str(self._server.server_address[0])
+
+    @property
+    def port(self) -> int:
+        return int(self._server.server_address[1])
+
+    def url(self, path: str = "/") -> str:
+        """The address of ``path`` on this server (as a client on this machine reaches it)."""
+        host = "127.0.0.1" if self.host in ("0.0.0.0", "") else self.host
+        return f"http://{host}:{self.port}{path}"
+
+    def start(self) -> None:
+        if self._thread is not None:
+            raise RuntimeError("office web server already started")
+        # serve_forever only notices stop() between polls: 0.1 s keeps stop() prompt for
+        # a negligible cost (an idle wake-up, no work).
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.1,),
+                                        name=f"office-web:{self.port}", daemon=True)
+        self._thread.start()
+        log.info("office page on http://%s:%d/", self.host, self.port)
+
+    def stop(self) -> None:
+        """Stop accepting requests, close the listening socket and drop the connections in
+        flight, as an exit of the process would: pages see it at once and start retrying.
+        (A dropped long-poll's daemon thread ends when its wait does; it writes nowhere.)"""
+        if self._thread is not None:
+            self._server.shutdown()
+            self._thread.join()
+            self._thread = None
+        self._server.server_close()
+        self._server.drop_connections()
+
+    def __enter__(self) -> OfficeWeb:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

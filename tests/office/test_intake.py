@@ -1,0 +1,252 @@
+"""Everything from the broker is checked before it is stored; garbage gets a reason naming
+the field or the problem, and nothing but ``Refusal`` ever escapes."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from datetime import datetime
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from firmware_py.core.preset import StandingsRules
+from firmware_py.outbox import event_payload
+from office.intake import (
+    MAX_PAYLOAD,
+    HallEvent,
+    Refusal,
+    check_event,
+    check_state,
+    check_status,
+    classify,
+)
+from office.model import Group, ScheduledMatch, Slot, SlotKind, Stage, TeamEntry, Tournament
+
+T = "cup"
+EVENTS = f"arena/v1/{T}/hall-1/events"
+
+
+def _team(name: str) -> Slot:
+    return Slot(name, SlotKind.TEAM, team=name)
+
+
+def tournament() -> Tournament:
+    def match(mid: str, hall: str, home: str, away: str) -> ScheduledMatch:
+        return ScheduledMatch(mid, Stage.GROUP, "A", hall, datetime(2026, 12, 5, 9),
+                              _team(home), _team(away), "ice-hockey-2x20")
+
+    teams = ("Lions", "Bears", "Wolves")
+    return Tournament(
+        name="Cup", id=T, preset="ice-hockey-2x20",
+        teams={n: TeamEntry(n, n[:3].upper()) for n in teams},
+        groups=(Group("A", teams),),
+        matches=(match("A1", "hall-1", "Lions", "Bears"),
+                 match("A2", "hall-2", "Bears", "Wolves")),
+        rules=StandingsRules(),
+    )
+
+
+TOURNAMENT = tournament()
+
+
+def record(seq: int = 3, event: str = "goal", data: dict[str, Any] | None = None,
+           match: str = "A1") -> dict[str, Any]:
+    return {"type": "event", "seq": seq, "match": match, "event": event, "at": 123_000_000,
+            "data": {"team": "home", "player": 7} if data is None else data,
+            "wall": "2026-12-05T09:14:03.120+01:00", "boot": "b1"}
+
+
+def payload(hall: str = "hall-1", **changes: Any) -> dict[str, Any]:
+    doc = event_payload(hall, record())
+    doc.update(changes)
+    return doc
+
+
+def encode(doc: Any) -> bytes:
+    return json.dumps(doc).encode()
+
+
+def ended_data(**result_changes: Any) -> dict[str, Any]:
+    result = {"home": 3, "away": 1, "decided_by": "regulation", **result_changes}
+    return {"result": result,
+            "record": {"penalties": [{"team": "away", "player": 12, "kind": "minor",
+                                      "minutes": 2, "period": 1}]}}
+
+
+def without(doc: dict[str, Any], key: str) -> dict[str, Any]:
+    return {k: v for k, v in doc.items() if k != key}
+
+
+def ended(**result_changes: Any) -> bytes:
+    return encode(event_payload("hall-1", record(9, "match_ended", ended_data(**result_changes))))
+
+
+def ended_penalty(**changes: Any) -> bytes:
+    data = ended_data()
+    data["record"]["penalties"][0].update(changes)
+    return encode(event_payload("hall-1", record(9, "match_ended", data)))
+
+
+GARBAGE: list[tuple[str, str, bytes, str]] = [
+    ("not JSON", EVENTS, b"goal!", "not JSON"),
+    ("a JSON list", EVENTS, b"[1, 2]", "must be a JSON object, got a list"),
+    ("1 MB", EVENTS, b"{" + b" " * (1024 * 1024) + b"}", f"{1024 * 1024 + 2} bytes"),
+    ("not UTF-8", EVENTS, b'{"a": "\xff"}', "not UTF-8"),
+    ("NaN", EVENTS, encode(payload()).replace(b'"at_ns": 123000000', b'"at_ns": NaN'),
+     "NaN is not allowed"),
+    ("nested too deeply", EVENTS, b"[" * 30_000 + b"]" * 30_000, "nested too deeply"),
+    ("data 40 levels deep", EVENTS,
+     encode(payload(data=json.loads('{"a":' * 40 + "1" + "}" * 40))), "nested more than 32"),
+    ("lone surrogate", EVENTS, encode(payload(wall="\ud800")), "not valid Unicode"),
+    ("missing seq", EVENTS, encode(without(payload(), "seq")), "'seq' is missing"),
+    ("seq as a string", EVENTS, encode(payload(seq="3")), "'seq' must be an integer, got a string"),
+    ("seq true", EVENTS, encode(payload(seq=True)), "'seq' must be an integer, got a boolean"),
+    ("seq 0", EVENTS, encode(payload(seq=0, event_id="hall-1:A1:0")),
+     "'seq' must be an integer from 1 up, got 0"),
+    ("seq beyond SQLite", EVENTS, encode(payload(seq=2**63)), "'seq' must be an integer from 1"),
+    ("seq a float", EVENTS, encode(payload(seq=3.0)), "'seq' must be an integer, got a number"),
+    ("missing event_id", EVENTS, encode(without(payload(), "event_id")), "'event_id' is missing"),
+    ("match not a string", EVENTS, encode(payload(match=1)), "'match' must be a string"),
+    ("unknown type", EVENTS, encode(payload(type="teleport")),
+     "'type' 'teleport' is not a known event type"),
+    ("data not an object", EVENTS, encode(payload(data=[1])),
+     "'data' must be an object, got a list"),
+    ("at_ns a string", EVENTS, encode(payload(at_ns="now")), "'at_ns' must be an integer"),
+    ("wall a number", EVENTS, encode(payload(wall=5)), "'wall' must be a string or null"),
+    ("wall missing", EVENTS, encode(without(payload(), "wall")), "'wall' is missing"),
+    ("unknown hall", f"arena/v1/{T}/hall-9/events", encode(payload("hall-9")),
+     "unknown hall 'hall-9'"),
+    ("unknown match", EVENTS, encode(payload(match="Z9", event_id="hall-1:Z9:3")),
+     "unknown match 'Z9'"),
+    ("match of another hall", EVENTS, encode(payload(match="A2", event_id="hall-1:A2:3")),
+     "match 'A2' is assigned to hall 'hall-2', not 'hall-1'"),
+    ("event_id mismatch", EVENTS, encode(payload(event_id="hall-1:A1:4")),
+     "'event_id' 'hall-1:A1:4' does not match topic and fields (expected 'hall-1:A1:3')"),
+    ("event_id of another hall", EVENTS, encode(payload(event_id="hall-2:A1:3")),
+     "does not match topic"),
+    ("wrong tournament", "arena/v1/other-cup/hall-1/events", encode(payload()),
+     f"not a topic of the form arena/v1/{T}/<hall>/events"),
+    ("wrong version", f"arena/v2/{T}/hall-1/events", encode(payload()), "not a topic"),
+    ("state topic", f"arena/v1/{T}/hall-1/state", encode(payload()), "not a topic"),
+    ("extra level", f"arena/v1/{T}/hall-1/events/x", encode(payload()), "not a topic"),
+    ("result missing", EVENTS,
+     encode(event_payload("hall-1", record(9, "match_ended", {"record": {"penalties": []}}))),
+     "'data.result' is missing"),
+    ("result home a string", EVENTS, ended(home="3"),
+     "'data.result.home' must be an integer, got a string"),
+    ("result away negative", EVENTS, ended(away=-1), "'data.result.away' must be an integer"),
+    ("decided by a coin", EVENTS, ended(decided_by="coin"),
+     "'data.result.decided_by' must be one of regulation, overtime, shootout, forfeit"),
+    ("record missing", EVENTS,
+     encode(event_payload("hall-1", record(9, "match_ended", without(ended_data(), "record")))),
+     "'data.record' is missing"),
+    ("penalty team", EVENTS, ended_penalty(team="visitors"),
+     "'data.record.penalties[0].team' must be 'home' or 'away'"),
+    ("penalty player", EVENTS, ended_penalty(player="12"),
+     "'data.record.penalties[0].player' must be an integer"),
+    ("penalty minutes", EVENTS, ended_penalty(minutes=None),
+     "'data.record.penalties[0].minutes' must be an integer, got null"),
+    ("penalty kind", EVENTS, ended_penalty(kind=2), "'data.record.penalties[0].kind' must be"),
+]
+
+
+@pytest.mark.parametrize(("topic", "body", "reason"), [g[1:] for g in GARBAGE],
+                         ids=[g[0] for g in GARBAGE])
+def test_garbage_is_refused_with_a_reason_naming_the_problem(topic: str, body: bytes,
+                                                            reason: str) -> None:
+    with pytest.raises(Refusal) as caught:
+        check_event(topic, body, TOURNAMENT)
+    assert reason in caught.value.reason
+    assert caught.value.topic == topic
+    assert str(caught.value) == f"{topic}: {caught.value.reason}"
+
+
+def test_a_valid_event_from_the_hall_round_trips() -> None:
+    body = json.dumps(event_payload("hall-1", record()), separators=(",", ":")).encode()
+    ev = check_event(EVENTS, body, TOURNAMENT)
+    assert ev == HallEvent(event_id="hall-1:A1:3", hall="hall-1", match="A1", seq=3,
+                           type="goal", data={"team": "home", "player": 7}, at_ns=123_000_000,
+                           wall="2026-12-05T09:14:03.120+01:00")
+
+
+def test_a_match_record_and_a_null_wall_are_accepted() -> None:
+    ev = check_event(EVENTS, ended(), TOURNAMENT)
+    assert ev.type == "match_ended" and ev.data["result"]["home"] == 3
+    no_wall = dict(payload(), wall=None)
+    assert check_event(EVENTS, encode(no_wall), TOURNAMENT).wall is None
+
+
+def test_the_size_limit_is_exact() -> None:
+    doc = payload()
+    doc["data"] = {"pad": ""}
+    pad = MAX_PAYLOAD - len(encode(doc))
+    doc["data"] = {"pad": "x" * pad}
+    assert len(encode(doc)) == MAX_PAYLOAD
+    check_event(EVENTS, encode(doc), TOURNAMENT)
+    doc["data"] = {"pad": "x" * (pad + 1)}
+    with pytest.raises(Refusal, match="over the 65536-byte limit"):
+        check_event(EVENTS, encode(doc), TOURNAMENT)
+
+
+def test_classify() -> None:
+    assert classify(EVENTS, TOURNAMENT) == ("hall-1", "events")
+    assert classify(f"arena/v1/{T}/hall-2/state", TOURNAMENT) == ("hall-2", "state")
+    assert classify(f"arena/v1/{T}/hall-2/status", TOURNAMENT) == ("hall-2", "status")
+    assert classify(f"arena/v1/{T}/hall-2/next", TOURNAMENT) is None  # the office's own
+    assert classify(f"arena/v1/{T}/standings/A", TOURNAMENT) is None
+    assert classify("arena/v1/other/hall-1/events", TOURNAMENT) is None
+    assert classify("arena/v1//", TOURNAMENT) is None
+
+
+def test_state_documents() -> None:
+    topic = f"arena/v1/{T}/hall-2/state"
+    assert check_state(topic, b'{"match": "A2", "score": {"home": 1}}', TOURNAMENT) == (
+        "hall-2", {"match": "A2", "score": {"home": 1}})
+    assert check_state(topic, b'{"match": null}', TOURNAMENT) == ("hall-2", {"match": None})
+    assert check_state(topic, b"", TOURNAMENT) == ("hall-2", {})  # the retained one cleared
+    for body, reason in [(b"[]", "must be a JSON object"), (b"{", "not JSON"),
+                         (b'{"match": 3}', "'match' must be a string or null"),
+                         (b" " * (MAX_PAYLOAD + 1), "over the")]:
+        with pytest.raises(Refusal, match=reason):
+            check_state(topic, body, TOURNAMENT)
+    with pytest.raises(Refusal, match="unknown hall 'hall-7'"):
+        check_state(f"arena/v1/{T}/hall-7/state", b"{}", TOURNAMENT)
+    with pytest.raises(Refusal, match="not a topic"):
+        check_state(EVENTS, b"{}", TOURNAMENT)
+
+
+def test_status() -> None:
+    topic = f"arena/v1/{T}/hall-1/status"
+    assert check_status(topic, b"online", TOURNAMENT) == ("hall-1", True)
+    assert check_status(topic, b"offline", TOURNAMENT) == ("hall-1", False)
+    assert check_status(topic, b"", TOURNAMENT) == ("hall-1", False)
+    with pytest.raises(Refusal, match="must be 'online' or 'offline'"):
+        check_status(topic, b"maybe", TOURNAMENT)
+    with pytest.raises(Refusal, match="unknown hall"):
+        check_status(f"arena/v1/{T}/gym/status", b"online", TOURNAMENT)
+
+
+JSONISH = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12)
+FIELDS = ("event_id", "match", "seq", "type", "data", "at_ns", "wall")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(
+    st.binary(max_size=200),
+    JSONISH.map(lambda v: json.dumps(v).encode()),
+    st.dictionaries(st.sampled_from(FIELDS), JSONISH).map(
+        lambda d: json.dumps({**payload(), **d}).encode()),
+    st.dictionaries(st.sampled_from(("result", "record")), JSONISH).map(
+        lambda d: json.dumps({**payload(type="match_ended"), "data": d}).encode()),
+))
+def test_nothing_but_refusal_escapes(body: bytes) -> None:
+    for check in (check_event, check_state, check_status):
+        for topic in (EVENTS, f"arena/v1/{T}/hall-1/state", f"arena/v1/{T}/hall-1/status"):
+            with contextlib.suppress(Refusal):  # anything else fails the test
+                check(topic, body, TOURNAMENT)

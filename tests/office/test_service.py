@@ -1,0 +1,210 @@
+"""The service loop with a fake broker peer and a fake wall clock: what it stores, acks,
+publishes, and when it re-folds."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from office.board import SnapshotBoard
+from office.cli import main
+from office.files import load_tournament
+from office.model import Tournament
+from office.service import OfficeService
+from office.store import Store
+
+from .games import Play, play
+
+ROOT = Path(__file__).resolve().parents[2]
+CUP = ROOT / "examples/tournaments/001-floorball.toml"
+T0 = datetime(2026, 12, 5, 12, 0, 0)
+
+
+@dataclass(frozen=True)
+class FakeMessage:
+    topic: str
+    payload: bytes
+    qos: int = 1
+
+
+class FakePeer:
+    def __init__(self) -> None:
+        self.inbox: list[FakeMessage] = []
+        self.acked: list[FakeMessage] = []
+        self.retained: dict[str, bytes] = {}
+        self.publishes = 0
+
+    def poll(self, timeout: float = 0.0) -> list[Any]:
+        out, self.inbox = self.inbox, []
+        return out
+
+    def ack(self, message: Any) -> bool:
+        self.acked.append(message)
+        return True
+
+    def publish_retained(self, topic: str, payload: bytes, qos: int = 1) -> None:
+        self.retained[topic] = payload
+        self.publishes += 1
+
+
+class Wall:
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def seconds(self) -> float:
+        """The fake monotonic clock: seconds since the start, moving with the wall."""
+        return (self.now - T0).total_seconds()
+
+
+@pytest.fixture
+def cup() -> Tournament:
+    return load_tournament(CUP)
+
+
+def messages_of(t: Tournament, match_id: str, hg: int, ag: int,
+                penalties: tuple[tuple[str, int, str], ...] = ()) -> list[FakeMessage]:
+    m = t.match(match_id)
+    assert m is not None and m.home.team and m.away.team
+    return [FakeMessage(f"arena/v1/{t.id}/{m.hall}/events", json.dumps(p).encode())
+            for p in play(m.preset, m.hall, Play(m.id, m.home.team, m.away.team, hg, ag,
+                                                 penalties))]
+
+
+def service(tmp_path: Path, t: Tournament) -> tuple[OfficeService, FakePeer, Wall, Store]:
+    store = Store(tmp_path / "office.sqlite")
+    peer, wall = FakePeer(), Wall()
+    return OfficeService(t, store, peer, SnapshotBoard(), wall=wall,
+                         monotonic=wall.seconds), peer, wall, store
+
+
+def retained(peer: FakePeer, topic: str) -> Any:
+    payload = peer.retained.get(topic)
+    return json.loads(payload) if payload else None
+
+
+def test_events_are_stored_then_acked_and_garbage_is_acked_too(
+        tmp_path: Path, cup: Tournament) -> None:
+    svc, peer, _, store = service(tmp_path, cup)
+    first = cup.group_matches("A")[0]
+    good = messages_of(cup, first.id, 2, 1)
+    garbage = FakeMessage(f"arena/v1/{cup.id}/{first.hall}/events", b"{nope")
+    peer.inbox = [*good, garbage, *good[:3]]
+    svc.pump()
+    assert len(store.events()) == len(good)
+    assert peer.acked == [*good, garbage, *good[:3]]  # every message, refused ones included
+    assert svc.refused == 1
+
+
+def test_standings_and_next_are_published_only_when_they_change(
+        tmp_path: Path, cup: Tournament) -> None:
+    svc, peer, _, _ = service(tmp_path, cup)
+    svc.pump()
+    base = f"arena/v1/{cup.id}"
+    assert set(peer.retained) == {f"{base}/standings/A", f"{base}/standings/B",
+                                  *(f"{base}/{h}/next" for h in cup.halls())}
+    sent = peer.publishes
+    svc.pump()
+    assert peer.publishes == sent  # nothing new: nothing sent
+    first = cup.group_matches("A")[0]
+    peer.inbox = messages_of(cup, first.id, 2, 1)
+    svc.pump()
+    table = retained(peer, f"{base}/standings/A")
+    assert [r["played"] for r in table["rows"]].count(1) == 2
+    # Rules 001 'Protests': 15 minutes; until then the table is provisional.
+    assert table["provisional"] is True
+    nxt = retained(peer, f"{base}/{first.hall}/next")
+    assert nxt["match"] != first.id
+
+
+def test_the_protest_window_closing_republishes_without_any_message(
+        tmp_path: Path, cup: Tournament) -> None:
+    svc, peer, wall, _ = service(tmp_path, cup)
+    first = cup.group_matches("A")[0]
+    peer.inbox = messages_of(cup, first.id, 2, 1)
+    svc.pump()
+    topic = f"arena/v1/{cup.id}/standings/A"
+    assert retained(peer, topic)["provisional"] is True
+    wall.now = T0 + timedelta(minutes=15)
+    svc.pump()
+    assert retained(peer, topic)["provisional"] is False
+
+
+def test_a_correction_from_the_shell_is_picked_up_through_the_store(
+        tmp_path: Path, cup: Tournament, capsys: pytest.CaptureFixture[str]) -> None:
+    svc, peer, _, _ = service(tmp_path, cup)
+    first = cup.group_matches("A")[0]
+    peer.inbox = messages_of(cup, first.id, 2, 1)
+    svc.pump()
+    assert main(["correct", first.id, "--score", "0-5", "--reason", "ineligible player",
+                 "--tournament", str(CUP), "--db", str(tmp_path / "office.sqlite")]) == 0
+    svc.pump()
+    assert svc.ledger is not None
+    view = svc.ledger.matches[first.id]
+    assert view.outcome.state.value == "corrected"
+    result = view.outcome.result
+    assert result is not None and (result.home_goals, result.away_goals) == (0, 5)
+    doc = svc.board.current() if svc.board else {}
+    row = next(m for m in doc["matches"] if m["id"] == first.id)
+    assert row["correction"]["reason"] == "ineligible player"
+
+
+def test_bad_corrections_are_refused_with_a_reason(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "office.sqlite")
+    assert main(["correct", "NOPE", "--score", "1-0", "--reason", "x", "--tournament",
+                 str(CUP), "--db", db]) == 2
+    assert "no match 'NOPE'" in capsys.readouterr().err
+    assert main(["correct", "SF1", "--score", "one-nil", "--reason", "x", "--tournament",
+                 str(CUP), "--db", db]) == 2
+    assert "--score" in capsys.readouterr().err
+
+
+def test_a_hall_state_updates_the_page_without_re_ranking(
+        tmp_path: Path, cup: Tournament) -> None:
+    svc, peer, wall, _ = service(tmp_path, cup)
+    svc.pump()
+    ledger = svc.ledger
+    hall = cup.halls()[0]
+    state = {"match": "A1", "phase": "period", "period": 1, "clock_ms": 600000,
+             "running": True, "score": {"home": 1, "away": 0},
+             "teams": {"home": {"name": "X"}, "away": {"name": "Y"}}}
+    peer.inbox = [FakeMessage(f"arena/v1/{cup.id}/{hall}/state", json.dumps(state).encode(),
+                              qos=0),
+                  FakeMessage(f"arena/v1/{cup.id}/{hall}/status", b"online", qos=1)]
+    svc.pump()
+    assert svc.board is not None
+    assert all(h["live"] is None for h in svc.board.current()["halls"])  # at most 4 a second
+    wall.now += timedelta(seconds=0.25)
+    svc.pump()
+    assert svc.ledger is ledger  # not re-folded
+    assert svc.board is not None
+    shown = next(h for h in svc.board.current()["halls"] if h["hall"] == hall)
+    assert shown["online"] is True and shown["live"]["clock_ms"] == 600000
+
+
+def test_draw_lots_in_the_store_settles_a_tie(tmp_path: Path, cup: Tournament,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Rules 001 'Qualifying criteria' 5: random draw, recorded, never rolled silently."""
+    svc, peer, _, _ = service(tmp_path, cup)
+    for m in cup.group_matches("A"):
+        peer.inbox += messages_of(cup, m.id, 1, 1)  # every match drawn: all level
+    svc.pump()
+    assert svc.ledger is not None
+    assert all(r.lots_needed for r in svc.ledger.tables["A"].rows)
+    db = str(tmp_path / "office.sqlite")
+    assert main(["draw-lots", "--tournament", str(CUP), "--db", db, "--group", "A",
+                 "--random", "--seed", "42"]) == 0
+    svc.pump()
+    rows = svc.ledger.tables["A"].rows
+    assert not any(r.lots_needed for r in rows)
+    assert [r.rank for r in rows] == [1, 2, 3, 4]
+    assert [r.decided_by.value if r.decided_by else None for r in rows] == [
+        "lots", "lots", "lots", None]
