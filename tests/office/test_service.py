@@ -208,3 +208,29 @@ def test_draw_lots_in_the_store_settles_a_tie(tmp_path: Path, cup: Tournament,
     assert [r.rank for r in rows] == [1, 2, 3, 4]
     assert [r.decided_by.value if r.decided_by else None for r in rows] == [
         "lots", "lots", "lots", None]
+
+
+def test_a_correction_that_changes_the_bracket_raises_an_alert(
+        tmp_path: Path, cup: Tournament, capsys: pytest.CaptureFixture[str]) -> None:
+    svc, peer, _, store = service(tmp_path, cup)
+    a = cup.groups[0].teams
+    for g in cup.groups:
+        for m in cup.group_matches(g.name):
+            assert m.home.team and m.away.team
+            h, w = g.teams.index(m.home.team), g.teams.index(m.away.team)
+            peer.inbox += messages_of(cup, m.id, *((2, 0) if h < w else (0, 2)))
+    svc.pump()
+    assert svc.ledger is not None
+    semi = next(m for m in cup.matches if m.home.text == "A1")
+    assert svc.ledger.pairings[semi.id].home == a[0]
+    # The jury gives a[1] the match against a[0] (rules 001 'Protests').
+    m = next(m for m in cup.group_matches("A") if {m.home.team, m.away.team} == {a[0], a[1]})
+    score = "0-5" if m.home.team == a[0] else "5-0"
+    assert main(["correct", m.id, "--score", score, "--reason", "protest upheld",
+                 "--tournament", str(CUP), "--db", str(tmp_path / "office.sqlite")]) == 0
+    svc.pump()
+    assert svc.ledger.pairings[semi.id].home == a[1]
+    texts = [alert.text for alert in store.alerts()]
+    assert any(semi.id in t and a[1] in t and a[0] in t for t in texts), texts
+    assert svc.board is not None
+    assert any(semi.id in x["text"] for x in svc.board.current()["alerts"])

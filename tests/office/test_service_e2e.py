@@ -15,6 +15,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_py.journal import scan
 from firmware_py.outbox import event_payload
-from tests.mqtt.conftest import ROOT, Broker, Collector, wait_for
+from tests.mqtt.conftest import ROOT, Broker, Collector, free_port, port_open, wait_for
 
 TOURNAMENT = """
 name = "Two Hall Cup"
@@ -173,13 +174,16 @@ def broker(tmp_path: Path) -> Iterator[Broker]:
     b.stop()
 
 
-def start_office(tmp_path: Path, port: int) -> subprocess.Popen[bytes]:
+def start_office(tmp_path: Path, port: int, http: int | None = None
+                 ) -> subprocess.Popen[bytes]:
     (tmp_path / "cup.toml").write_text(TOURNAMENT)
     log = open(tmp_path / "office.log", "ab")  # noqa: SIM115
+    page = ["--http", str(http), "--host", "127.0.0.1"] if http is not None else []
     try:
         return subprocess.Popen(
             [sys.executable, "-m", "office", "serve", "--tournament", str(tmp_path / "cup.toml"),
-             "--db", str(tmp_path / "office.sqlite"), "--broker", f"mqtt://127.0.0.1:{port}"],
+             "--db", str(tmp_path / "office.sqlite"), "--broker", f"mqtt://127.0.0.1:{port}",
+             *page],
             cwd=ROOT, stdout=log, stderr=log)
     finally:
         log.close()
@@ -202,7 +206,8 @@ def stored_events(db: Path) -> int:
 
 def test_two_halls_through_mosquitto_give_tables_bracket_and_next(
         tmp_path: Path, broker: Broker) -> None:
-    office = start_office(tmp_path, broker.port)
+    http = free_port()
+    office = start_office(tmp_path, broker.port, http)
     retained = Retained(broker.port)
     try:
         # The office publishes each hall's first match as soon as it is connected (and so
@@ -244,6 +249,16 @@ def test_two_halls_through_mosquitto_give_tables_bracket_and_next(
         assert (p3["teams"]["home"]["name"], p3["teams"]["away"]["name"]) == (
             "Bears", "Eagles")
         assert p3["suspended"] == [{"team": "away", "player": 9}]
+
+        # The office page's data and exports, from the running service.
+        wait_for(lambda: port_open(http), 30, "the office page")
+        page = json.loads(_get(http, "/api/snapshot"))
+        assert [r["team"] for r in page["groups"][0]["rows"]] == ["Lions", "Bears", "Wolves"]
+        assert {h["hall"]: h["next"] for h in page["halls"]} == {"hall-1": "F", "hall-2": "P3"}
+        assert any(s["team"] == "Eagles" and s["pending"] == ["P3"]
+                   for s in page["suspensions"])
+        tables = _get(http, "/tables.csv").decode("utf-8-sig").splitlines()
+        assert tables[1].startswith("A,1,Lions,")
         total = stored_events(tmp_path / "office.sqlite")
 
         # A hall's events delivered twice and out of order change nothing.
@@ -291,6 +306,11 @@ def _journal_payloads(journal_dir: Path, match: str) -> list[str]:
     records = scan((journal_dir / f"{match}.journal").read_bytes(), match).records
     hall = journal_dir.name
     return [json.dumps(event_payload(hall, r)) for r in records if "event" in r]
+
+
+def _get(port: int, path: str) -> bytes:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as reply:
+        return bytes(reply.read())
 
 
 def _publish_raw(port: int, topic: str, payloads: list[bytes]) -> int:
