@@ -46,12 +46,20 @@ fi
 
 what=${1:-}
 [ "$#" -gt 0 ] && shift
+# The demo starts a private mosquitto for the office when one is installed (it runs the
+# halls without the office otherwise); install it here so the first demo shows everything.
+if [ "$what" = demo ] && ! command -v mosquitto >/dev/null && [ ! -x /usr/sbin/mosquitto ]; then
+    ( apt_install mosquitto ) || say "mosquitto could not be installed: the demo runs without the office"
+fi
 if [ "$what" = test ]; then
     need=()
     # The MQTT tests run a real mosquitto broker of their own on a free loopback port.
     command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)
     # The office page is tested in a real headless browser (Debian's Chromium).
     command -v chromium >/dev/null || command -v chromium-browser >/dev/null || need+=(chromium)
+    # The systemd units are checked with systemd-analyze verify; install.sh with shellcheck.
+    command -v systemd-analyze >/dev/null || need+=(systemd)
+    command -v shellcheck >/dev/null || need+=(shellcheck)
     apt_install "${need[@]}"
 fi
 case "$what" in

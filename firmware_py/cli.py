@@ -4,23 +4,52 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from pathlib import Path
 
 from display import snapshot as display_snapshot
-from firmware_py import presets, publish
+from firmware_py import config as hall_config
+from firmware_py import demo, presets, publish
+from firmware_py.clocks import BOOT_ID_ENV, parse_scale
 from firmware_py.core.errors import ScoreboardError
 from firmware_py.core.match import Match, MatchSetup
 from firmware_py.core.phase import Stage
 from firmware_py.core.preset import Preset
-from firmware_py.demo import play_examples
 from firmware_py.replay import replay
 from firmware_py.script import ScriptError, parse_script, parse_time
 from hardware.console import load_config
 from hardware.horn import force_off
 
 EXIT_BAD_INPUT = 2
+
+# Kept beside the parser so `scoreboard --help` needs no pygame; display/keyboard.py holds
+# the map itself and tests/daemon checks that the two agree.
+KEY_MAP_HELP = """\
+keyboard (with --windowed; a USB keypad's keys work in every mode):
+  Space          START/STOP
+  H              HORN (sounds while held)
+  G / Shift+G    GOAL HOME / GOAL AWAY
+  P / Shift+P    PENALTY HOME / PENALTY AWAY
+  T / Shift+T    TIME-OUT HOME / TIME-OUT AWAY
+  N              NEXT (hold 1 s)
+  U              UNDO (hold 1 s)
+  0-9 Enter Backspace Escape (main keys or numeric keypad): the keypad
+  closing the window stops the daemon"""
+
+RUN_EPILOG = KEY_MAP_HELP + f"""
+
+config: every key and its default is in examples/scoreboard.toml; a missing default file
+means all defaults. Options given here win over the file.
+
+signals: SIGTERM/SIGINT stop in order (horn off, last state and `offline` published,
+journal closed, display closed) and exit 0. Under systemd (Type=notify): READY=1 after the
+first frame, WATCHDOG=1 at half of WatchdogSec, STATUS= with the match and its clock.
+
+for tests only: {BOOT_ID_ENV}=ID pretends the machine booted again (the power-loss path:
+the clock comes back stopped at its last journalled value, marked CLOCK RESTORED - CHECK)."""
 
 
 def _seconds(text: str) -> Decimal:
@@ -104,7 +133,54 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--active-low", action="store_true", default=None,
                    help="the relay board switches on a low input (console map: "
                    "horn.active_high = false)")
+    p.add_argument("--config", type=Path, default=None, metavar="FILE",
+                   help="take the pin, its polarity and the pin factory from this config "
+                   "file's [console] and [gpio] tables (the service passes the hall's)")
     p.set_defaults(func=cmd_horn_off)
+
+    p = sub.add_parser(
+        "run",
+        help="run the scoreboard: console, clock, horn, display, serial link, office link",
+        description="Run the hall's scoreboard: read the console (buttons and keypad), apply "
+        "every press at its edge time through the journal, sound the horn at its deadlines, "
+        "draw the hall display, feed the serial link and send every event to the office. "
+        "Resumes the match on the board after a crash (a running clock exactly where the "
+        "game is) or a power loss (the clock stopped at its last journalled value).",
+        epilog=RUN_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--config", type=Path, default=None, metavar="FILE",
+                   help=f"the config file; default {hall_config.DEFAULT_PATH}")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--windowed", dest="display_mode", action="store_const",
+                      const="windowed", help="a window on a desktop; the keyboard stands in "
+                      "for the console buttons (key map below)")
+    mode.add_argument("--fullscreen", dest="display_mode", action="store_const",
+                      const="fullscreen", help="full screen (on a Pi console: KMSDRM)")
+    mode.add_argument("--headless", dest="display_mode", action="store_const",
+                      const="headless", help="no screen: SDL's dummy driver; every state "
+                      "change is logged")
+    p.add_argument("--mock-pins", action="store_true",
+                   help="gpiozero's mock pins instead of the config's [gpio] pin_factory")
+    p.add_argument("--state-dir", type=Path, default=None, metavar="DIR",
+                   help="journals, acks and the current-match pointer (config [state] dir)")
+    p.add_argument("--log-level", choices=hall_config.LOG_LEVELS, default=None,
+                   help="config [log] level; default info")
+    p.add_argument("--script", type=Path, default=None, metavar="FILE",
+                   help="play a replay script (DESIGN.md 4.2) on the match on the board: line "
+                   "i at the script's origin + t_i; restart-safe (no line is played twice)")
+    p.add_argument("--script-dir", type=Path, default=None, metavar="DIR",
+                   help="the script of each match, DIR/<match id>.jsonl (also for matches "
+                   "loaded from the office's next)")
+    p.add_argument("--time-scale", type=_scale, default=None, metavar="X",
+                   help="the injected clock runs X times real time (the demo); default 1")
+    p.add_argument("--snapshots", type=Path, default=None, metavar="DIR",
+                   help="write a PNG of the display at each phase change and at the final")
+    p.add_argument("--state-file", type=Path, default=None, metavar="PATH",
+                   help="write each frame's state document to PATH (atomically)")
+    p.add_argument("--exit-when-done", action="store_true",
+                   help="exit 0 once the script is played, the match is final and every "
+                   "event is acknowledged (or no broker is configured)")
+    p.set_defaults(func=cmd_run)
 
     p = sub.add_parser(
         "snapshot",
@@ -119,15 +195,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "demo",
-        help="replay the bundled example games and print how they went",
-        description="Replay each bundled example game (examples/replay/) and print its state "
-        "at every change of phase, then its result. Needs no hardware, display or network.",
+        help="play a short tournament: mosquitto, two offices and two halls, in under a minute",
+        description=demo.DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--examples", type=Path, default=None,
-                   help="folder of example scripts; default: the repository's examples/replay")
-    p.add_argument("--pictures", type=Path, default=None, metavar="DIR",
-                   help="also draw the hall display (1280x720 PNGs, headless) at every goal, "
-                   "penalty, period, break, shot and result into DIR")
+    demo.add_arguments(p)
     p.set_defaults(func=cmd_demo)
     return parser
 
@@ -176,12 +248,33 @@ def cmd_presets(args: argparse.Namespace) -> int:
     return 0
 
 
+def _scale(text: str) -> Fraction:
+    try:
+        return parse_scale(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from err
+
+
 def cmd_horn_off(args: argparse.Namespace) -> int:
-    config = load_config()
+    factory = None  # gpiozero's choice: GPIOZERO_PIN_FACTORY
+    if args.config is not None:
+        try:
+            hall = hall_config.load(args.config)
+        except hall_config.ConfigError as err:
+            print(f"scoreboard horn-off: {err}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        config = hall.console
+        if hall.pin_factory != "auto" or "GPIOZERO_PIN_FACTORY" not in os.environ:
+            from firmware_py.daemon import is_raspberry_pi, resolve_pin_factory  # noqa: PLC0415
+            from hardware.pins import factory as pin_factory  # noqa: PLC0415
+
+            factory = pin_factory(resolve_pin_factory(hall.pin_factory, pi=is_raspberry_pi()))
+    else:
+        config = load_config()
     pin = args.pin if args.pin is not None else config.horn_pin
     active_high = not args.active_low if args.active_low is not None else config.horn_active_high
     try:
-        force_off(pin, active_high=active_high)
+        force_off(pin, active_high=active_high, pin_factory=factory)
     except Exception as err:  # gpiozero raises many kinds; the message is what matters here
         print(f"scoreboard horn-off: GPIO{pin}: {err.__class__.__name__}: {err}",
               file=sys.stderr)
@@ -190,9 +283,41 @@ def cmd_horn_off(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_run(args: argparse.Namespace) -> int:
+    from firmware_py import daemon, logfmt  # noqa: PLC0415 - pygame etc. only for `run`
+
+    try:
+        config = hall_config.load(args.config)
+    except hall_config.ConfigError as err:
+        print(f"scoreboard run: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    for path, what in ((args.script, "--script"), (args.script_dir, "--script-dir")):
+        if path is not None and not path.exists():
+            print(f"scoreboard run: {what} {path}: no such file or folder", file=sys.stderr)
+            return EXIT_BAD_INPUT
+    logfmt.setup(args.log_level or config.log_level)
+    pi = daemon.is_raspberry_pi()
+    mode = args.display_mode or daemon.resolve_display_mode(
+        config.display_mode, os.environ, pi=pi, dri=Path("/dev/dri").exists())
+    options = daemon.RunOptions(
+        display_mode=mode,
+        pin_factory="mock" if args.mock_pins else daemon.resolve_pin_factory(
+            config.pin_factory, pi=pi),
+        state_dir=args.state_dir or config.state_dir,
+        time_scale=args.time_scale or Fraction(1),
+        script=args.script,
+        script_dir=args.script_dir,
+        snapshots=args.snapshots,
+        state_file=args.state_file,
+        exit_when_done=args.exit_when_done,
+    )
+    return daemon.Daemon(config, options).run()
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
-    folder = args.examples or Path(__file__).resolve().parent.parent / "examples" / "replay"
-    return play_examples(folder, sys.stdout, args.pictures)
+    if args.examples is not None or args.pictures is not None:
+        return demo.play_examples(args.examples or demo.EXAMPLES_DIR, sys.stdout, args.pictures)
+    return demo.run_demo(args)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,6 +11,11 @@ never be processed before its ``publish()`` call returned the mid.
 Delivery: events go out QoS 1 from the ``Outbox`` (the journal), at most ``max_in_flight``
 unacknowledged; paho itself resends those after a reconnect. During an outage nothing more
 is handed to paho, so its memory queue stays bounded whatever the outage's length.
+
+A hall plays match after match: ``add_outbox`` adds the next match's outbox, and the older
+ones are drained first (a match's events all go out before the next match's first), then
+closed once everything in them is acknowledged. No unacknowledged event of an earlier match
+is ever dropped because a new one began.
 """
 
 from __future__ import annotations
@@ -177,12 +182,12 @@ class HallLink:
             log.warning("MQTT to %s without TLS: credentials travel in clear", host)
         self.hall = hall
         self.topics = topics(tournament, hall)
-        self.outbox = outbox
+        self.outboxes: list[Outbox] = [] if outbox is None else [outbox]
         self._on_next = on_next
         self._clock = clock
         self._host, self._port, self._keepalive = host, port, keepalive
         self._inbox: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
-        self._mids: dict[int, int] = {}  # paho mid -> event seq, for events in flight
+        self._mids: dict[int, tuple[Outbox, int]] = {}  # paho mid -> (outbox, seq) in flight
         self._connected = False
         self._subscribed = False  # `next` is subscribed on this connection
         self._state: str | None = None  # the last state document, as sent
@@ -236,6 +241,20 @@ class HallLink:
         self._client.loop_start()
 
     @property
+    def outbox(self) -> Outbox | None:
+        """The newest outbox (the current match's)."""
+        return self.outboxes[-1] if self.outboxes else None
+
+    def add_outbox(self, outbox: Outbox) -> None:
+        """The next match's outbox; it is sent after every older one is acknowledged."""
+        self.outboxes.append(outbox)
+
+    @property
+    def unacked(self) -> int:
+        """Events of every match not yet acknowledged by the broker."""
+        return sum(o.unacked for o in self.outboxes)
+
+    @property
     def connected(self) -> bool:
         return self._connected
 
@@ -249,7 +268,7 @@ class HallLink:
 
         Waits up to ``timeout`` seconds for the first report, so a loop can sleep here.
         """
-        acks: list[int] = []
+        acks: list[tuple[Outbox, int]] = []
         try:
             item: tuple[str, Any] | None = self._inbox.get(timeout=timeout) if timeout > 0 \
                 else self._inbox.get_nowait()
@@ -261,11 +280,19 @@ class HallLink:
                 item = self._inbox.get_nowait()
             except queue.Empty:
                 item = None
-        if acks and self.outbox is not None:
-            self.outbox.acked(acks)  # one fsync for the batch
+        for outbox in self.outboxes:
+            mine = [seq for box, seq in acks if box is outbox]
+            if mine:
+                outbox.acked(mine)  # one fsync for the batch
+        self._retire()
         self._send()
 
-    def _handle(self, item: tuple[str, Any], acks: list[int]) -> None:
+    def _retire(self) -> None:
+        """Close the outboxes of earlier matches once all their events are acknowledged."""
+        while len(self.outboxes) > 1 and self.outboxes[0].unacked == 0:
+            self.outboxes.pop(0).close()
+
+    def _handle(self, item: tuple[str, Any], acks: list[tuple[Outbox, int]]) -> None:
         kind, value = item
         if kind == "connect":
             self._connected = bool(value)
@@ -284,9 +311,9 @@ class HallLink:
             if not value:
                 log.error("MQTT: the broker refused the subscription to %s", self.topics["next"])
         elif kind == "puback":
-            seq = self._mids.pop(value, None)
-            if seq is not None:
-                acks.append(seq)
+            sent = self._mids.pop(value, None)
+            if sent is not None:
+                acks.append(sent)
             elif value == self._offline_mid:
                 self._offline_mid = -1
         elif kind == "message":
@@ -312,11 +339,13 @@ class HallLink:
     def _send(self) -> None:
         if not self._connected:
             return  # nothing more for paho's memory queue during an outage
-        if self.outbox is not None:
-            for record in self.outbox.take():
+        for outbox in self.outboxes:
+            for record in outbox.take():
                 body = json.dumps(event_payload(self.hall, record), separators=(",", ":"))
                 info = self._client.publish(self.topics["events"], body, qos=1)
-                self._mids[info.mid] = int(record["seq"])
+                self._mids[info.mid] = (outbox, int(record["seq"]))
+            if outbox.unacked:
+                break  # an earlier match's events all go before the next match's
         if self._state is not None and self._clock() - self._state_sent >= STATE_EVERY_S:
             self._publish_state()
 
@@ -342,7 +371,7 @@ class HallLink:
     def drain(self, timeout: float) -> bool:
         """Pump until the outbox is empty or ``timeout`` seconds passed; True if empty."""
         deadline = time.monotonic() + timeout
-        while self.outbox is not None and self.outbox.unacked:
+        while self.unacked:
             left = deadline - time.monotonic()
             if left <= 0:
                 return False
@@ -359,8 +388,8 @@ class HallLink:
                 self.pump(0.05)
         self._client.disconnect()
         self._client.loop_stop()
-        if self.outbox is not None:
-            self.outbox.close()
+        for outbox in self.outboxes:
+            outbox.close()
 
 
 # The office's connection ---------------------------------------------------------------------

@@ -29,6 +29,11 @@ log = logging.getLogger(__name__)
 
 WallClock = Callable[[], float]
 
+# Records the shell (the daemon) adds to a match's journal for itself: the timeline (how the
+# boot's monotonic clock maps onto the match's, journalled after a power loss) and a replay
+# script's origin. They are not inputs of the match: replay passes over them in silence.
+SHELL_RECORDS = frozenset({"timeline", "script", "clock"})
+
 
 def setup_record(preset_toml: str, preset_source: str, setup: MatchSetup) -> Record:
     return {
@@ -114,6 +119,8 @@ class Recorder:
                     regenerated += recorder.advance(int(record["at"]))
                 elif kind == "event":
                     journalled.append(event_from_record(record))
+                elif kind in SHELL_RECORDS:
+                    continue
                 else:
                     warnings.append(f"journal {journal.path}: record {index}: unknown type "
                                     f"{kind!r} skipped")
@@ -152,8 +159,12 @@ class Recorder:
             record["boot"] = self._boot_id
         return record
 
-    def command(self, command: Command) -> Fed:
-        """Feed one command; journal it and its events (if any) before returning them."""
+    def command(self, command: Command, tag: Record | None = None) -> Fed:
+        """Feed one command; journal it and its events (if any) before returning them.
+
+        ``tag`` adds fields to the input record (the daemon notes the replay-script line a
+        command came from, so a restart never plays that line twice).
+        """
         before = self.match.state
         fed = feed(self.match, command)
         if not fed.events or self.journal is None:
@@ -161,14 +172,22 @@ class Recorder:
         records: list[Record] = []
         if fed.refused is None:
             records.append(
-                self._stamp({"type": "command", "at": command.at, "command": command.to_json()})
+                self._stamp({"type": "command", "at": command.at, "command": command.to_json(),
+                             **(tag or {})})
             )
         else:
             # Refused, but time passed to the press: journal that as an advance, so the
             # events it produced are reproduced on replay.
-            records.append(self._stamp({"type": "advance", "at": command.at}))
+            records.append(self._stamp({"type": "advance", "at": command.at, **(tag or {})}))
         self._commit(before, records, fed.events)
         return fed
+
+    def note(self, record: Record) -> None:
+        """Journal one of the shell's own records (``SHELL_RECORDS``), stamped and durable."""
+        if record.get("type") not in SHELL_RECORDS:
+            raise ValueError(f"not a shell record: {record.get('type')!r}")
+        if self.journal is not None:
+            self.journal.append(self._stamp(record))
 
     def advance(self, now: int) -> list[Event]:
         """Let time pass; journal it only if something happened."""

@@ -139,14 +139,30 @@ Submit = Callable[[Command], object]
 
 
 class Console:
-    def __init__(self, config: ConsoleConfig, pin_factory: Any, penalty_kinds: list[str]
-                 ) -> None:
+    def __init__(self, config: ConsoleConfig, pin_factory: Any, penalty_kinds: list[str],
+                 ticks_to_ns: Callable[[float], int] | None = None) -> None:
+        """``ticks_to_ns`` maps the pins' edge timestamps (seconds) onto the match's
+        timeline (the daemon's clock may be offset after a power loss, or scaled)."""
         self.config = config
         self.logic = ButtonLogic(list(config.buttons), debounce_ns=config.debounce_ns,
                                  hold_ns=config.hold_ns, double_tap_ns=config.double_tap_ns)
         self.keypad = KeypadEntry(penalty_kinds, timeout=config.entry_timeout_ns)
         self._keys: list[tuple[str, int]] = []
-        self.panel = ButtonPanel(list(config.buttons), pin_factory)
+        self.panel = ButtonPanel(list(config.buttons), pin_factory, ticks_to_ns)
+
+    def button(self, action: str, at: int, active: bool) -> bool:
+        """An edge of the button doing ``action`` from elsewhere than its pin (a desktop
+        keyboard standing in for the console): debounced, held and guarded exactly like
+        the pin's own edges. False if no enabled button has that action."""
+        for spec in self.config.buttons:
+            if spec.action == action:
+                self.panel.edges.put((spec.name, at, active))
+                return True
+        return False
+
+    def pending(self) -> bool:
+        """Edges or keys are waiting for ``drain``."""
+        return bool(self._keys) or not self.panel.edges.empty()
 
     def key(self, name: str, at: int) -> None:
         """A keypad key (from the display's keyboard events or a serial keypad)."""

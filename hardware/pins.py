@@ -15,3 +15,15 @@ def mock_factory() -> Any:
     """Pins that exist only in memory: for a PC, a demo and the benchmarks. (For the real
     pins pass ``pin_factory=None``: gpiozero then uses GPIOZERO_PIN_FACTORY.)"""
     return MockFactory()
+
+
+def factory(name: str) -> Any:
+    """A pin factory by name: ``"mock"`` or ``"lgpio"`` (a Pi; the only one that works on a
+    Pi 5, STACK-NOTES). lgpio is imported only when asked for: a PC does not have it."""
+    if name == "mock":
+        return mock_factory()
+    if name == "lgpio":
+        from gpiozero.pins.lgpio import LGPIOFactory  # type: ignore[import-untyped]  # noqa: PLC0415
+
+        return LGPIOFactory()
+    raise ValueError(f"unknown pin factory {name!r} (lgpio or mock)")

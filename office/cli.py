@@ -210,8 +210,12 @@ def _add_standings(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
                     "group is counted for that group, with a warning.")
     p.add_argument("--tournament", required=True, type=Path, metavar="FILE",
                    help="the tournament file (TOML)")
-    p.add_argument("--results", required=True, type=Path, metavar="RESULTS.jsonl",
-                   help="finished matches and drawn lots, one JSON object a line")
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--results", type=Path, metavar="RESULTS.jsonl",
+                       help="finished matches and drawn lots, one JSON object a line")
+    where.add_argument("--db", type=Path, metavar="OFFICE.sqlite",
+                       help="the service's store instead: the tables as the service has them "
+                            "now (provisional while a protest window is open)")
     p.add_argument("--json", action="store_true",
                    help='print {"groups": [{"name", "provisional", "complete", "rows"}]}')
     p.add_argument("--group", metavar="NAME", help="only this group")
@@ -219,6 +223,18 @@ def _add_standings(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
 
 
 def _run_standings(args: argparse.Namespace) -> int:
+    if args.db is not None:
+        if not args.db.exists():
+            raise InputError(f"--db: {args.db}: no such store")
+        tournament = load_tournament(args.tournament)
+        groups = _pick_group(tournament, args.group)
+        store = Store(args.db)
+        try:
+            ledger = ledger_from_store(tournament, store, datetime.now())
+        finally:
+            store.close()
+        _print_tables([ledger.tables[g.name] for g in groups], args.json)
+        return 0
     tournament, _, counted = _load(args.tournament, args.results)
     groups = _pick_group(tournament, args.group)
     _print_tables([counted[g.name].table(tournament) for g in groups], args.json)

@@ -146,7 +146,7 @@ def test_every_command_has_help(argv: list[str], capsys: pytest.CaptureFixture[s
 
 
 def test_demo_plays_every_example(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["demo"]) == 0
+    assert main(["demo", "--examples"]) == 0
     out = capsys.readouterr().out
     assert out.count("final ") >= 7
     assert "final 1:2 (overtime)" in out

@@ -22,11 +22,11 @@ def office_config(broker: Broker, passwd: Path) -> str:
     for old, new in [("listener 1883", f"listener {broker.port} 127.0.0.1"),
                      ("/etc/mosquitto/arena.passwd", str(passwd)),
                      ("/etc/mosquitto/arena.acl", str(ACL)),
-                     ("/var/lib/mosquitto/", f"{broker.dir}/"),
                      ("log_dest syslog", f"log_dest file {broker.log}\nuser root")]:
         assert old in text, old
         text = text.replace(old, new)
-    return text
+    # Debian's mosquitto.conf gives the location the shipped file relies on.
+    return text + f"persistence_location {broker.dir}/\n"
 
 
 class V5Client:

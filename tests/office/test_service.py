@@ -234,3 +234,19 @@ def test_a_correction_that_changes_the_bracket_raises_an_alert(
     assert any(semi.id in t and a[1] in t and a[0] in t for t in texts), texts
     assert svc.board is not None
     assert any(semi.id in x["text"] for x in svc.board.current()["alerts"])
+
+
+def test_standings_from_the_store_are_the_services_tables(
+        tmp_path: Path, cup: Tournament, capsys: pytest.CaptureFixture[str]) -> None:
+    svc, peer, _, _ = service(tmp_path, cup)
+    first = cup.group_matches("A")[0]
+    peer.inbox = messages_of(cup, first.id, 3, 0)
+    svc.pump()
+    capsys.readouterr()
+    assert main(["standings", "--tournament", str(CUP), "--db", str(tmp_path / "office.sqlite"),
+                 "--json", "--group", "A"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert svc.ledger is not None
+    assert printed["groups"] == [svc.ledger.tables["A"].to_json()]
+    assert main(["standings", "--tournament", str(CUP), "--db", str(tmp_path / "nope.sqlite")]
+                ) == 2

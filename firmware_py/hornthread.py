@@ -1,0 +1,76 @@
+"""The horn's deadline thread: the relay switches at the core's instants, not at frames.
+
+The main loop may be drawing or fsyncing when a period ends; the horn must not wait for it.
+This thread owns the relay's switching: it reads the current match (an immutable state, so
+a snapshot is consistent without a lock), lets ``HornDriver`` set the relay for "now", asks it
+for the next instant the relay may change, and waits for that instant with ``wait_until``
+(sleep, then spin the last 2 ms; SCHED_FIFO when allowed: firmware_py/timing.py). A command
+that changes the horn (the HORN button, a stop, an undo) wakes it at once via ``poke``.
+
+The main thread keeps ``fail_safe`` (relay off) for stopping and errors; ``stop`` joins the
+thread first, so nothing switches the relay on again afterwards.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+
+from firmware_py.clocks import Timeline
+from firmware_py.core.match import Match
+from firmware_py.timing import make_realtime, wait_until
+from hardware.horn import HornDriver
+
+log = logging.getLogger(__name__)
+
+IDLE_S = 1.0  # with nothing scheduled, look again this often anyway
+
+
+class HornThread:
+    def __init__(self, driver: HornDriver, timeline: Timeline,
+                 current: Callable[[], Match]) -> None:
+        self.driver = driver
+        self.timeline = timeline
+        self._current = current
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="horn-deadlines", daemon=True)
+        self.scheduling = ""
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def poke(self) -> None:
+        """The match changed: look again now."""
+        self._wake.set()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._wake.set()
+        self._thread.join(5.0)
+        self.driver.fail_safe()
+
+    def _run(self) -> None:
+        self.scheduling = make_realtime()
+        log.info("horn deadline thread", extra={"kv": {"scheduling": self.scheduling}})
+        try:
+            while not self._stopping.is_set():
+                self._wake.clear()
+                match = self._current()
+                # A snapshot: the main thread may replace the match's state meanwhile.
+                snap = Match(match.preset, match.setup, match.state)
+                now = self.timeline.now()
+                self.driver.update(snap, now)
+                if self._stopping.is_set():
+                    break
+                change = self.driver.next_change(snap, now)
+                if change is None:
+                    self._wake.wait(IDLE_S)
+                    continue
+                wait_until(self.timeline.to_real(change), clock=self.timeline.real,
+                           cancel=self._wake)
+        except Exception:
+            log.exception("horn deadline thread failed; relay off")
+        finally:
+            self.driver.fail_safe()

@@ -1,0 +1,445 @@
+#!/usr/bin/env bash
+# Install Arena Scoreboard as a service on Raspberry Pi OS / Debian 12 (Bookworm).
+#
+#   sudo ./install.sh            a hall: the scoreboard daemon (clock, horn, display)
+#   sudo ./install.sh --office   the office machine: mosquitto and the standings service
+#
+# Options:
+#   --office       install the office (broker + `office serve`) instead of a hall
+#   --prefix DIR   where the program goes (default /opt/arena; a venv in DIR/.venv)
+#   --no-start     install and enable the service, but do not start it now
+#   --dry-run      print every action, change nothing
+#   --root DIR     install the files under DIR instead of / (for tests and image builds):
+#                  system paths are prefixed with DIR, and what would change the machine
+#                  itself (apt-get, users, chown, the venv, systemctl) is printed, not run
+#   -h, --help     this help
+#
+# Safe to run again: it changes only what is missing or out of date, says what it changed,
+# and says so when there was nothing to do. It never overwrites a configuration file that
+# exists (/etc/scoreboard/scoreboard.toml, /etc/arena/*, the mosquitto files); the unit
+# files are ours and are replaced (local changes belong in `systemctl edit` drop-ins).
+set -euo pipefail
+
+usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
+
+ROLE=hall
+PREFIX=/opt/arena
+START=1
+DRY=0
+ROOT=""
+while [ "$#" -gt 0 ]; do
+    case "$1" in
+        --office) ROLE=office ;;
+        --prefix) [ "$#" -ge 2 ] || { echo "install.sh: --prefix needs a directory" >&2; exit 2; }
+                  PREFIX=$2; shift ;;
+        --prefix=*) PREFIX=${1#--prefix=} ;;
+        --no-start) START=0 ;;
+        --dry-run) DRY=1 ;;
+        --root) [ "$#" -ge 2 ] || { echo "install.sh: --root needs a directory" >&2; exit 2; }
+                ROOT=$2; shift ;;
+        --root=*) ROOT=${1#--root=} ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "install.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+case "$PREFIX" in
+    /*) PREFIX=${PREFIX%/} ;;
+    *) echo "install.sh: --prefix must be an absolute path, got '$PREFIX'" >&2; exit 2 ;;
+esac
+if [ -n "$ROOT" ]; then
+    [ "$DRY" = 1 ] || mkdir -p "$ROOT"
+    if [ -d "$ROOT" ]; then ROOT=$(cd "$ROOT" && pwd -P); else ROOT=${ROOT%/}; fi
+    [ "$ROOT" != / ] || ROOT=""
+fi
+
+SRC=$(cd "$(dirname "$0")" && pwd -P)
+PYTHON=/usr/bin/python3
+CHANGES=0
+
+say() { printf '%s\n' "$*"; }
+# One change to the machine: counted, printed, and done unless --dry-run.
+change() {
+    local what=$1; shift
+    CHANGES=$((CHANGES + 1))
+    if [ "$DRY" = 1 ]; then say "  would: $what"; return 0; fi
+    say "  $what"
+    "$@"
+}
+# A change to the machine itself (packages, users, ownership, services): with --root it is
+# only printed, neither checked nor counted.
+system() {
+    if [ -n "$ROOT" ]; then say "  skipped (--root): $1"; return 0; fi
+    change "$@"
+}
+is_real() { [ -z "$ROOT" ]; }
+
+if [ "$DRY" = 0 ] && is_real && [ "$(id -u)" != 0 ]; then
+    echo "install.sh: run it as root: sudo $0 $*" >&2
+    exit 1
+fi
+if [ ! -f "$SRC/pyproject.toml" ] || [ ! -d "$SRC/systemd" ]; then
+    echo "install.sh: run it from an Arena Scoreboard checkout ($SRC has no pyproject.toml)" >&2
+    exit 1
+fi
+
+if [ "$ROLE" = hall ]; then
+    USER_NAME=scoreboard
+    GROUPS_WANTED=(gpio video render input dialout)
+    UNIT=scoreboard.service
+else
+    USER_NAME=office
+    GROUPS_WANTED=()
+    UNIT=office.service
+fi
+
+say "Arena Scoreboard: installing the $ROLE into ${ROOT}${PREFIX}$([ "$DRY" = 1 ] && printf ' (dry run)')"
+
+# --- Debian packages -------------------------------------------------------------------
+say "Debian packages"
+# The venv's ensurepip comes with python3-venv. A hall: lgpio from Raspberry Pi OS (it has
+# no aarch64 wheel on PyPI: STACK-NOTES), and the libraries SDL's KMSDRM driver loads at
+# run time (GBM, EGL, GLES and Mesa's GPU driver; the pygame-ce wheel does not bundle them).
+# The office: the broker and its mosquitto_passwd.
+if [ "$ROLE" = hall ]; then
+    PACKAGES=(python3-venv python3-lgpio libgbm1 libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri)
+else
+    PACKAGES=(python3-venv mosquitto mosquitto-clients)
+fi
+apt_install() {
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
+}
+if is_real; then
+    missing=()
+    for p in "${PACKAGES[@]}"; do
+        status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+        [ "$status" = "install ok installed" ] || missing+=("$p")
+    done
+    if [ "${#missing[@]}" -gt 0 ]; then
+        if [[ " ${missing[*]} " == *" python3-lgpio "* ]] && ! apt-cache show python3-lgpio >/dev/null 2>&1; then
+            say "  note: python3-lgpio is not in this machine's package lists (not Raspberry Pi OS?):"
+            say "        no GPIO here; set [gpio] pin_factory = \"mock\" in the config to try it anyway"
+            missing=("${missing[@]/python3-lgpio/}")
+            read -r -a missing <<<"${missing[*]}"
+        fi
+    fi
+    if [ "${#missing[@]}" -gt 0 ]; then
+        change "apt-get install ${missing[*]}" apt_install "${missing[@]}"
+    fi
+else
+    say "  skipped (--root): apt-get install (if missing) ${PACKAGES[*]}"
+fi
+
+# --- The service user --------------------------------------------------------------------
+say "User $USER_NAME"
+for g in "${GROUPS_WANTED[@]}"; do
+    # Raspberry Pi OS has them all; elsewhere the unit would not start without them.
+    if is_real && getent group "$g" >/dev/null; then continue; fi
+    system "create group $g" groupadd --system "$g"
+done
+if is_real && id -u "$USER_NAME" >/dev/null 2>&1; then
+    if [ "${#GROUPS_WANTED[@]}" -gt 0 ]; then
+        have=" $(id -nG "$USER_NAME") "
+        for g in "${GROUPS_WANTED[@]}"; do
+            [[ "$have" == *" $g "* ]] || change "add $USER_NAME to group $g" usermod -a -G "$g" "$USER_NAME"
+        done
+    fi
+else
+    groups_csv=$(IFS=,; printf '%s' "${GROUPS_WANTED[*]}")
+    system "create system user $USER_NAME${groups_csv:+ (groups $groups_csv)}" \
+        useradd --system --user-group --home-dir "/var/lib/$USER_NAME" --no-create-home \
+        --shell /usr/sbin/nologin ${groups_csv:+--groups "$groups_csv"} \
+        --comment "Arena Scoreboard ($ROLE)" "$USER_NAME"
+fi
+
+# --- Files -------------------------------------------------------------------------------
+# ensure_dir DIR MODE [OWNER:GROUP]   (DIR without the --root prefix)
+ensure_dir() {
+    local d=$ROOT$1 mode=$2 owner=${3:-}
+    if [ ! -d "$d" ]; then
+        change "create $d" install -d -m "$mode" "$d"
+    elif [ "$(stat -c %a "$d")" != "${mode#0}" ]; then
+        change "chmod $mode $d" chmod "$mode" "$d"
+    fi
+    set_owner "$1" "$owner"
+}
+# set_owner PATH OWNER:GROUP: only on the real machine (with --root the users do not exist).
+set_owner() {
+    local p=$ROOT$1 owner=$2
+    [ -n "$owner" ] || return 0
+    if is_real; then
+        if [ ! -e "$p" ] || [ "$(stat -c %U:%G "$p")" != "$owner" ]; then
+            change "chown $owner $p" chown "$owner" "$p"
+        fi
+    else
+        say "  skipped (--root): chown $owner $p"
+    fi
+}
+# The helpers below set WROTE=1 when they wrote the file, else 0, and return 0: called in
+# an if or && list, a function would run with `set -e` off (bash), hiding its errors.
+WROTE=0
+# put_file SRC DEST MODE [OWNER:GROUP]: ours; replaced when it differs.
+put_file() {
+    local src=$1 dest=$ROOT$2 mode=$3 owner=${4:-}
+    WROTE=0
+    if [ ! -f "$dest" ] || ! cmp -s "$src" "$dest"; then
+        change "install $dest" install -D -m "$mode" "$src" "$dest"
+        WROTE=1
+    elif [ "$(stat -c %a "$dest")" != "${mode#0}" ]; then
+        change "chmod $mode $dest" chmod "$mode" "$dest"
+    fi
+    set_owner "$2" "$owner"
+}
+# put_config SRC DEST MODE [OWNER:GROUP [ORIGIN]]: the administrator's; written only when
+# absent. ORIGIN names where the text comes from (default: SRC in the checkout).
+put_config() {
+    local src=$1 dest=$ROOT$2 mode=$3 owner=${4:-} origin=${5:-${1#"$SRC"/}}
+    WROTE=0
+    if [ ! -e "$dest" ]; then
+        change "write $dest (from $origin)" install -D -m "$mode" "$src" "$dest"
+        set_owner "$2" "$owner"
+        WROTE=1
+    elif ! cmp -s "$src" "$dest"; then
+        say "  kept $dest (yours; it differs from $origin)"
+    fi
+}
+
+# The checkout's files, without the venv, git and caches (the same names are left alone in
+# the prefix, so that pip's in-tree build there survives a re-run).
+list_tree() {
+    (cd "$1" && find . \( -name .git -o -name .venv -o -name __pycache__ -o -name '*.egg-info' \
+        -o -name .pytest_cache -o -name .mypy_cache -o -name .ruff_cache -o -name .hypothesis \
+        -o -path ./build -o -path ./dist \) -prune -o \( -type f -o -type l \) -print \
+        | LC_ALL=C sort)
+}
+same_entry() {  # same_entry A B: same file content, or symlinks to the same target
+    if [ -L "$1" ] || [ -L "$2" ]; then
+        [ -L "$1" ] && [ -L "$2" ] && [ "$(readlink "$1")" = "$(readlink "$2")" ]
+    else
+        [ -f "$2" ] && cmp -s "$1" "$2" && [ "$(stat -c %a "$1")" = "$(stat -c %a "$2")" ]
+    fi
+}
+copy_tree() {
+    local dest=$ROOT$PREFIX f n_copy=0 n_remove=0
+    local -a to_copy=() to_remove=()
+    WROTE=0
+    if [ -d "$dest" ] && [ "$(cd "$dest" && pwd -P)" = "$SRC" ]; then
+        say "  running from $dest itself: nothing to copy"
+        return 0
+    fi
+    while IFS= read -r f; do
+        same_entry "$SRC/$f" "$dest/$f" || to_copy+=("$f")
+    done < <(list_tree "$SRC")
+    if [ -d "$dest" ]; then
+        while IFS= read -r f; do
+            [ -e "$SRC/$f" ] || [ -L "$SRC/$f" ] || to_remove+=("$f")
+        done < <(list_tree "$dest")
+    fi
+    n_copy=${#to_copy[@]}
+    n_remove=${#to_remove[@]}
+    [ "$n_copy" -gt 0 ] || [ "$n_remove" -gt 0 ] || return 0
+    change "copy $n_copy file(s) to $dest, remove $n_remove stale one(s)" \
+        copy_files "$dest" "$n_copy" "${to_copy[@]}" "${to_remove[@]}"
+    WROTE=1
+}
+copy_files() {  # copy_files DEST N COPY... REMOVE...
+    local dest=$1 n=$2 f; shift 2
+    mkdir -p "$dest"
+    while [ "$n" -gt 0 ]; do
+        f=${1#./}
+        mkdir -p "$dest/$(dirname "$f")"
+        rm -f "$dest/$f"
+        cp -P --preserve=mode,timestamps "$SRC/$f" "$dest/$f"
+        n=$((n - 1)); shift
+    done
+    for f in "$@"; do  # stale files, and the directories they leave empty
+        f=$dest/${f#./}
+        rm -f "$f"
+        f=$(dirname "$f")
+        while [ "$f" != "$dest" ] && rmdir "$f" 2>/dev/null; do f=$(dirname "$f"); done
+    done
+}
+
+say "Program in $PREFIX"
+ensure_dir "$PREFIX" 755
+copy_tree
+tree_changed=$WROTE
+
+# --- The virtual environment ---------------------------------------------------------------
+say "Virtual environment $PREFIX/.venv"
+# --system-site-packages: lgpio comes from Debian (python3-lgpio). Debian's python3, not
+# whatever python3 comes first on root's PATH.
+# Reinstalled when the program's sources changed (a stamp named by their hash).
+source_hash() {
+    (cd "$1" && { find pyproject.toml firmware_py display hardware office -name __pycache__ \
+        -prune -o -type f -print0 2>/dev/null || true; } | LC_ALL=C sort -z | xargs -0 -r sha256sum) \
+        | sha256sum | cut -c1-16
+}
+pip_install() {  # pip_install VENV STAMP
+    "$1/bin/python" -m pip install -q --disable-pip-version-check --no-cache-dir "$PREFIX"
+    rm -f "$1"/.arena-installed-*
+    touch "$2"
+}
+if is_real; then
+    venv=$PREFIX/.venv
+    if [ ! -x "$venv/bin/python" ]; then
+        change "create $venv" "$PYTHON" -m venv --system-site-packages "$venv"
+    fi
+    if [ "$DRY" = 1 ] && [ "$tree_changed" = 1 ]; then
+        stamp=$venv/.arena-installed-pending
+    else
+        stamp=$venv/.arena-installed-$(source_hash "$PREFIX")
+    fi
+    if [ ! -f "$stamp" ]; then
+        change "install Arena Scoreboard and its dependencies into $venv (pip)" \
+            pip_install "$venv" "$stamp"
+    fi
+else
+    say "  skipped (--root): $PYTHON -m venv --system-site-packages $PREFIX/.venv; pip install $PREFIX"
+fi
+
+# --- Configuration -------------------------------------------------------------------------
+say "Configuration"
+unit_text() {  # the unit with the program's prefix
+    sed "s#/opt/arena#$PREFIX#g" "$SRC/systemd/$1"
+}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+if [ "$ROLE" = hall ]; then
+    ensure_dir /etc/scoreboard 755
+    if [ -f "$SRC/examples/scoreboard.toml" ]; then
+        put_config "$SRC/examples/scoreboard.toml" /etc/scoreboard/scoreboard.toml 644
+    else
+        cat >"$TMP/scoreboard.toml" <<'EOF'
+# Arena Scoreboard hall daemon configuration (`scoreboard run --config THIS`).
+# Written by install.sh; every key and its default: the README.
+
+[match]
+preset = "ice-hockey-2x20"      # `scoreboard presets` lists them
+
+[state]
+dir = "/var/lib/scoreboard"     # the match journals (the service's StateDirectory)
+
+[display]
+mode = "auto"                   # auto | fullscreen | windowed | headless
+
+[gpio]
+pin_factory = "auto"            # auto | lgpio | mock (the service sets lgpio)
+
+[log]
+level = "info"                  # debug | info | warning | error
+
+# Results to the tournament office: uncomment and fill in.
+# [mqtt]
+# broker = "mqtt://office.local:1883"
+# tournament = "example-cup"
+# hall = "hall-1"
+# username = "hall-1"
+# password_file = "/etc/scoreboard/mqtt-password"
+EOF
+        put_config "$TMP/scoreboard.toml" /etc/scoreboard/scoreboard.toml 644 "" \
+            "a minimal default: examples/scoreboard.toml is missing"
+    fi
+else
+    ensure_dir /etc/arena 755
+    put_config "$SRC/examples/tournaments/000-ice-hockey.toml" /etc/arena/tournament.toml 644
+    # The office's broker password: generated once, kept in its own file.
+    new_password=0
+    if [ ! -e "$ROOT/etc/arena/office-password" ]; then
+        (umask 077; head -c 18 /dev/urandom | base64 | tr -d '\n=+/' >"$TMP/office-password"; echo >>"$TMP/office-password")
+        change "write $ROOT/etc/arena/office-password (a new random password)" \
+            install -m 640 "$TMP/office-password" "$ROOT/etc/arena/office-password"
+        new_password=1
+    fi
+    set_owner /etc/arena/office-password root:office
+    mosquitto_changed=0
+    ensure_dir /etc/mosquitto/conf.d 755
+    put_config "$SRC/systemd/mosquitto/arena.conf" /etc/mosquitto/conf.d/arena.conf 644
+    [ "$WROTE" = 0 ] || mosquitto_changed=1
+    put_config "$SRC/systemd/mosquitto/arena.acl" /etc/mosquitto/arena.acl 644
+    [ "$WROTE" = 0 ] || mosquitto_changed=1
+    # The password file (systemd/mosquitto/README.md): the office user now, the halls later.
+    passwd=/etc/mosquitto/arena.passwd
+    add_office_user() {  # add_office_user FILE: the password goes in on standard input
+        local create=()
+        [ -f "$1" ] || create=(-c)
+        head -n1 /etc/arena/office-password | sed p | mosquitto_passwd "${create[@]}" "$1" office >/dev/null
+    }
+    restrict_passwd() { chown root:mosquitto "$1"; chmod 640 "$1"; }
+    if is_real; then
+        if [ ! -f "$passwd" ] || ! grep -q '^office:' "$passwd" || [ "$new_password" = 1 ]; then
+            change "add user office to $passwd" add_office_user "$passwd"
+            mosquitto_changed=1
+        fi
+        if [ ! -f "$passwd" ] || [ "$(stat -c %U:%G:%a "$passwd")" != root:mosquitto:640 ]; then
+            change "chown root:mosquitto, chmod 640 $passwd" restrict_passwd "$passwd"
+        fi
+    else
+        say "  skipped (--root): mosquitto_passwd $passwd office (from /etc/arena/office-password)"
+    fi
+    restart_mosquitto() { systemctl enable mosquitto; systemctl restart mosquitto; }
+    if [ "$mosquitto_changed" = 1 ]; then
+        system "enable mosquitto and restart it with the new configuration" restart_mosquitto
+    fi
+fi
+
+# --- The service -------------------------------------------------------------------------
+say "Service $UNIT"
+unit_text "$UNIT" >"$TMP/$UNIT"
+put_file "$TMP/$UNIT" "/etc/systemd/system/$UNIT" 644
+unit_changed=$WROTE
+if [ "$unit_changed" = 1 ]; then
+    system "systemctl daemon-reload" systemctl daemon-reload
+fi
+if is_real; then
+    if ! systemctl is-enabled --quiet "$UNIT" 2>/dev/null; then
+        if [ "$START" = 1 ]; then
+            change "enable and start $UNIT" systemctl enable --now "$UNIT"
+        else
+            change "enable $UNIT (not started: --no-start)" systemctl enable "$UNIT"
+        fi
+    elif [ "$START" = 1 ] && ! systemctl is-active --quiet "$UNIT"; then
+        change "start $UNIT" systemctl start "$UNIT"
+    elif [ "$unit_changed" = 1 ] || [ "$tree_changed" = 1 ]; then
+        # Never restarted behind the timekeeper's back: a game may be running.
+        say "  $UNIT is running the old version: sudo systemctl restart ${UNIT%.service} when no game is on"
+    fi
+else
+    say "  skipped (--root): systemctl enable$([ "$START" = 1 ] && printf ' --now') $UNIT"
+fi
+
+# --- Done ----------------------------------------------------------------------------------
+say ""
+if [ "$CHANGES" = 0 ]; then
+    say "Nothing to do: the $ROLE is installed and up to date (no changes)."
+elif [ "$DRY" = 1 ]; then
+    say "Dry run: $CHANGES change(s) would be made; nothing was changed."
+else
+    say "Done: $CHANGES change(s)."
+fi
+[ "$DRY" = 1 ] && exit 0
+say ""
+if [ "$ROLE" = hall ]; then
+    cat <<EOF
+Next (README, "Running a hall"):
+  1. The office link: in /etc/scoreboard/scoreboard.toml set [mqtt] broker, tournament, hall,
+     username and password_file; put the hall's broker password in that file:
+       sudo install -m 640 -g scoreboard /dev/null /etc/scoreboard/mqtt-password
+       sudo nano /etc/scoreboard/mqtt-password
+  2. sudo systemctl restart scoreboard     (after any change to the config)
+  3. systemctl status scoreboard           journalctl -u scoreboard -f
+EOF
+else
+    cat <<EOF
+Next (README, "Running a hall", the office machine):
+  1. Your tournament: edit /etc/arena/tournament.toml (examples/tournaments/README.md), then
+     sudo systemctl restart office
+  2. One broker user per hall (its hall id), then give that password to the hall:
+       sudo mosquitto_passwd /etc/mosquitto/arena.passwd hall-1
+       sudo systemctl reload mosquitto
+  3. The office page: http://$(hostname 2>/dev/null || echo THIS-MACHINE):8080/
+     systemctl status office mosquitto     journalctl -u office -f
+EOF
+fi

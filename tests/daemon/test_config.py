@@ -1,0 +1,118 @@
+"""The config file: defaults, the documented example, and errors that name file and key."""
+
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from firmware_py import config
+from firmware_py.config import ConfigError
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "hall.toml"
+    path.write_text(text)
+    return path
+
+
+def test_the_documented_example_holds_exactly_the_defaults() -> None:
+    example = config.load(ROOT / "examples" / "scoreboard.toml")
+    assert dataclasses.replace(example, source="x") == config.parse({}, "x")
+
+
+def test_a_missing_default_file_means_defaults(monkeypatch: pytest.MonkeyPatch,
+                                               tmp_path: Path) -> None:
+    monkeypatch.setattr(config, "DEFAULT_PATH", tmp_path / "absent.toml")
+    loaded = config.load(None)
+    assert loaded.match.preset == "ice-hockey-2x20"
+    assert loaded.state_dir == Path("/var/lib/scoreboard")
+    assert loaded.mqtt is None
+
+
+def test_a_missing_explicit_file_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"absent\.toml: no such file"):
+        config.load(tmp_path / "absent.toml")
+
+
+def test_values_are_read(tmp_path: Path) -> None:
+    loaded = config.load(write(tmp_path, """
+[match]
+preset = "floorball-2x15"
+id = "A3"
+stage = "playoff"
+home = "Lions"
+away_colours = ["#000000", "#ffffff"]
+[display]
+mode = "windowed"
+size = "1024x768"
+[serial]
+url = "loop://"
+state_hz = 2.5
+[console.horn]
+pin = 21
+active_high = false
+[mqtt]
+broker = "mqtt://127.0.0.1:1883"
+tournament = "cup"
+hall = "hall-1"
+"""))
+    assert loaded.match.setup.match_id == "A3"
+    assert loaded.match.setup.home.name == "Lions"
+    assert loaded.match.setup.away.colours == ("#000000", "#ffffff")
+    assert loaded.display_mode == "windowed" and loaded.display_size == (1024, 768)
+    assert loaded.serial.url == "loop://" and loaded.serial.state_hz == 2.5
+    assert loaded.console.horn_pin == 21 and not loaded.console.horn_active_high
+    assert loaded.mqtt is not None and loaded.mqtt.hall == "hall-1"
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("[match]\npreset = \"curling\"", "hall.toml: match.preset: unknown preset 'curling'"),
+    ("[match]\nid = \"a/b\"", "hall.toml: match.id: "),
+    ("[match]\nstage = \"final\"", "hall.toml: match.stage: must be one of group, playoff"),
+    ("[match]\nhome_colours = [\"red\", \"blue\"]", "hall.toml: match.home_colours: must be"),
+    ("[match]\nhme = \"Lions\"", "hall.toml: match.hme: unknown key"),
+    ("[displya]\nmode = \"auto\"", "hall.toml: displya: unknown table"),
+    ("[display]\nmode = \"tv\"", "hall.toml: display.mode: must be one of auto"),
+    ("[display]\nsize = \"big\"", "hall.toml: display.size: must be WIDTHxHEIGHT"),
+    ("[gpio]\npin_factory = \"rpigpio\"", "hall.toml: gpio.pin_factory: must be one of"),
+    ("[serial]\nbaud = \"fast\"", "hall.toml: serial.baud: must be a whole number"),
+    ("[serial]\nstate_hz = 0", "hall.toml: serial.state_hz: must be above 0"),
+    ("[state]\ndir = 3", "hall.toml: state.dir: must be a string"),
+    ("[log]\nlevel = \"loud\"", "hall.toml: log.level: must be one of"),
+    ("[console]\nhold_ms = -1", "hall.toml: console: hold_ms: must be a whole number"),
+    ("[console.buttons.start_stop]\npin = 26", "console: horn.pin: GPIO26 is already used"),
+    ("[mqtt]\nbroker = \"http://x\"", "hall.toml: mqtt.broker: "),
+    ("[mqtt]\nbroker = \"mqtt://h\"\ntournament = \"t\"", "hall.toml: mqtt.hall: missing"),
+    ("match = 3", "hall.toml: match: must be a table"),
+    ("[match", "hall.toml: not valid TOML"),
+])
+def test_errors_name_the_file_the_key_and_the_problem(tmp_path: Path, text: str,
+                                                     message: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        config.load(write(tmp_path, text))
+    assert message in str(caught.value)
+
+
+def test_scoreboard_run_reports_a_config_error_and_exits_2(tmp_path: Path) -> None:
+    path = write(tmp_path, "[serial]\nbuad = 9600\n")
+    done = subprocess.run([sys.executable, "-m", "firmware_py.cli", "run", "--config",
+                           str(path)], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                          check=False)
+    assert done.returncode == 2
+    assert "hall.toml: serial.buad: unknown key" in done.stderr
+
+
+def test_horn_off_reads_the_pin_from_the_config(tmp_path: Path) -> None:
+    path = write(tmp_path, "[gpio]\npin_factory = \"mock\"\n[console.horn]\npin = 21\n"
+                 "active_high = false\n")
+    done = subprocess.run([sys.executable, "-m", "firmware_py.cli", "horn-off", "--config",
+                           str(path)], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert "GPIO21 driven off (active low)" in done.stdout
