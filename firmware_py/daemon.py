@@ -383,12 +383,25 @@ class Daemon:
         now = self.timeline.now()
         target: int
         if self._dirty:
-            self._frame(max(now, self._earliest_frame()))
-            target = self._plan_target(self.timeline.now())
+            present = max(now, self._earliest_frame())
+            due = self._next_due()
+            if due is not None and due <= present:
+                # Something happens before that frame could be shown: do it first (the
+                # next turn), so no frame shows a state a deadline has already changed.
+                target = due
+            else:
+                self._frame(present)
+                target = self._plan_target(self.timeline.now())
         else:
             target = self._plan_target(now, render=True)
         self._check_done()
         self._wait(target)
+
+    def _next_due(self) -> int | None:
+        """The next instant the match or the script changes by itself."""
+        found = [d for d in (self.match.next_deadline(),
+                             self.script.next_at() if self.script else None) if d is not None]
+        return min(found, default=None)
 
     def _earliest_frame(self) -> int:
         return self._last_present + self._match_ns(MIN_FRAME_GAP_NS)
@@ -400,7 +413,11 @@ class Daemon:
         """The next instant the loop must act on (match time); with ``render``, draws the
         planned frame if its time has come."""
         plan = self.pacer.plan(now)
-        present_at = max(plan.present_at, self._earliest_frame())
+        # With no display deadline (a stopped clock, pregame, the final) the pacer plans an
+        # idle frame a second ahead of *now*, which moves on every turn: anchor it on the
+        # last frame shown, so a status change (office offline) is drawn within a second.
+        present_at = max(now, min(plan.present_at, self._last_present + self.pacer.idle_ns),
+                         self._earliest_frame())
         render_at: int = present_at - (plan.present_at - plan.render_at)
         due = self.match.next_deadline()
         targets: list[int] = [render_at]

@@ -40,7 +40,10 @@ class Notifier:
         if self._sock is None:
             return
         try:
-            self._sock.sendto("\n".join(lines).encode("utf-8"), self._address)
+            # Never block the loop: if nobody reads the socket (its queue holds about ten
+            # datagrams), the message is dropped instead.
+            self._sock.sendto("\n".join(lines).encode("utf-8"), socket.MSG_DONTWAIT,
+                              self._address)
         except OSError as err:
             log.debug("sd_notify %s failed: %s", lines, err)
 

@@ -129,18 +129,24 @@ COUNTDOWNS = ("clock_ms", "shift_ms", "remaining_ms")  # the keys of a state doc
 
 
 def reference_state(preset: str, setup: MatchSetup, lines: list[ScriptLine], origin: int,
-                    at_ns: int) -> tuple[dict[str, Any], list[Event]]:
+                    at_ns: int, *, drained: int | None = None) -> tuple[dict[str, Any],
+                                                                   list[Event]]:
     """What ``scoreboard replay`` computes: a fresh match fed the script lines due by
     ``at_ns`` (line i at ``origin + t_i``), advanced to ``at_ns``; its state document there
-    and every event until then."""
+    and every event until then.
+
+    ``drained`` (<= ``at_ns``): what the daemon shows when it took its inputs and advanced
+    at ``drained`` and then drew a frame for ``at_ns`` a little later: lines and deadlines
+    up to ``drained`` only, the document still computed for ``at_ns``."""
+    until = at_ns if drained is None else drained
     match = Match(presets.load(preset), setup)
     events: list[Event] = []
     for line in lines:
         at = origin + line.t
-        if at > at_ns:
+        if at > until:
             break
         events += feed(match, replace(line.command, at=at)).events
-    events += match.advance(at_ns)
+    events += match.advance(until)
     return state_document(match, at_ns), events
 
 

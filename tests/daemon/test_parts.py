@@ -4,6 +4,7 @@ sd_notify, key map, display mode."""
 from __future__ import annotations
 
 import socket
+import threading
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
@@ -132,6 +133,25 @@ def test_sd_notify_sends_datagrams_to_the_socket(tmp_path: Path) -> None:
     assert got == ["READY=1\nSTATUS=M1 P1 15:00 stopped 0-0", "STATUS=same", "WATCHDOG=1",
                    "STOPPING=1"]
     assert Notifier({}).watchdog_ns is None and not Notifier({}).enabled
+
+
+def test_sd_notify_never_blocks_when_nobody_reads(tmp_path: Path) -> None:
+    """The socket's queue holds about ten datagrams; the loop must not wait on systemd."""
+    path = tmp_path / "notify"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.bind(str(path))
+        notifier = Notifier({"NOTIFY_SOCKET": str(path)})
+        done = threading.Event()
+
+        def flood() -> None:
+            for n in range(200):
+                notifier.status(f"status {n}")
+            done.set()
+
+        worker = threading.Thread(target=flood, daemon=True)
+        worker.start()
+        assert done.wait(10), "sd_notify blocked on a full socket queue"
+        notifier.close()
 
 
 def test_the_help_shows_the_keyboard_map_the_code_has() -> None:

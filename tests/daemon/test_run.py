@@ -156,3 +156,16 @@ def test_a_new_boot_comes_back_stopped_at_the_last_journalled_value(tmp_path: Pa
     timelines = [r for r in hall.records() if r.get("type") == "timeline"]
     assert timelines[-1]["restored"] and timelines[-1]["boot"] == "boot-two"
     assert hall.signal(signal.SIGTERM) == 0
+
+
+@pytest.mark.slow
+def test_a_stopped_clock_still_gets_a_frame_a_second(tmp_path: Path) -> None:
+    """With no display deadline (pregame, a stopped clock, the final) a frame is still drawn
+    about once a second, so a status change (the office link going down) shows."""
+    hall = Hall(tmp_path, '[match]\npreset = "floorball-2x15"\n')
+    hall.start()
+    first = hall.wait_doc(lambda d: d["phase"] == "pregame", 30, "the first frame")
+    second = hall.wait_doc(lambda d: d["at_ns"] > first["at_ns"], 10, "an idle frame")
+    third = hall.wait_doc(lambda d: d["at_ns"] > second["at_ns"], 10, "another idle frame")
+    assert third["at_ns"] - second["at_ns"] <= 2 * NS_PER_S
+    assert hall.signal(signal.SIGTERM) == 0
