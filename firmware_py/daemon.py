@@ -69,6 +69,9 @@ DEVICE_TREE_MODEL = Path("/proc/device-tree/model")
 SLICE_S = 0.010  # the longest nap between looks at the inputs (a press shows within ~10 ms)
 SPIN_NS = 2_000_000  # the last 2 ms before a frame's instant are spun (timing.wait_until)
 MIN_FRAME_GAP_NS = 33_000_000  # real time: at most ~30 frames a second, even time-scaled
+BETWEEN_PAGE_NS = 8 * NS_PER_S  # the group tables turn a page this often when they do not fit
+# A scripted match loaded from `next` starts this much later (its between-games screen shows).
+SCRIPTED_PREGAME_NS = 20 * NS_PER_S
 MQTT_CLOCK_EVERY_NS = NS_PER_S  # clock-only changes go to the retained state once a second
 # While a clock runs, its instant is journalled this often (match time): after a power cut
 # the clock comes back stopped at the last journalled instant, so at most this much behind
@@ -179,6 +182,8 @@ class Daemon:
         self.files = MatchFiles(options.state_dir)
         self.notifier = Notifier()
         self.next_match = NextMatch()
+        self.standings: dict[str, dict[str, Any]] = {}  # group -> the office's table
+        self._loaded_next: dict[str, Any] | None = None  # the `next` on the board, if any
         self.stopping: str | None = None
         self.wall: WallClock | None = time.time if SYNCED_FLAG.exists() else None
         # Set up by _start, in order; _shutdown tolerates any of them missing.
@@ -313,13 +318,14 @@ class Daemon:
         if script is not None:
             self._start_script(script)
 
-    def _start_script(self, path: Path) -> None:
+    def _start_script(self, path: Path, delay: int = 0) -> None:
+        """Play ``path`` on the match on the board, from now + ``delay`` (match time)."""
         assert self.session is not None
         lines: list[ScriptLine] = parse_script(path.read_text(encoding="utf-8"), str(path))
         records = self.session.records
         origin = origin_of(records)
         if origin is None:
-            origin = self.timeline.now()
+            origin = self.timeline.now() + delay
             self.session.recorder.note({"type": "script", "origin": origin, "name": path.name})
             self.session.new_records()
         progress = SeqLog(self.files.script_progress(self.session.match_id))
@@ -348,7 +354,8 @@ class Daemon:
         assert self.session is not None
         link = HallLink(link_cfg.broker.host, link_cfg.broker.port, link_cfg.tournament,
                         link_cfg.hall, username=link_cfg.username, password=link_cfg.password,
-                        tls=link_cfg.tls, on_next=self._on_next)
+                        tls=link_cfg.tls, on_next=self._on_next,
+                        on_standings=self._on_standings)
         # Everything not yet acknowledged, of every match in the state directory, oldest
         # first: a crash or an outage during an earlier match loses none of its events.
         current = self.session.path
@@ -457,6 +464,13 @@ class Daemon:
                     # must not keep it spinning.
                     self._next_arrived = False
                     return
+
+    def _on_standings(self, group: str, doc: dict[str, Any] | None) -> None:
+        if doc is None:
+            self.standings.pop(group, None)
+        else:
+            self.standings[group] = doc
+        self._dirty = True  # the between-games screen shows the tables
 
     def _on_next(self, doc: dict[str, Any]) -> None:
         self.next_match.offer(doc)  # called from pump(), on this thread
@@ -585,6 +599,7 @@ class Daemon:
         from display.options import options_for  # noqa: PLC0415
 
         assert self.session is not None
+        self._loaded_next = doc
         name, setup = setup_from_next(doc)
         toml_text, source = preset_text(name, None)
         old = self.session
@@ -612,7 +627,9 @@ class Daemon:
         if self.options.script_dir is not None:
             script = self.options.script_dir / f"{setup.match_id}.jsonl"
             if script.exists():
-                self._start_script(script)
+                # As in a hall: the teams line up while the between-games screen shows the
+                # match and the tables, then the timekeeper starts the clock.
+                self._start_script(script, delay=SCRIPTED_PREGAME_NS)
         self.horn.poke()
         self._dirty = True
 
@@ -629,18 +646,39 @@ class Daemon:
         return {"restored": self.session.restored,
                 "office_online": None if self.link is None else self.link.connected}
 
-    def _between(self) -> dict[str, Any] | None:
-        pending = self.next_match.pending
-        if pending is None:
+    def _between(self, at: int) -> dict[str, Any] | None:
+        """The between-games screen's data, when it is its time: before the first face-off
+        (the match on the board and the office's group tables) and, once a final result has
+        been up for ``final_hold_s``, the next match (if the office sent one) and the tables.
+        The tables turn a page every ``BETWEEN_PAGE_NS`` when they do not fit."""
+        state = self.match.state
+        if state.phase is Phase.FINAL:
+            if state.last_at is not None \
+                    and at - state.last_at < self.config.final_hold_s * NS_PER_S:
+                return None  # the final result stays up first
+            pending = self.next_match.pending
+            upcoming = None if pending is None else {
+                "match": pending["match"], "time": pending.get("scheduled"),
+                "label": pending.get("label"),
+                "home": pending["teams"]["home"], "away": pending["teams"]["away"]}
+        elif state.phase is Phase.PREGAME:
+            setup = self.match.setup
+            loaded = self._loaded_next or {}
+            upcoming = {"match": setup.match_id, "time": loaded.get("scheduled"),
+                        "label": loaded.get("label"),
+                        "home": {"name": setup.home.name, "colours": list(setup.home.colours)},
+                        "away": {"name": setup.away.name, "colours": list(setup.away.colours)}}
+        else:
             return None
-        teams = pending["teams"]
-        return {"next": {"match": pending["match"], "time": pending.get("scheduled"),
-                         "home": teams["home"], "away": teams["away"]}}
+        tables = [{"group": g, "rows": self.standings[g]["rows"]} for g in sorted(self.standings)]
+        if upcoming is None and not tables:
+            return None
+        return {"next": upcoming, "tables": tables, "page": max(at, 0) // BETWEEN_PAGE_NS}
 
     def _frame(self, present_at: int) -> None:
         doc = self.document(present_at)
         started = time.monotonic_ns()
-        dirty = self.display.draw(doc, between=self._between(), status=self._status(),
+        dirty = self.display.draw(doc, between=self._between(present_at), status=self._status(),
                                   options=self.options_layout)
         self.pacer.rendered(self._match_ns(time.monotonic_ns() - started))
         wait_until(self.timeline.to_real(present_at), clock=self.timeline.real)
@@ -669,7 +707,7 @@ class Daemon:
             if self.options.snapshots is not None and (
                     previous is None or previous["phase"] != steady["phase"]
                     or previous["period"] != steady["period"]):
-                self._snapshot(doc)
+                self._snapshot(doc, at)
         if self.link is not None and (changed or real - self._mqtt_sent_at >= MQTT_CLOCK_EVERY_NS):
             self.link.publish_state(doc)
             self._mqtt_sent_at = real
@@ -698,7 +736,7 @@ class Daemon:
            f"{result['home']}-{result['away']}/{result['decided_by']}",
            restored=doc["restored"])
 
-    def _snapshot(self, doc: dict[str, Any]) -> None:
+    def _snapshot(self, doc: dict[str, Any], at: int) -> None:
         from display.snapshot import snapshot  # noqa: PLC0415
 
         folder = self.options.snapshots
@@ -707,7 +745,8 @@ class Daemon:
         name = f"{doc['match']}-{self._snapshots:03d}-{doc['phase']}-p{doc['period']}.png"
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            snapshot(doc, self.display.size, folder / name, between=self._between(),
+            snapshot(doc, self.display.size, folder / name,
+                     between=self._between(at),
                      status=self._status(), options=self.options_layout)
         except OSError as err:
             kv(log, logging.WARNING, "snapshot not written", file=name, problem=str(err))

@@ -109,7 +109,9 @@ def no_delay(client: paho.Client) -> None:
 
 def topics(tournament: str, hall: str) -> dict[str, str]:
     base = f"arena/v1/{check_name('tournament', tournament)}/{check_name('hall', hall)}"
-    return {k: f"{base}/{k}" for k in ("events", "state", "status", "next")}
+    out = {k: f"{base}/{k}" for k in ("events", "state", "status", "next")}
+    out["standings"] = f"arena/v1/{tournament}/standings/+"
+    return out
 
 
 def parse_next(payload: bytes) -> dict[str, Any]:
@@ -158,6 +160,30 @@ def parse_next(payload: bytes) -> dict[str, Any]:
             "scheduled": scheduled, "suspended": suspended}
 
 
+def parse_standings(payload: bytes) -> dict[str, Any]:
+    """Validate a retained ``standings/<group>`` (the office's group table, shown on the hall
+    display between games); return ``{"group", "rows"}`` or raise ``NextError``."""
+    if len(payload) > NEXT_MAX_BYTES:
+        raise NextError(f"payload of {len(payload)} bytes is over the {NEXT_MAX_BYTES} limit")
+    try:
+        doc = json.loads(payload.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise NextError(f"not JSON: {err}") from err
+    if not isinstance(doc, dict) or not isinstance(doc.get("group"), str):
+        raise NextError("must be an object with a 'group' name")
+    rows = doc.get("rows")
+    if not isinstance(rows, list):
+        raise NextError("'rows' must be a list")
+    keys = ("played", "won", "drawn", "lost", "goals_for", "goals_against", "points")
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict) or not isinstance(row.get("team"), str) or not all(
+                isinstance(row.get(k, 0), int) and not isinstance(row.get(k, 0), bool)
+                for k in keys):
+            raise NextError(f"rows[{i}] must have a 'team' name and whole-number figures")
+    return {"group": doc["group"], "rows": [
+        {"team": r["team"], **{k: r.get(k, 0) for k in keys}} for r in rows]}
+
+
 class HallLink:
     """One hall's connection to the broker; call ``pump()`` often from the owner's thread."""
 
@@ -176,6 +202,7 @@ class HallLink:
         keepalive: int = 30,
         reconnect_s: tuple[int, int] = (1, 30),
         on_next: Callable[[dict[str, Any]], None] | None = None,
+        on_standings: Callable[[str, dict[str, Any] | None], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if username is not None and tls is None and host not in ("127.0.0.1", "localhost", "::1"):
@@ -184,6 +211,7 @@ class HallLink:
         self.topics = topics(tournament, hall)
         self.outboxes: list[Outbox] = [] if outbox is None else [outbox]
         self._on_next = on_next
+        self._on_standings = on_standings
         self._clock = clock
         self._host, self._port, self._keepalive = host, port, keepalive
         self._inbox: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
@@ -300,7 +328,8 @@ class HallLink:
             if value:
                 log.info("MQTT connected to %s:%d", self._host, self._port)
                 self._client.publish(self.topics["status"], b"online", qos=1, retain=True)
-                self._client.subscribe(self.topics["next"], qos=1)
+                self._client.subscribe([(self.topics["next"], 1),
+                                        (self.topics["standings"], 1)])
                 self._state_sent = float("-inf")  # refresh the retained state at once
         elif kind == "disconnect":
             if self._connected:
@@ -322,6 +351,9 @@ class HallLink:
             log.error("MQTT: %s", value)
 
     def _handle_message(self, topic: str, payload: bytes, retained: bool) -> None:
+        if topic.startswith(self.topics["standings"][:-1]):
+            self._handle_standings(topic, payload)
+            return
         if topic != self.topics["next"]:
             return
         if not payload:
@@ -335,6 +367,19 @@ class HallLink:
             return
         if self._on_next is not None:
             self._on_next(doc)
+
+    def _handle_standings(self, topic: str, payload: bytes) -> None:
+        group = topic.rsplit("/", 1)[-1]
+        if not payload:
+            doc = None  # the office removed the table
+        else:
+            try:
+                doc = parse_standings(payload)
+            except NextError as err:
+                log.warning("MQTT %s: refused: %s", topic, err)
+                return
+        if self._on_standings is not None:
+            self._on_standings(group, doc)
 
     def _send(self) -> None:
         if not self._connected:

@@ -105,3 +105,35 @@ def test_state_is_republished_at_least_every_10_s(broker: Broker) -> None:
     finally:
         link.close()
         collector.close()
+
+
+def test_the_offices_group_tables_reach_the_hall_for_between_games(
+        broker: Broker, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The retained standings/<group> (the office's tables) are what the hall display shows
+    between games; garbage there is refused like garbage on next, and a cleared table goes."""
+    caplog.set_level(logging.WARNING, logger="firmware_py.mqtt")
+    tables: dict[str, Any] = {}
+
+    def on_standings(group: str, doc: dict[str, Any] | None) -> None:
+        tables[group] = doc
+
+    link = HallLink("127.0.0.1", broker.port, "T1", "H1", on_standings=on_standings)
+    table = {"group": "A", "tournament": "T1", "provisional": False, "complete": False,
+             "rows": [{"rank": 1, "team": "Lions", "played": 1, "won": 1, "drawn": 0,
+                       "lost": 0, "goals_for": 3, "goals_against": 1, "points": 2,
+                       "penalty_minutes": 0, "decided_by": "points", "lots_needed": False}]}
+    link.start()
+    try:
+        wait_for(pumped(link, lambda: link.subscribed), 5, "the link to subscribe")
+        office_publish(broker.port, [("arena/v1/T1/standings/B", b"{oops"),
+                                     ("arena/v1/T1/standings/A", json.dumps(table).encode())])
+        wait_for(pumped(link, lambda: "A" in tables), 10, "group A's table")
+        assert tables["A"] == {"group": "A", "rows": [
+            {"team": "Lions", "played": 1, "won": 1, "drawn": 0, "lost": 0, "goals_for": 3,
+             "goals_against": 1, "points": 2}]}
+        assert "B" not in tables
+        assert any("standings/B: refused" in r.getMessage() for r in caplog.records)
+        office_publish(broker.port, [("arena/v1/T1/standings/A", b"")])
+        wait_for(pumped(link, lambda: tables.get("A", {}) is None), 10, "the table cleared")
+    finally:
+        link.close()
