@@ -93,8 +93,9 @@ def _count_results(tournament: Tournament, parsed: ResultsFile, source: str,
                 raise InputError(f"{at}: match: {r.match!r} is not in the schedule and its "
                                  f"teams are not in one group ({where})")
             group = group_home
-            warn(f"{at}: warning: match {r.match!r} is not in the schedule; counted for "
-                 f"group {group} ({r.home} v {r.away})")
+            if tournament.matches:  # a file without a schedule ranks by teams: no noise
+                warn(f"{at}: warning: match {r.match!r} is not in the schedule; counted for "
+                     f"group {group} ({r.home} v {r.away})")
         counted[group].append(r)
         if record.state is ResultState.FINAL:
             provisional.add(group)
@@ -111,7 +112,12 @@ def _count_results(tournament: Tournament, parsed: ResultsFile, source: str,
     out: dict[str, _GroupResults] = {}
     for g in tournament.groups:
         played = {r.match for r in counted[g.name]}
-        complete = all(m.id in played for m in tournament.group_matches(g.name))
+        scheduled = tournament.group_matches(g.name)
+        if scheduled:
+            complete = all(m.id in played for m in scheduled)
+        else:  # no schedule: complete once every two teams have met (a round robin)
+            met = {frozenset((r.home, r.away)) for r in counted[g.name]}
+            complete = len(met) == len(g.teams) * (len(g.teams) - 1) // 2
         out[g.name] = _GroupResults(g, tuple(counted[g.name]), tuple(draws[g.name]),
                                     g.name in provisional, complete)
     return out

@@ -293,6 +293,10 @@ class _Schedule:
         self.filled_by: dict[str, str] = {}  # placeholder -> the slot it already fills
 
     def matches(self) -> tuple[ScheduledMatch, ...]:
+        if "matches" not in self.top.data:
+            # Groups alone are enough to rank results (`office standings`); the service
+            # needs a schedule to know halls and what is complete.
+            return ()
         for i, table in enumerate(self.top.tables("matches", _MATCH_KEYS)):
             raw = self._read(i, table)
             self.raw[raw.id] = raw

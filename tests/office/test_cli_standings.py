@@ -379,3 +379,26 @@ def test_draw_lots_refuses_sets_out_of_table_order(tmp_path: Path,
     assert sorted(drawn["order"][:2]) == ["Ants", "Bees"]
     assert sorted(drawn["order"][2:]) == ["Cats", "Dogs"]
     assert not any(r["lots_needed"] for r in json.loads(out)["groups"][0]["rows"])
+
+
+def test_a_file_of_groups_only_ranks_by_teams_and_knows_a_round_robin_is_complete(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Rules 003 'Ranking': win 3; level on points, the head-to-head match first."""
+    t = tmp_path / "t.toml"
+    t.write_text('name = "G"\nid = "g"\npreset = "football-p10"\n'
+                 '[[groups]]\nname = "A"\nteams = ["A", "B", "C"]\n')
+    r = tmp_path / "r.jsonl"
+    r.write_text("".join(json.dumps(x) + "\n" for x in [
+        {"match": "1", "home": "A", "away": "B", "score": {"home": 0, "away": 1}},
+        {"match": "2", "home": "B", "away": "C", "score": {"home": 0, "away": 3}},
+        {"match": "3", "home": "C", "away": "A", "score": {"home": 0, "away": 1}}]))
+    assert main(["standings", "--tournament", str(t), "--results", str(r), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""  # no schedule: no per-line warnings
+    group = json.loads(captured.out)["groups"][0]
+    assert group["complete"] is True
+    # A three-way cycle, all on 3 points: the sub-table of their mutual matches (here the
+    # whole group) separates them by head-to-head goal difference (C +2, A 0, B -2).
+    assert [(row["team"], row["decided_by"]) for row in group["rows"]] == [
+        ("C", "head_to_head_goal_difference"), ("A", "head_to_head_goal_difference"),
+        ("B", None)]

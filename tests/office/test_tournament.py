@@ -294,7 +294,6 @@ BAD: list[tuple[str, str, str]] = [
      "groups[0].teams[0].shirt: unknown key (misspelt?)"),
     ("missing key", edited('hall = "hall-1"\n', ""), "matches[0].hall: missing"),
     ("missing name", edited('name = "Test Cup"\n', ""), "name: missing"),
-    ("no matches", BASE.partition("[[matches]]")[0], "matches: missing"),
     ("bad id", edited('id = "test-cup"', 'id = "test cup"'),
      "id: 'test cup' is not a valid name (1-64 of A-Z a-z 0-9 _ . -)"),
     ("bad hall", edited('hall = "hall-1"', 'hall = "hall/1"'),
@@ -430,3 +429,10 @@ def test_start_times_are_naive_local_wall_time(tmp_path: Path) -> None:
     t = load_text(tmp_path, BASE)
     first = t.matches[0]
     assert first.start == datetime(2026, 12, 5, 9, 0) and first.start.tzinfo is None
+
+
+def test_groups_without_a_schedule_are_enough_to_rank(tmp_path: Path) -> None:
+    """`office standings` ranks results by their teams when the file has no [[matches]]."""
+    path = write(tmp_path, BASE.partition("[[matches]]")[0])
+    t = load_tournament(path)
+    assert t.matches == () and t.groups
