@@ -112,9 +112,9 @@ def _count_results(tournament: Tournament, parsed: ResultsFile, source: str,
     out: dict[str, _GroupResults] = {}
     for g in tournament.groups:
         played = {r.match for r in counted[g.name]}
-        scheduled = tournament.group_matches(g.name)
-        if scheduled:
-            complete = all(m.id in played for m in scheduled)
+        schedule = tournament.group_matches(g.name)
+        if schedule:
+            complete = all(m.id in played for m in schedule)
         else:  # no schedule: complete once every two teams have met (a round robin)
             met = {frozenset((r.home, r.away)) for r in counted[g.name]}
             complete = len(met) == len(g.teams) * (len(g.teams) - 1) // 2
