@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -36,27 +34,21 @@ from cpuload import ms, percentile
 from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_py.journal import Journal
+from firmware_py.loopback import find_mosquitto, free_port, port_open
 from firmware_py.mqtt import HallLink
 from firmware_py.outbox import JournalTail, Outbox, acked_path
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def start_broker(directory: Path, port: int) -> subprocess.Popen[bytes]:
     conf = directory / "mosquitto.conf"
     conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\nset_tcp_nodelay true\n"
                     "max_queued_messages 0\nuser root\nlog_dest none\n")
-    proc = subprocess.Popen([shutil.which("mosquitto") or "/usr/sbin/mosquitto", "-c",
+    proc = subprocess.Popen([find_mosquitto() or "mosquitto", "-c",
                              str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return proc
+        if port_open(port):
+            return proc
         time.sleep(0.02)
     proc.kill()
     proc.wait()

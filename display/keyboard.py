@@ -27,11 +27,6 @@ from dataclasses import dataclass
 
 from ._pygame import pygame
 
-KEY_MAP_HELP = """\
-keyboard (windowed): Space start/stop, H horn (held), G / Shift+G goal home/away,
-P / Shift+P penalty home/away, T / Shift+T time-out home/away, N next (hold 1 s),
-U undo (hold 1 s); 0-9, Enter, Backspace, Escape: the keypad (also the numeric keypad)"""
-
 
 @dataclass(frozen=True, slots=True)
 class ButtonEdge:

@@ -53,7 +53,7 @@ from firmware_py.journal import JournalError
 from firmware_py.logfmt import kv
 from firmware_py.matchfiles import MatchFiles
 from firmware_py.mqtt import HallLink
-from firmware_py.nextmatch import NextMatch, setup_from_next
+from firmware_py.nextmatch import NextMatch, setup_from_next, showing_final
 from firmware_py.outbox import JournalTail, Outbox, SeqLog, acked_path
 from firmware_py.recorder import WallClock
 from firmware_py.script import ScriptLine, parse_script
@@ -182,6 +182,7 @@ class Daemon:
         self.files = MatchFiles(options.state_dir)
         self.notifier = Notifier()
         self.next_match = NextMatch()
+        self._final_hold = config.final_hold_s * NS_PER_S
         self.standings: dict[str, dict[str, Any]] = {}  # group -> the office's table
         self._loaded_next: dict[str, Any] | None = None  # the `next` on the board, if any
         self.stopping: str | None = None
@@ -585,13 +586,7 @@ class Daemon:
         if pending is not None and pending["match"] == self.session.match_id:
             self.next_match.pending = None  # the match on the board already
             return
-        state = self.match.state
-        # A final result stays up a while before the next match replaces it: spectators
-        # read the score, and the final frame is drawn, published and snapshot.
-        if state.phase is Phase.FINAL and state.last_at is not None \
-                and self.timeline.now() - state.last_at < self.config.final_hold_s * NS_PER_S:
-            return
-        doc = self.next_match.take(state)
+        doc = self.next_match.take(self.match.state, self.timeline.now(), self._final_hold)
         if doc is not None:
             self._load_next(doc)
 
@@ -653,8 +648,7 @@ class Daemon:
         The tables turn a page every ``BETWEEN_PAGE_NS`` when they do not fit."""
         state = self.match.state
         if state.phase is Phase.FINAL:
-            if state.last_at is not None \
-                    and at - state.last_at < self.config.final_hold_s * NS_PER_S:
+            if showing_final(state, at, self._final_hold):
                 return None  # the final result stays up first
             pending = self.next_match.pending
             upcoming = None if pending is None else {

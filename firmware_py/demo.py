@@ -26,7 +26,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -46,6 +45,7 @@ from firmware_py.core.match import Match, MatchSetup, TeamInfo, feed
 from firmware_py.core.phase import Stage
 from firmware_py.core.state import state_document
 from firmware_py.core.units import NS_PER_S
+from firmware_py.loopback import find_mosquitto, free_port, port_open
 from firmware_py.script import parse_script
 from office.files import load_tournament
 
@@ -227,27 +227,6 @@ def mosquitto_config(port: int, log: Path, *, as_root: bool) -> str:
         # As root mosquitto drops to the `mosquitto` user, which cannot write the work dir.
         lines.append("user root")
     return "# scoreboard demo: a private broker (generated)\n" + "\n".join(lines) + "\n"
-
-
-def find_mosquitto(which: Callable[[str], str | None] = shutil.which,
-                   fallback: Path = Path("/usr/sbin/mosquitto")) -> str | None:
-    """The mosquitto binary: on PATH, or where Debian puts it (not on a user's PATH)."""
-    found = which("mosquitto")
-    if found:
-        return found
-    return str(fallback) if fallback.is_file() and os.access(fallback, os.X_OK) else None
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def port_open(port: int) -> bool:
-    with socket.socket() as s:
-        s.settimeout(0.2)
-        return s.connect_ex(("127.0.0.1", port)) == 0
 
 
 # ---------------------------------------------------------------------------------------

@@ -23,6 +23,13 @@ def in_progress(state: MatchState | None) -> bool:
     return not (state.phase is Phase.PREGAME and state.seq == 0)
 
 
+def showing_final(state: MatchState | None, now: int | None, hold: int) -> bool:
+    """A final result still within ``hold`` of its last event: it stays on the board (the
+    spectators read it) before the next match, or the between-games screen, replaces it."""
+    return (state is not None and now is not None and state.phase is Phase.FINAL
+            and state.last_at is not None and now - state.last_at < hold)
+
+
 def setup_from_next(doc: dict[str, Any]) -> tuple[str, MatchSetup]:
     """The preset name and the match setup of a validated ``next`` (mqtt.parse_next)."""
     teams = doc["teams"]
@@ -42,9 +49,11 @@ class NextMatch:
         """A validated ``next`` arrived (the latest replaces an earlier one not yet taken)."""
         self.pending = doc
 
-    def take(self, current: MatchState | None) -> dict[str, Any] | None:
-        """The ``next`` to load now, if one waits and the hall is free; else None."""
-        if self.pending is None or in_progress(current):
+    def take(self, current: MatchState | None, now: int | None = None, hold: int = 0
+             ) -> dict[str, Any] | None:
+        """The ``next`` to load now, if one waits and the hall is free (and a final result
+        has been up for ``hold`` at ``now``); else None."""
+        if self.pending is None or in_progress(current) or showing_final(current, now, hold):
             return None
         doc, self.pending = self.pending, None
         return doc

@@ -13,7 +13,7 @@ import os
 import random
 import secrets
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -202,6 +202,34 @@ def _print_tables(tables: Sequence[GroupTable], as_json: bool) -> None:
         print("\n\n".join(format_table(t) for t in tables))
 
 
+def _add_sources(p: argparse.ArgumentParser, *, results: str, db: str) -> None:
+    """The tournament file, and where the results are: a results file or the service's
+    store (exactly one)."""
+    p.add_argument("--tournament", required=True, type=Path, metavar="FILE",
+                   help="the tournament file (TOML)")
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--results", type=Path, metavar="RESULTS.jsonl", help=results)
+    where.add_argument("--db", type=Path, metavar="OFFICE.sqlite", help=db)
+
+
+def _tables_in_store(tournament: Tournament, db: Path) -> dict[str, GroupTable]:
+    """The group tables as the service has them now."""
+    if not db.exists():
+        raise InputError(f"--db: {db}: no such store")
+    store = Store(db)
+    try:
+        return dict(ledger_from_store(tournament, store, datetime.now()).tables)
+    finally:
+        store.close()
+
+
+def _report_draw(draw: Draw, table: GroupTable, as_json: bool) -> None:
+    if not as_json:
+        print(f"Lots drawn for group {draw.group}: {', '.join(draw.order)}"
+              + (f" (seed {draw.seed})" if draw.seed is not None else ""))
+    _print_tables([table], as_json)
+
+
 # ---------------------------------------------------------------------------------------
 # office standings
 
@@ -214,14 +242,9 @@ def _add_standings(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
                     "document, and say for every row what placed it above the next one. "
                     "A result whose match id is not in the schedule but whose teams share a "
                     "group is counted for that group, with a warning.")
-    p.add_argument("--tournament", required=True, type=Path, metavar="FILE",
-                   help="the tournament file (TOML)")
-    where = p.add_mutually_exclusive_group(required=True)
-    where.add_argument("--results", type=Path, metavar="RESULTS.jsonl",
-                       help="finished matches and drawn lots, one JSON object a line")
-    where.add_argument("--db", type=Path, metavar="OFFICE.sqlite",
-                       help="the service's store instead: the tables as the service has them "
-                            "now (provisional while a protest window is open)")
+    _add_sources(p, results="finished matches and drawn lots, one JSON object a line",
+                 db="the service's store instead: the tables as the service has them now "
+                    "(provisional while a protest window is open)")
     p.add_argument("--json", action="store_true",
                    help='print {"groups": [{"name", "provisional", "complete", "rows"}]}')
     p.add_argument("--group", metavar="NAME", help="only this group")
@@ -230,16 +253,10 @@ def _add_standings(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
 
 def _run_standings(args: argparse.Namespace) -> int:
     if args.db is not None:
-        if not args.db.exists():
-            raise InputError(f"--db: {args.db}: no such store")
         tournament = load_tournament(args.tournament)
         groups = _pick_group(tournament, args.group)
-        store = Store(args.db)
-        try:
-            ledger = ledger_from_store(tournament, store, datetime.now())
-        finally:
-            store.close()
-        _print_tables([ledger.tables[g.name] for g in groups], args.json)
+        tables = _tables_in_store(tournament, args.db)
+        _print_tables([tables[g.name] for g in groups], args.json)
         return 0
     tournament, _, counted = _load(args.tournament, args.results)
     groups = _pick_group(tournament, args.group)
@@ -260,14 +277,9 @@ def _add_draw_lots(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
                     "teams as drawn, best first: one set of level teams, or every set in "
                     "table order. --random lets the machine draw and records its seed so "
                     "the draw can be checked.")
-    p.add_argument("--tournament", required=True, type=Path, metavar="FILE",
-                   help="the tournament file (TOML)")
-    where = p.add_mutually_exclusive_group(required=True)
-    where.add_argument("--results", type=Path, metavar="RESULTS.jsonl",
-                       help="the results file the draw is appended to")
-    where.add_argument("--db", type=Path, metavar="OFFICE.sqlite",
-                       help="the running service's store: the draw is recorded there as an "
-                            "audited office action and the service re-ranks within a second")
+    _add_sources(p, results="the results file the draw is appended to",
+                 db="the running service's store: the draw is recorded there as an audited "
+                    "office action and the service re-ranks within a second")
     p.add_argument("--group", required=True, metavar="NAME", help="the group")
     how = p.add_mutually_exclusive_group(required=True)
     how.add_argument("--order", metavar="TEAM,TEAM,...",
@@ -351,21 +363,22 @@ def _run_draw_lots(args: argparse.Namespace) -> int:
         return _draw_lots_in_store(args)
     tournament, text, counted = _load(args.tournament, args.results)
     (group,) = _pick_group(tournament, args.group)
-    sets = level_sets(counted[group.name].table(tournament))
-    if not sets:
-        raise InputError(f"--group: no teams of group {group.name} are level after every "
-                         "criterion; there are no lots to draw")
-    draw = pick_order(args, group, sets)
-    order, seed = draw.order, draw.seed
+    tables = {name: c.table(tournament) for name, c in counted.items()}
+    draw = pick_order(args, group, _lots_wanted(group, tables))
     _append_line(args.results, text, draw_line(draw))
     # The new table from the file as it now is: what the next `office standings` will say.
     _, _, counted = _load(args.tournament, args.results)
-    table = counted[group.name].table(tournament)
-    if not args.json:
-        print(f"Lots drawn for group {group.name}: {', '.join(order)}"
-              + (f" (seed {seed})" if seed is not None else ""))
-    _print_tables([table], args.json)
+    _report_draw(draw, counted[group.name].table(tournament), args.json)
     return 0
+
+
+def _lots_wanted(group: Group, tables: Mapping[str, GroupTable]) -> list[tuple[str, ...]]:
+    """The group's sets of teams waiting for lots; an error if there are none."""
+    sets = level_sets(tables[group.name])
+    if not sets:
+        raise InputError(f"--group: no teams of group {group.name} are level after every "
+                         "criterion; there are no lots to draw")
+    return sets
 
 
 # ---------------------------------------------------------------------------------------
@@ -382,23 +395,14 @@ def _draw_lots_in_store(args: argparse.Namespace) -> int:
     running service sees the database change and re-ranks."""
     tournament = load_tournament(args.tournament)
     (group,) = _pick_group(tournament, args.group)
+    draw = pick_order(args, group, _lots_wanted(group, _tables_in_store(tournament, args.db)))
     store = Store(args.db)
     try:
-        ledger = ledger_from_store(tournament, store, datetime.now())
-        sets = level_sets(ledger.tables[group.name])
-        if not sets:
-            raise InputError(f"--group: no teams of group {group.name} are level after every "
-                             "criterion; there are no lots to draw")
-        draw = pick_order(args, group, sets)
         store.admin("draw", {"group": draw.group, "order": list(draw.order),
                              "seed": draw.seed}, datetime.now())
-        table = ledger_from_store(tournament, store, datetime.now()).tables[group.name]
     finally:
         store.close()
-    if not args.json:
-        print(f"Lots drawn for group {group.name}: {', '.join(draw.order)}"
-              + (f" (seed {draw.seed})" if draw.seed is not None else ""))
-    _print_tables([table], args.json)
+    _report_draw(draw, _tables_in_store(tournament, args.db)[group.name], args.json)
     return 0
 
 

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+from firmware_py.core.match import MatchSetup
+
 from . import bracket, discipline
 from .model import (
     DecidedBy,
@@ -29,9 +31,10 @@ from .model import (
 )
 from .standings import rank_group
 
-# Home dark, away light (rules 000: "The home-team plays in dark-colored forms"), as the
-# scoreboard's own defaults, for teams the tournament file gives no colours.
-DEFAULT_COLOURS = {"home": ["#10233f", "#ffffff"], "away": ["#f2f2f2", "#10233f"]}
+# For teams the tournament file gives no colours: the scoreboard's own defaults (home dark,
+# away light: rules 000 "The home-team plays in dark-colored forms").
+_SETUP = MatchSetup()
+DEFAULT_COLOURS = {"home": list(_SETUP.home.colours), "away": list(_SETUP.away.colours)}
 
 
 class HallEventLike(Protocol):

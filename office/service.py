@@ -98,6 +98,10 @@ class OfficeService:
         self._cache = MatchCache()
         self._published: dict[str, bytes] = {}  # topic -> retained payload last sent
         self._data_version = -1
+        # Only this process adds alerts; the office's actions are re-read when another
+        # process has written to the store (refresh_if_needed), not on every refresh.
+        self._alerts = [AlertView(a.at, a.text) for a in store.alerts()]
+        self._admin = corrections_and_draws(store)
         self._dirty = True
         self._view_dirty = False
         self._view_at = float("-inf")  # monotonic time the snapshot was last rebuilt
@@ -157,7 +161,9 @@ class OfficeService:
     def refresh_if_needed(self) -> None:
         version = self.store.data_version()
         if version != self._data_version:
+            # Another process wrote (`office correct`, `office draw-lots`): read its actions.
             self._data_version = version
+            self._admin = corrections_and_draws(self.store)
             self._dirty = True
         ledger = self.ledger
         now = self.wall()
@@ -172,13 +178,15 @@ class OfficeService:
     def refresh(self, now: datetime | None = None) -> Ledger:
         now = now or self.wall()
         self._dirty = False
-        corrections, draws = corrections_and_draws(self.store)
+        corrections, draws = self._admin
         ledger = build_from(self.tournament, self._events, corrections, draws, now,
                             cache=self._cache)
         if self.ledger is not None:
-            for text in bracket.changes(self.ledger.pairings, ledger.pairings):
-                log.warning("bracket re-filled: %s", text)
-                self.store.add_alert(f"bracket re-filled: {text}", now)
+            for change in bracket.changes(self.ledger.pairings, ledger.pairings):
+                text = f"bracket re-filled: {change}"
+                log.warning("%s", text)
+                self.store.add_alert(text, now)
+                self._alerts.append(AlertView(now, text))
         self.ledger = ledger
         self._publish(ledger)
         self._show(ledger, now)
@@ -188,8 +196,7 @@ class OfficeService:
         self._view_dirty = False
         self._view_at = self.monotonic()
         if self.board is not None:
-            alerts = [AlertView(a.at, a.text) for a in self.store.alerts()]
-            self.board.publish(snapshot(ledger, self.halls, alerts, now))
+            self.board.publish(snapshot(ledger, self.halls, self._alerts, now))
 
     def _publish(self, ledger: Ledger) -> None:
         base = f"arena/v1/{self.tournament.id}"

@@ -11,7 +11,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -24,9 +23,10 @@ import paho.mqtt.client as paho
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
+from firmware_py.loopback import DEBIAN_MOSQUITTO, find_mosquitto, free_port, port_open
+
 ROOT = Path(__file__).resolve().parents[2]
-# /usr/sbin is not on a normal user's PATH; Debian's package puts mosquitto there.
-MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+MOSQUITTO = find_mosquitto() or str(DEBIAN_MOSQUITTO)
 MOSQUITTO_PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
 
 
@@ -37,18 +37,6 @@ def wait_for(condition: Callable[[], bool], timeout: float, what: str,
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout} s waiting for {what}")
         time.sleep(step)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def port_open(port: int) -> bool:
-    with socket.socket() as s:
-        s.settimeout(0.2)
-        return s.connect_ex(("127.0.0.1", port)) == 0
 
 
 class Broker:

@@ -39,6 +39,17 @@ def test_next_loads_only_when_no_match_is_in_progress() -> None:
     assert holder.take(None) is None
 
 
+def test_a_final_result_stays_up_for_the_hold_before_the_next_match() -> None:
+    holder = NextMatch()
+    match = Match(presets.load("floorball-2x15"))
+    feed(match, Start(0))
+    feed(match, Forfeit(20, Team.AWAY))  # final at t=20
+    holder.offer(parse_next(NEXT))
+    assert holder.take(match.state, now=20 + 29, hold=30) is None  # the result is up
+    assert holder.pending is not None
+    assert holder.take(match.state, now=20 + 30, hold=30) is not None
+
+
 def write(tmp_path: Path, text: str) -> Path:
     path = tmp_path / "scoreboard.toml"
     path.write_text(text, encoding="utf-8")
