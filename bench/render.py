@@ -61,7 +61,7 @@ from firmware_py.core.commands import Command, Goal, Penalty, SetClock, Start
 from firmware_py.core.match import Match, MatchSetup, TeamInfo, feed
 from firmware_py.core.phase import Team
 from firmware_py.core.state import state_document
-from firmware_py.timing import wait_until
+from firmware_py.timesource import wait_until
 
 SIZE = (1920, 1080)
 PRESET = "ice-hockey-2x20"

@@ -13,13 +13,13 @@ from pathlib import Path
 from display import snapshot as display_snapshot
 from firmware_py import config as hall_config
 from firmware_py import demo, presets, publish
-from firmware_py.clocks import BOOT_ID_ENV, parse_scale
 from firmware_py.core.errors import ScoreboardError
 from firmware_py.core.match import Match, MatchSetup
 from firmware_py.core.phase import Stage
 from firmware_py.core.preset import Preset
 from firmware_py.replay import replay
 from firmware_py.script import ScriptError, parse_script, parse_time
+from firmware_py.timeline import BOOT_ID_ENV, parse_scale
 from hardware.console import load_config
 from hardware.horn import force_off
 
@@ -265,7 +265,7 @@ def cmd_horn_off(args: argparse.Namespace) -> int:
             return EXIT_BAD_INPUT
         config = hall.console
         if hall.pin_factory != "auto" or "GPIOZERO_PIN_FACTORY" not in os.environ:
-            from firmware_py.daemon import is_raspberry_pi, resolve_pin_factory  # noqa: PLC0415
+            from firmware_py.runconfig import is_raspberry_pi, resolve_pin_factory  # noqa: PLC0415
             from hardware.pins import factory as pin_factory  # noqa: PLC0415
 
             factory = pin_factory(resolve_pin_factory(hall.pin_factory, pi=is_raspberry_pi()))
@@ -284,7 +284,8 @@ def cmd_horn_off(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from firmware_py import daemon, logfmt  # noqa: PLC0415 - pygame etc. only for `run`
+    from firmware_py import logfmt, runconfig  # noqa: PLC0415
+    from firmware_py.daemon import Daemon  # noqa: PLC0415 - pygame etc. only for `run`
 
     try:
         config = hall_config.load(args.config)
@@ -296,12 +297,12 @@ def cmd_run(args: argparse.Namespace) -> int:
             print(f"scoreboard run: {what} {path}: no such file or folder", file=sys.stderr)
             return EXIT_BAD_INPUT
     logfmt.setup(args.log_level or config.log_level)
-    pi = daemon.is_raspberry_pi()
-    mode = args.display_mode or daemon.resolve_display_mode(
+    pi = runconfig.is_raspberry_pi()
+    mode = args.display_mode or runconfig.resolve_display_mode(
         config.display_mode, os.environ, pi=pi, dri=Path("/dev/dri").exists())
-    options = daemon.RunOptions(
+    options = runconfig.RunOptions(
         display_mode=mode,
-        pin_factory="mock" if args.mock_pins else daemon.resolve_pin_factory(
+        pin_factory="mock" if args.mock_pins else runconfig.resolve_pin_factory(
             config.pin_factory, pi=pi),
         state_dir=args.state_dir or config.state_dir,
         time_scale=args.time_scale or Fraction(1),
@@ -311,7 +312,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         state_file=args.state_file,
         exit_when_done=args.exit_when_done,
     )
-    return daemon.Daemon(config, options).run()
+    return Daemon(config, options).run()
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

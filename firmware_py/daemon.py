@@ -1,6 +1,11 @@
 """``scoreboard run``: the shell that wires the console, the core, the journal, the horn, the
 display, the serial link and the office link, in one loop on the main thread.
 
+``Daemon`` takes its time source and its parts as arguments (``time``: a
+firmware_py/timesource.py ``TimeSource``; ``parts``: a firmware_py/parts.py ``Parts``), with
+the real ones as defaults, so a test runs a whole scoreboard in-process on a fake clock.
+Nothing here reads the OS clock: every instant comes from ``time``.
+
 Each iteration:
 
 1. **drain inputs**: console button edges and keypad keys (the desktop keyboard stands in for
@@ -9,12 +14,12 @@ Each iteration:
    exists (and is logged: ``command applied`` / ``command refused``);
 3. **advance** the match to now (periods, penalties, shifts ending at their deadlines), and
    take the office's ``next`` if the hall is free;
-4. **draw** a frame at the instant the shown state next changes (``FramePacer`` on the core's
-   ``display_deadline``), computed for that very instant; when a core deadline falls first,
-   wait for it, journal what it does, then draw;
-5. **publish**: HallLink.pump (acks, events, ``next``), the state document on change (to the
-   retained MQTT topic, to the serial link at most ``state_hz`` a second for clock-only
-   changes, to ``--state-file``), systemd STATUS and WATCHDOG.
+4. **draw** a frame at the instant the shown state next changes (firmware_py/frameplan.py),
+   computed for that very instant; when a core deadline falls first, wait for it, journal
+   what it does, then draw;
+5. **publish** (firmware_py/outputs.py): the office link's pump (acks, events, ``next``), the
+   state document on change (to the retained MQTT topic, to the serial link, to
+   ``--state-file``), systemd STATUS and WATCHDOG.
 
 Nothing here waits on the broker, the serial port or the GPIO library: they have their own
 threads and queues. The horn relay is switched at its deadlines by its own thread
@@ -28,20 +33,14 @@ closed; exit 0.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
-import os
 import signal
-import time
-from dataclasses import dataclass
-from fractions import Fraction
-from importlib import resources
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from firmware_py import presets
-from firmware_py.clocks import Timeline, boot_id
+from firmware_py.between import between_games
 from firmware_py.config import Config
 from firmware_py.core.commands import Command
 from firmware_py.core.events import Event
@@ -49,169 +48,90 @@ from firmware_py.core.match import Match
 from firmware_py.core.phase import Phase
 from firmware_py.core.state import state_document
 from firmware_py.core.units import NS_PER_S
+from firmware_py.frameplan import MIN_FRAME_GAP_NS, FramePlanner
 from firmware_py.journal import JournalError
 from firmware_py.logfmt import kv
 from firmware_py.matchfiles import MatchFiles
-from firmware_py.mqtt import HallLink
-from firmware_py.nextmatch import NextMatch, setup_from_next, showing_final
+from firmware_py.nextmatch import NextMatch, setup_from_next
 from firmware_py.outbox import JournalTail, Outbox, SeqLog, acked_path
-from firmware_py.recorder import WallClock
+from firmware_py.outputs import Outputs, status_text, write_state_file
+from firmware_py.parts import (
+    Console,
+    Display,
+    HallParts,
+    Horn,
+    Keyboard,
+    OfficeLink,
+    Parts,
+    Relay,
+    SerialPort,
+)
+from firmware_py.runconfig import RunOptions, preset_text
 from firmware_py.script import ScriptLine, parse_script
 from firmware_py.scriptplay import ScriptPlayer, origin_of, played_lines
-from firmware_py.sdnotify import Notifier
 from firmware_py.session import CONFIRMING, Session, open_session
-from firmware_py.timing import wait_until
+from firmware_py.timeline import Timeline, boot_id
+from firmware_py.timesource import DEFAULT_SPIN_NS, SystemTime, TimeSource
 
 log = logging.getLogger("firmware_py.daemon")
 
-SYNCED_FLAG = Path("/run/systemd/timesync/synchronized")
-DEVICE_TREE_MODEL = Path("/proc/device-tree/model")
 SLICE_S = 0.010  # the longest nap between looks at the inputs (a press shows within ~10 ms)
-SPIN_NS = 2_000_000  # the last 2 ms before a frame's instant are spun (timing.wait_until)
-MIN_FRAME_GAP_NS = 33_000_000  # real time: at most ~30 frames a second, even time-scaled
-BETWEEN_PAGE_NS = 8 * NS_PER_S  # the group tables turn a page this often when they do not fit
 # A scripted match loaded from `next` starts this much later (its between-games screen shows).
 SCRIPTED_PREGAME_NS = 20 * NS_PER_S
-MQTT_CLOCK_EVERY_NS = NS_PER_S  # clock-only changes go to the retained state once a second
 # While a clock runs, its instant is journalled this often (match time): after a power cut
 # the clock comes back stopped at the last journalled instant, so at most this much behind
 # the game instead of back at the last goal or whistle.
 CHECKPOINT_NS = 5 * NS_PER_S
-# Keys of the state document that change by themselves as time passes; a change of any
-# other key is a "state change" (logged, published at once).
-TICKING = ("clock_ms", "shift_ms", "timeout", "penalties", "running", "horn", "stop_time")
 
-
-@dataclass(frozen=True)
-class RunOptions:
-    """What the command line adds to the config file."""
-
-    display_mode: str  # resolved: fullscreen, windowed or headless
-    pin_factory: str  # resolved: lgpio or mock
-    state_dir: Path
-    time_scale: Fraction = Fraction(1)
-    script: Path | None = None
-    script_dir: Path | None = None
-    snapshots: Path | None = None
-    state_file: Path | None = None
-    exit_when_done: bool = False
-
-
-# ------------------------------------------------------------------ environment
-
-
-def is_raspberry_pi(model_file: Path = DEVICE_TREE_MODEL) -> bool:
-    try:
-        return "Raspberry Pi" in model_file.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return False
-
-
-def resolve_display_mode(mode: str, environ: dict[str, str] | os._Environ[str], *,
-                         pi: bool, dri: bool) -> str:
-    """``auto``: full screen on a Pi's console (a /dev/dri and no desktop session), a window
-    on a desktop (DISPLAY or WAYLAND_DISPLAY set), else headless."""
-    if mode != "auto":
-        return mode
-    desktop = bool(environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY"))
-    if pi and dri and not desktop:
-        return "fullscreen"
-    return "windowed" if desktop else "headless"
-
-
-def resolve_pin_factory(name: str, *, pi: bool) -> str:
-    return ("lgpio" if pi else "mock") if name == "auto" else name
-
-
-def preset_text(name: str, preset_file: Path | None) -> tuple[str, str]:
-    """A preset's TOML text and its source name (the journal keeps the whole text)."""
-    if preset_file is not None:
-        return preset_file.read_text(encoding="utf-8"), str(preset_file)
-    presets.load(name)  # raises a PresetError naming the bundled ones
-    source = resources.files(presets).joinpath(f"{name}.toml")
-    return source.read_text(encoding="utf-8"), f"{name}.toml"
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """For --state-file: a reader never sees half a document (no fsync: it is a view)."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
-def steady_part(doc: dict[str, Any]) -> dict[str, Any]:
-    """The document without what ticks by itself; penalties kept as who and what."""
-    out = {k: v for k, v in doc.items() if k not in TICKING}
-    out["penalties"] = {side: [(p["player"], p["kind"], p["running"]) for p in listed]
-                        for side, listed in doc["penalties"].items()}
-    out["timeout"] = doc["timeout"]["team"] if doc["timeout"] else None
-    return out
-
-
-def clock_text(ms: int) -> str:
-    seconds = -(-ms // 1000)
-    if ms < 60_000 and ms % 1000:
-        return f"{ms // 1000}.{ms % 1000 // 100}"
-    return f"{seconds // 60}:{seconds % 60:02d}"
-
-
-def status_text(doc: dict[str, Any], restored: bool) -> str:
-    """systemd STATUS=, e.g. ``M1 P2 12:34 running 2-1``."""
-    phase, period = doc["phase"], doc["period"]
-    label = {"period": f"P{period}", "overtime": f"OT{period}"}.get(phase, phase)
-    score = f"{doc['score']['home']}-{doc['score']['away']}"
-    running = "running" if doc["running"] else "stopped"
-    text = f"{doc['match']} {label} {clock_text(doc['clock_ms'])} {running} {score}"
-    return text + (" CLOCK RESTORED - CHECK" if restored else "")
-
-
-def describe_penalties(doc: dict[str, Any], side: str) -> str:
-    return ",".join(f"{p['player']}:{p['kind']}{'' if p['running'] else '(waiting)'}"
-                    for p in doc["penalties"][side]) or "-"
-
-
-# ------------------------------------------------------------------ the daemon
+__all__ = ["CHECKPOINT_NS", "MIN_FRAME_GAP_NS", "Daemon"]
 
 
 class Daemon:
-    def __init__(self, config: Config, options: RunOptions) -> None:
+    """One hall's scoreboard. ``run()`` is ``scoreboard run``; a test calls ``start()``,
+    ``run_until(instant)`` and ``shutdown()`` instead, on a fake ``time``.
+
+    ``boot``: this boot's id (default: the kernel's), which tells a crash from a power loss.
+    """
+
+    def __init__(self, config: Config, options: RunOptions, *,
+                 time: TimeSource | None = None, parts: Parts | None = None,
+                 boot: str | None = None) -> None:
         self.config = config
         self.options = options
-        self.timeline = Timeline(options.time_scale)
-        self.boot = boot_id()
+        self.time: TimeSource = time if time is not None else SystemTime()
+        self.parts: Parts = parts if parts is not None else HallParts()
+        self.timeline = Timeline(self.time.monotonic_ns, options.time_scale)
+        self.boot = boot_id() if boot is None else boot
         self.files = MatchFiles(options.state_dir)
-        self.notifier = Notifier()
+        self.notifier = self.parts.notifier()
         self.next_match = NextMatch()
-        self._final_hold = config.final_hold_s * NS_PER_S
+        self.final_hold = config.final_hold_s * NS_PER_S
         self.standings: dict[str, dict[str, Any]] = {}  # group -> the office's table
         self._loaded_next: dict[str, Any] | None = None  # the `next` on the board, if any
         self.stopping: str | None = None
-        self.wall: WallClock | None = time.time if SYNCED_FLAG.exists() else None
-        # Set up by _start, in order; _shutdown tolerates any of them missing.
+        self.wall = self.time.wall()
+        # Set up by start(), in order; shutdown() tolerates any of them missing.
         self.pins: Any = None
-        self.relay: Any = None
-        self.horn: Any = None
+        self.relay: Relay | None = None
+        self.horn: Horn | None = None
         self.session: Session | None = None
         self.script: ScriptPlayer | None = None
-        self.display: Any = None
-        self.keyboard: Any = None
-        self.console: Any = None
-        self.serial: Any = None
-        self.link: HallLink | None = None
-        self.pacer: Any = None
+        self.display: Display | None = None
+        self.keyboard: Keyboard | None = None
+        self.console: Console | None = None
+        self.serial: SerialPort | None = None
+        self.link: OfficeLink | None = None
+        self.frames: FramePlanner | None = None
         self.options_layout: Any = None
+        self.outputs = Outputs(self.time.monotonic_ns, state_file=options.state_file,
+                               serial_hz=config.serial.state_hz)
         self._dirty = True
-        self._frames = 0
-        self._last_present = -(1 << 62)
-        self._last_steady: dict[str, Any] | None = None
-        self._last_doc: dict[str, Any] | None = None
-        self._mqtt_sent_at = -(1 << 62)
-        self._serial_sent_at = -(1 << 62)
         self._serial_input = False
         self._next_arrived = False
         self._watchdog_at = 0
         self._snapshots = 0
-        self.started_real = time.monotonic_ns()
+        self._until: int | None = None  # run_until's instant: no wait goes past it
+        self.started_real = self.time.monotonic_ns()
 
     # -------------------------------------------------------------- properties
 
@@ -220,34 +140,50 @@ class Daemon:
         assert self.session is not None
         return self.session.recorder.match
 
+    @property
+    def frame_count(self) -> int:
+        return 0 if self.frames is None else self.frames.count
+
     # -------------------------------------------------------------- running
 
     def run(self) -> int:
+        """``scoreboard run``: start, loop until asked to stop, stop in order; 0."""
         previous = {sig: signal.signal(sig, self._on_signal)
                     for sig in (signal.SIGTERM, signal.SIGINT)}
         try:
-            self._start()
+            self.start()
             while self.stopping is None:
-                self._iterate()
+                self.iterate()
             return 0
         except BaseException:
             if self.relay is not None:
-                from hardware.horn import switch_off  # noqa: PLC0415
-
-                switch_off(self.relay)
+                self.parts.switch_off(self.relay)
             raise
         finally:
-            self._shutdown()
+            self.shutdown()
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
+
+    def run_until(self, instant: int, *, stop_when: Callable[[], bool] | None = None) -> None:
+        """Run the loop until the match time ``instant`` (the inputs due then taken and a
+        frame drawn if one is due), or until ``stop_when()`` holds, or the daemon stops. For
+        tests and tools that drive the daemon on their own clock."""
+        self._until = instant
+        try:
+            while self.stopping is None:
+                self.iterate()
+                if stop_when is not None and stop_when():
+                    return
+                if self.timeline.now() >= instant and not self._dirty:
+                    return
+        finally:
+            self._until = None
 
     def _on_signal(self, signum: int, frame: FrameType | None) -> None:
         # Runs between two bytecodes of the main thread: only switch the relay off (it takes
         # no lock) and raise the flag; the loop stops in order within one slice.
         if self.relay is not None:
-            from hardware.horn import switch_off  # noqa: PLC0415
-
-            switch_off(self.relay)
+            self.parts.switch_off(self.relay)
         if self.stopping is None:
             self.stopping = signal.Signals(signum).name
 
@@ -257,41 +193,29 @@ class Daemon:
 
     # -------------------------------------------------------------- start
 
-    def _start(self) -> None:
+    def start(self) -> None:
         from display.options import options_for  # noqa: PLC0415
-        from display.pacing import FramePacer  # noqa: PLC0415
-        from hardware import pins  # noqa: PLC0415
-        from hardware.console import Console  # noqa: PLC0415
-        from hardware.horn import HornDriver, HornRelay  # noqa: PLC0415
 
-        cfg, opts = self.config, self.options
+        cfg, opts, parts = self.config, self.options, self.parts
         kv(log, logging.INFO, "starting", config=cfg.source, state_dir=opts.state_dir,
            display=opts.display_mode, pins=opts.pin_factory, boot=self.boot,
            time_scale=opts.time_scale, wall_synced=self.wall is not None)
         # The relay first: claiming its pin drives it off, whatever a crash left latched.
-        self.pins = pins.factory(opts.pin_factory)
-        self.relay = HornRelay(cfg.console.horn_pin, active_high=cfg.console.horn_active_high,
-                               pin_factory=self.pins)
+        self.pins = parts.pins(opts.pin_factory)
+        self.relay = parts.relay(cfg, self.pins)
         self._open_first_match()
-        assert self.session is not None
-        self.console = Console(cfg.console, self.pins,
-                               list(self.match.preset.penalties.kinds),
-                               ticks_to_ns=self.timeline.ticks_to_ns)
+        self.console = parts.console(cfg, self.pins, list(self.match.preset.penalties.kinds),
+                                     self.timeline.ticks_to_ns)
         self.options_layout = options_for(self.match.preset)
-        self._open_display()
+        self.display, self.keyboard = parts.display(opts.display_mode, cfg.display_size)
         # Through self.match each time: `next` replaces the match on the board.
-        self.pacer = FramePacer(lambda now: self.match.display_deadline(now),  # noqa: PLW0108
-                                idle_ns=self._match_ns(NS_PER_S))
+        self.frames = FramePlanner(lambda now: self.match.display_deadline(now),  # noqa: PLW0108
+                                   self.timeline.scale)
         if cfg.serial.url:
-            from hardware.serial_link import SerialLink  # noqa: PLC0415
-
-            self.serial = SerialLink(cfg.serial.url, cfg.serial.baud, clock=self.timeline.now,
-                                     on_input=self._serial_woke)
+            self.serial = parts.serial(cfg.serial, self.timeline.now, self._serial_woke)
             self.serial.start()
         self._open_link()
-        from firmware_py.hornthread import HornThread  # noqa: PLC0415
-
-        self.horn = HornThread(HornDriver(self.relay), self.timeline, lambda: self.match)
+        self.horn = parts.horn(self.relay, self.timeline, self.time, lambda: self.match)
         self.horn.start()
 
     def _open_first_match(self) -> None:
@@ -335,28 +259,12 @@ class Daemon:
         kv(log, logging.INFO, "script", match=self.session.match_id, file=path,
            lines=len(lines), already_played=len(done), origin=origin)
 
-    def _open_display(self) -> None:
-        from display.keyboard import Keyboard  # noqa: PLC0415
-        from display.screen import Display  # noqa: PLC0415
-
-        mode = self.options.display_mode
-        if mode == "headless":
-            os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-        elif mode == "fullscreen" and not (os.environ.get("DISPLAY")
-                                          or os.environ.get("WAYLAND_DISPLAY")):
-            os.environ.setdefault("SDL_VIDEODRIVER", "kmsdrm")  # a Pi console: STACK-NOTES
-        self.display = Display(mode, self.config.display_size)  # type: ignore[arg-type]
-        self.keyboard = Keyboard(buttons=mode == "windowed")
-
     def _open_link(self) -> None:
         link_cfg = self.config.mqtt
         if link_cfg is None:
             return
         assert self.session is not None
-        link = HallLink(link_cfg.broker.host, link_cfg.broker.port, link_cfg.tournament,
-                        link_cfg.hall, username=link_cfg.username, password=link_cfg.password,
-                        tls=link_cfg.tls, on_next=self._on_next,
-                        on_standings=self._on_standings)
+        link = self.parts.link(link_cfg, self._on_next, self._on_standings)
         # Everything not yet acknowledged, of every match in the state directory, oldest
         # first: a crash or an outage during an earlier match loses none of its events.
         current = self.session.path
@@ -378,7 +286,9 @@ class Daemon:
 
     # -------------------------------------------------------------- one iteration
 
-    def _iterate(self) -> None:
+    def iterate(self) -> None:
+        """One turn of the loop: inputs, deadlines, `next`, a frame if due, then a wait."""
+        assert self.frames is not None
         now = self.timeline.now()
         self._inputs(now)
         self._advance(now)
@@ -389,19 +299,18 @@ class Daemon:
         if self.stopping is not None:
             return
         now = self.timeline.now()
-        target: int
+        due = self._next_due()
         if self._dirty:
-            present = max(now, self._earliest_frame())
-            due = self._next_due()
+            present = self.frames.earliest(now)
             if due is not None and due <= present:
                 # Something happens before that frame could be shown: do it first (the
                 # next turn), so no frame shows a state a deadline has already changed.
                 target = due
             else:
                 self._frame(present)
-                target = self._plan_target(self.timeline.now())
+                target = self._plan(self.timeline.now())
         else:
-            target = self._plan_target(now, render=True)
+            target = self._plan(now, render=True)
         self._check_done()
         self._wait(target)
 
@@ -411,53 +320,37 @@ class Daemon:
                              self.script.next_at() if self.script else None) if d is not None]
         return min(found, default=None)
 
-    def _earliest_frame(self) -> int:
-        return self._last_present + self._match_ns(MIN_FRAME_GAP_NS)
-
-    def _match_ns(self, real_ns: int) -> int:
-        return real_ns * self.timeline.scale.numerator // self.timeline.scale.denominator
-
-    def _plan_target(self, now: int, render: bool = False) -> int:
+    def _plan(self, now: int, render: bool = False) -> int:
         """The next instant the loop must act on (match time); with ``render``, draws the
         planned frame if its time has come."""
-        plan = self.pacer.plan(now)
-        # With no display deadline (a stopped clock, pregame, the final) the pacer plans an
-        # idle frame a second ahead of *now*, which moves on every turn: anchor it on the
-        # last frame shown, so a status change (office offline) is drawn within a second.
-        present_at = max(now, min(plan.present_at, self._last_present + self.pacer.idle_ns),
-                         self._earliest_frame())
-        render_at: int = present_at - (plan.present_at - plan.render_at)
-        due = self.match.next_deadline()
-        targets: list[int] = [render_at]
-        if due is not None and due <= present_at:
-            # Something happens at or before that frame: journal it first, then draw.
-            targets = [due]
-        elif render and now >= render_at:
-            self._frame(present_at)
-            return self._plan_target(self.timeline.now())
-        for other in (self.console.next_deadline(),
-                      self.script.next_at() if self.script else None):
-            if other is not None:
-                targets.append(other)
+        assert self.frames is not None and self.console is not None and self.horn is not None
+        others = [self.console.next_deadline(), self.horn.next_change(now),
+                  self.script.next_at() if self.script else None]
         if self.notifier.watchdog_ns is not None:
-            targets.append(self._match_ns(self._watchdog_at - self.timeline.real())
-                           + self.timeline.now())
-        return min(targets)
+            others.append(self.frames.match_ns(self._watchdog_at - self.timeline.real())
+                          + self.timeline.now())
+        step = self.frames.plan(now, self.match.next_deadline(), others)
+        if render and step.draw_at is not None:
+            self._frame(step.draw_at)
+            return self._plan(self.timeline.now())
+        return step.wake_at
 
     def _wait(self, target: int) -> None:
         """Nap until ``target`` (match time) or until an input arrives; pump the office link
         meanwhile (acks, `next`)."""
+        if self._until is not None:
+            target = min(target, max(self._until, self.timeline.now()))
         real_target = self.timeline.to_real(target)
         while self.stopping is None:
             if self._input_waiting():
                 return
-            left = real_target - self.timeline.real()
+            left = real_target - self.time.monotonic_ns()
             if left <= 0:
                 return
-            if left <= SPIN_NS:
-                wait_until(real_target, clock=self.timeline.real)
+            if left <= DEFAULT_SPIN_NS:
+                self.time.wait_until(real_target)
                 return
-            time.sleep(min(SLICE_S, (left - SPIN_NS) / 1e9))
+            self.time.sleep(min(SLICE_S, (left - DEFAULT_SPIN_NS) / 1e9))
             if self.link is not None:
                 self.link.pump()
                 if self._next_arrived:
@@ -479,7 +372,8 @@ class Daemon:
         self._dirty = True  # the between-games screen shows the next match
 
     def _input_waiting(self) -> bool:
-        return (self.console.pending() or self._serial_input or self.keyboard.pending())
+        assert self.console is not None and self.keyboard is not None
+        return self.console.pending() or self._serial_input or self.keyboard.pending()
 
     def _serial_woke(self) -> None:
         self._serial_input = True  # read by the loop within a slice; a plain flag, no lock
@@ -489,6 +383,7 @@ class Daemon:
     def _inputs(self, now: int) -> None:
         from display.keyboard import ButtonEdge, KeypadKey, QuitRequest  # noqa: PLC0415
 
+        assert self.console is not None and self.keyboard is not None
         for item in self.keyboard.poll():
             if isinstance(item, QuitRequest):
                 self.request_stop("window closed")
@@ -571,7 +466,7 @@ class Daemon:
         self.session.new_records()  # no events: nothing for the outbox
 
     def _journalled(self, events: list[Event]) -> None:
-        assert self.session is not None
+        assert self.session is not None and self.horn is not None
         fresh = self.session.new_records()
         if self.link is not None and self.link.outbox is not None:
             self.link.outbox.add(fresh)
@@ -586,14 +481,15 @@ class Daemon:
         if pending is not None and pending["match"] == self.session.match_id:
             self.next_match.pending = None  # the match on the board already
             return
-        doc = self.next_match.take(self.match.state, self.timeline.now(), self._final_hold)
+        doc = self.next_match.take(self.match.state, self.timeline.now(), self.final_hold)
         if doc is not None:
             self._load_next(doc)
 
     def _load_next(self, doc: dict[str, Any]) -> None:
         from display.options import options_for  # noqa: PLC0415
 
-        assert self.session is not None
+        assert self.session is not None and self.console is not None
+        assert self.horn is not None
         self._loaded_next = doc
         name, setup = setup_from_next(doc)
         toml_text, source = preset_text(name, None)
@@ -612,10 +508,9 @@ class Daemon:
             outbox = Outbox(acked_path(new.path))
             outbox.add(new.records)
             self.link.add_outbox(outbox)
-        self.console.keypad.kinds = list(self.match.preset.penalties.kinds)
-        self.console.keypad.pending = None
+        self.console.new_match(list(self.match.preset.penalties.kinds))
         self.options_layout = options_for(self.match.preset)
-        self._last_steady = None
+        self.outputs.forget()
         kv(log, logging.INFO, "next match loaded", match=setup.match_id, preset=name,
            stage=setup.stage.value, home=setup.home.name, away=setup.away.name,
            previous=old.match_id)
@@ -636,112 +531,57 @@ class Daemon:
         doc["restored"] = self.session.restored  # an extra key (DESIGN.md 4.3 allows them)
         return doc
 
-    def _status(self) -> dict[str, Any]:
+    def status(self) -> dict[str, Any]:
+        """What the display shows of the scoreboard itself (the restored mark, the office)."""
         assert self.session is not None
         return {"restored": self.session.restored,
                 "office_online": None if self.link is None else self.link.connected}
 
-    def _between(self, at: int) -> dict[str, Any] | None:
-        """The between-games screen's data, when it is its time: before the first face-off
-        (the match on the board and the office's group tables) and, once a final result has
-        been up for ``final_hold_s``, the next match (if the office sent one) and the tables.
-        The tables turn a page every ``BETWEEN_PAGE_NS`` when they do not fit."""
-        state = self.match.state
-        if state.phase is Phase.FINAL:
-            if showing_final(state, at, self._final_hold):
-                return None  # the final result stays up first
-            pending = self.next_match.pending
-            upcoming = None if pending is None else {
-                "match": pending["match"], "time": pending.get("scheduled"),
-                "label": pending.get("label"),
-                "home": pending["teams"]["home"], "away": pending["teams"]["away"]}
-        elif state.phase is Phase.PREGAME:
-            setup = self.match.setup
-            loaded = self._loaded_next or {}
-            upcoming = {"match": setup.match_id, "time": loaded.get("scheduled"),
-                        "label": loaded.get("label"),
-                        "home": {"name": setup.home.name, "colours": list(setup.home.colours)},
-                        "away": {"name": setup.away.name, "colours": list(setup.away.colours)}}
-        else:
-            return None
-        tables = [{"group": g, "rows": self.standings[g]["rows"]} for g in sorted(self.standings)]
-        if upcoming is None and not tables:
-            return None
-        return {"next": upcoming, "tables": tables, "page": max(at, 0) // BETWEEN_PAGE_NS}
+    def between(self, at: int) -> dict[str, Any] | None:
+        """The between-games screen's data at ``at`` (firmware_py/between.py)."""
+        return between_games(self.match, at, pending=self.next_match.pending,
+                             loaded=self._loaded_next, standings=self.standings,
+                             final_hold=self.final_hold)
 
     def _frame(self, present_at: int) -> None:
+        assert self.display is not None and self.frames is not None
+        assert self.session is not None
         doc = self.document(present_at)
-        started = time.monotonic_ns()
-        dirty = self.display.draw(doc, between=self._between(present_at), status=self._status(),
+        started = self.time.monotonic_ns()
+        dirty = self.display.draw(doc, between=self.between(present_at), status=self.status(),
                                   options=self.options_layout)
-        self.pacer.rendered(self._match_ns(time.monotonic_ns() - started))
-        wait_until(self.timeline.to_real(present_at), clock=self.timeline.real)
+        self.frames.rendered(self.time.monotonic_ns() - started)
+        self.time.wait_until(self.timeline.to_real(present_at))
         self.display.present(dirty)
-        self._last_present = present_at
+        self.frames.presented(present_at)
         self._dirty = False
-        self._frames += 1
-        self._outputs(doc, present_at)
-        if self._frames == 1:
+        self.outputs.send(doc, present_at, link=self.link, serial=self.serial,
+                          notifier=self.notifier, restored=self.session.restored,
+                          on_change=lambda before, after: self._state_changed(
+                              before, after, doc, present_at))
+        if self.frames.count == 1:
             kv(log, logging.INFO, "first frame", ms_since_start=round(
-                (time.monotonic_ns() - self.started_real) / 1e6, 1), size="x".join(
+                (self.time.monotonic_ns() - self.started_real) / 1e6, 1), size="x".join(
                 map(str, self.display.size)))
-            assert self.session is not None
             self.notifier.ready(status_text(doc, self.session.restored))
 
-    def _outputs(self, doc: dict[str, Any], at: int) -> None:
-        assert self.session is not None
-        self._last_doc = doc
-        self._write_state_file(doc, at)
-        steady = steady_part(doc)
-        changed = steady != self._last_steady
-        previous, self._last_steady = self._last_steady, steady
-        real = time.monotonic_ns()
-        if changed:
-            self._log_state(doc)
-            if self.options.snapshots is not None and (
-                    previous is None or previous["phase"] != steady["phase"]
-                    or previous["period"] != steady["period"]):
-                self._snapshot(doc, at)
-        if self.link is not None and (changed or real - self._mqtt_sent_at >= MQTT_CLOCK_EVERY_NS):
-            self.link.publish_state(doc)
-            self._mqtt_sent_at = real
-        if self.serial is not None and (
-                changed or real - self._serial_sent_at >= NS_PER_S / self.config.serial.state_hz):
-            self.serial.send_state(doc)
-            self._serial_sent_at = real
-        self.notifier.status(status_text(doc, self.session.restored))
-
-    def _write_state_file(self, doc: dict[str, Any], at: int) -> None:
-        """``at_ns``: the instant (match timeline) the document was computed for, so a test
-        or a second display can tell exactly what it shows."""
-        if self.options.state_file is not None:
-            write_atomic(self.options.state_file,
-                         json.dumps({**doc, "at_ns": at}, separators=(",", ":")))
-
-    def _log_state(self, doc: dict[str, Any]) -> None:
-        result = doc["result"]
-        kv(log, logging.INFO, "state", match=doc["match"], phase=doc["phase"],
-           period=doc["period"], clock=clock_text(doc["clock_ms"]),
-           score=f"{doc['score']['home']}-{doc['score']['away']}",
-           penalties_home=describe_penalties(doc, "home"),
-           penalties_away=describe_penalties(doc, "away"),
-           timeout=doc["timeout"]["team"] if doc["timeout"] else None,
-           result=None if result is None else
-           f"{result['home']}-{result['away']}/{result['decided_by']}",
-           restored=doc["restored"])
+    def _state_changed(self, before: dict[str, Any] | None, after: dict[str, Any],
+                       doc: dict[str, Any], at: int) -> None:
+        if self.options.snapshots is not None and (
+                before is None or before["phase"] != after["phase"]
+                or before["period"] != after["period"]):
+            self._snapshot(doc, at)
 
     def _snapshot(self, doc: dict[str, Any], at: int) -> None:
-        from display.snapshot import snapshot  # noqa: PLC0415
-
         folder = self.options.snapshots
-        assert folder is not None
+        assert folder is not None and self.display is not None
         self._snapshots += 1
         name = f"{doc['match']}-{self._snapshots:03d}-{doc['phase']}-p{doc['period']}.png"
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            snapshot(doc, self.display.size, folder / name,
-                     between=self._between(at),
-                     status=self._status(), options=self.options_layout)
+            self.parts.snapshot(doc, self.display.size, folder / name,
+                                between=self.between(at), status=self.status(),
+                                options=self.options_layout)
         except OSError as err:
             kv(log, logging.WARNING, "snapshot not written", file=name, problem=str(err))
 
@@ -768,7 +608,9 @@ class Daemon:
 
     # -------------------------------------------------------------- stop
 
-    def _shutdown(self) -> None:
+    def shutdown(self) -> None:
+        """Stop in order: inputs, horn, the last state and ``offline``, journal, display.
+        Each step runs even if an earlier one failed."""
         reason = self.stopping or "error"
         self.notifier.stopping()
         kv(log, logging.INFO, "stopping", reason=reason)
@@ -803,7 +645,7 @@ class Daemon:
         if self.session is not None and self.console is not None:
             now = self.timeline.now()
             doc = self.document(now)
-            self._write_state_file(doc, now)
+            write_state_file(self.options.state_file, doc, now)
         if self.serial is not None:
             if doc is not None:
                 self.serial.send_state(doc)

@@ -4,7 +4,7 @@ The main loop may be drawing or fsyncing when a period ends; the horn must not w
 This thread owns the relay's switching: it reads the current match (an immutable state, so
 a snapshot is consistent without a lock), lets ``HornDriver`` set the relay for "now", asks it
 for the next instant the relay may change, and waits for that instant with ``wait_until``
-(sleep, then spin the last 2 ms; SCHED_FIFO when allowed: firmware_py/timing.py). A command
+(sleep, then spin the last 2 ms; SCHED_FIFO when allowed: firmware_py/timesource.py). A command
 that changes the horn (the HORN button, a stop, an undo) wakes it at once via ``poke``.
 
 The main thread keeps ``fail_safe`` (relay off) for stopping and errors; ``stop`` joins the
@@ -17,9 +17,9 @@ import logging
 import threading
 from collections.abc import Callable
 
-from firmware_py.clocks import Timeline
 from firmware_py.core.match import Match
-from firmware_py.timing import make_realtime, wait_until
+from firmware_py.timeline import Timeline
+from firmware_py.timesource import make_realtime, wait_until
 from hardware.horn import HornDriver
 
 log = logging.getLogger(__name__)
@@ -44,6 +44,10 @@ class HornThread:
     def poke(self) -> None:
         """The match changed: look again now."""
         self._wake.set()
+
+    def next_change(self, now: int) -> int | None:
+        """None: this thread keeps the horn's own time; the loop need not wake for it."""
+        return None
 
     def stop(self) -> None:
         self._stopping.set()

@@ -1,6 +1,6 @@
 """The match on the board: its recorder, its journal's tail, and how its clock came back.
 
-Opening a match's journal also decides the daemon's timeline (firmware_py/clocks.py):
+Opening a match's journal also decides the daemon's timeline (firmware_py/timeline.py):
 
 - journalled in this boot (a ``timeline`` record carries this boot's id): keep its offset. A
   crash in the same boot lost no time: the monotonic clock kept running, so a running game
@@ -20,13 +20,13 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from firmware_py.clocks import Timeline
 from firmware_py.core.commands import SetClock, Start, Stop
 from firmware_py.core.match import MatchSetup
 from firmware_py.journal import Record
 from firmware_py.logfmt import kv
 from firmware_py.outbox import JournalTail
 from firmware_py.recorder import Recorder, WallClock, open_or_create
+from firmware_py.timeline import Timeline
 
 log = logging.getLogger("firmware_py.daemon")
 

@@ -223,6 +223,11 @@ class Console:
             return [Penalty(at, team, 0, kinds[0])] if kinds else []
         return []
 
+    def new_match(self, penalty_kinds: list[str]) -> None:
+        """Another match on the board: its preset's penalty kinds, no entry pending."""
+        self.keypad.kinds = list(penalty_kinds)
+        self.keypad.pending = None
+
     def entry(self) -> dict[str, Any] | None:
         """The pending keypad entry for the state document's ``entry`` key."""
         return self.keypad.describe()

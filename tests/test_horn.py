@@ -18,7 +18,7 @@ from gpiozero.pins.mock import MockFactory, MockPin  # type: ignore[import-untyp
 from firmware_py import presets
 from firmware_py.core.commands import Horn, Start
 from firmware_py.core.match import Match, feed
-from firmware_py.timing import make_realtime, wait_until
+from firmware_py.timesource import make_realtime, wait_until
 from hardware.horn import HornDriver, HornRelay, force_off, guarded, install_sigterm
 
 PIN = 17

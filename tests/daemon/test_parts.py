@@ -14,15 +14,16 @@ import pytest
 from display.keyboard import _BUTTONS, ButtonEdge, Keyboard, KeypadKey
 from firmware_py import presets
 from firmware_py.cli import KEY_MAP_HELP
-from firmware_py.clocks import Timeline, parse_scale
 from firmware_py.core.commands import Goal, Start
 from firmware_py.core.match import MatchSetup
 from firmware_py.core.phase import Team
 from firmware_py.core.units import NS_PER_S
-from firmware_py.daemon import resolve_display_mode, status_text, steady_part
 from firmware_py.matchfiles import MatchFiles
+from firmware_py.outputs import status_text, steady_part
+from firmware_py.runconfig import resolve_display_mode
 from firmware_py.sdnotify import Notifier
 from firmware_py.session import Session, open_session
+from firmware_py.timeline import Timeline, parse_scale
 
 PRESET = "floorball-2x15"
 
@@ -37,7 +38,7 @@ class FakeReal:
 
 def test_timeline_maps_both_ways_exactly() -> None:
     real = FakeReal(10 * NS_PER_S)
-    line = Timeline(Fraction(60), offset=-5, real=real)
+    line = Timeline(real, Fraction(60), offset=-5)
     assert line.now() == 600 * NS_PER_S - 5
     for match_ns in (0, 1, 599 * NS_PER_S + 7, 600 * NS_PER_S - 5):
         back = line.to_real(match_ns)

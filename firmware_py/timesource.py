@@ -1,11 +1,17 @@
-"""Hitting an instant on the monotonic clock: the shell's side of "horns fire at deadlines".
+"""The shell's time source: the one place outside the core that reads the OS clock.
 
-The core computes *when* (a period's end, a horn's end) as an absolute monotonic instant; this
-module makes the process be awake at that instant. ``time.sleep`` overshoots by ~0.1 ms (up to
-~0.3 ms) and, without real-time priority on a loaded machine, by up to ~15 ms (STACK-NOTES
-"Time"), so ``wait_until`` sleeps until shortly before the deadline and spins the rest.
+Everything the scoreboard's shell does with time goes through a ``TimeSource``: reading the
+monotonic clock, napping between looks at the inputs, being awake at a deadline, and the wall
+clock for labels. ``SystemTime`` is the real one; a test passes a fake (tests/fakes.py) and
+runs a whole scoreboard in milliseconds, as trio's MockClock does for trio programs.
 
-This is not part of ``firmware_py.core``: it reads the OS clock and sleeps.
+Hitting a deadline (a horn at zero): ``time.sleep`` overshoots by ~0.1 ms (up to ~0.3 ms)
+and, without real-time priority on a loaded machine, by up to ~15 ms, so ``wait_until``
+sleeps until shortly before the deadline and spins the rest.
+
+Wall time is only for labels, and only once systemd-timesyncd says the clock is set
+(``/run/systemd/timesync/synchronized``): a Pi 4 has no battery clock, so before that the
+wall clock may be years off.
 """
 
 from __future__ import annotations
@@ -14,8 +20,11 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
 
 NS_PER_S = 1_000_000_000
+SYNCED_FLAG = Path("/run/systemd/timesync/synchronized")
 
 # Wake this long before a deadline and spin the rest: well above sleep's usual overshoot
 # (~0.1-0.3 ms) so the sleep almost never ends after the deadline, small enough that the
@@ -25,6 +34,24 @@ DEFAULT_SPIN_NS = 2_000_000
 # SCHED_FIFO priority for the thread that switches the horn: above every normal process, far
 # below the kernel's own real-time threads. The daemon's unit and bench/ use the same.
 REALTIME_PRIORITY = 10
+
+WallClock = Callable[[], float]  # seconds since the epoch, for labels only
+
+
+class TimeSource(Protocol):
+    """What the shell needs of time. All instants are integer ns on the monotonic clock."""
+
+    def monotonic_ns(self) -> int:
+        """Now."""
+
+    def sleep(self, seconds: float) -> None:
+        """Nap about ``seconds`` (a nap may end early; callers look at the clock again)."""
+
+    def wait_until(self, deadline_ns: int, cancel: threading.Event | None = None) -> int:
+        """Be awake at ``deadline_ns`` (or earlier if ``cancel`` is set); the instant seen."""
+
+    def wall(self) -> WallClock | None:
+        """The wall clock, or None while it is not known to be set."""
 
 
 def wait_until(
@@ -59,6 +86,26 @@ def wait_until(
             return now
         now = clock()
     return now
+
+
+class SystemTime:
+    """The OS clock: ``time.monotonic_ns``, ``time.sleep`` and, once synchronised,
+    ``time.time``."""
+
+    def __init__(self, synced_flag: Path = SYNCED_FLAG) -> None:
+        self._synced_flag = synced_flag
+
+    def monotonic_ns(self) -> int:
+        return time.monotonic_ns()
+
+    def sleep(self, seconds: float) -> None:
+        time.sleep(seconds)
+
+    def wait_until(self, deadline_ns: int, cancel: threading.Event | None = None) -> int:
+        return wait_until(deadline_ns, cancel=cancel)
+
+    def wall(self) -> WallClock | None:
+        return time.time if self._synced_flag.exists() else None
 
 
 def make_realtime(priority: int = REALTIME_PRIORITY) -> str:

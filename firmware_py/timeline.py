@@ -1,4 +1,5 @@
-"""The daemon's injected clock: the boot's monotonic clock mapped onto the match's timeline.
+"""The match's timeline: the boot's monotonic clock (from the injected time source) mapped
+onto the match's time.
 
     match time = real monotonic ns * scale + offset
 
@@ -17,7 +18,6 @@ the exact instants the core asked for.
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
@@ -53,8 +53,9 @@ def parse_scale(text: str) -> Fraction:
 class Timeline:
     """Match time from real monotonic time: ``real * scale + offset``, in integer ns."""
 
-    def __init__(self, scale: Fraction = Fraction(1), offset: int = 0,
-                 real: Callable[[], int] = time.monotonic_ns) -> None:
+    def __init__(self, real: Callable[[], int], scale: Fraction = Fraction(1),
+                 offset: int = 0) -> None:
+        """``real``: the time source's monotonic clock (``TimeSource.monotonic_ns``)."""
         self.scale = scale
         self.offset = offset
         self.real = real

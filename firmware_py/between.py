@@ -1,0 +1,52 @@
+"""The between-games screen's data: what the hall display shows when no game is on.
+
+Before the first face-off: the match on the board (with the time the office scheduled it)
+and the office's group tables. After a final, once the result has been up for the final
+hold: the next match the office sent, if any, and the tables. The tables turn a page every
+``PAGE_NS`` when they do not fit (the display picks the page from ``page``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from firmware_py.core.match import Match
+from firmware_py.core.phase import Phase
+from firmware_py.core.units import NS_PER_S
+from firmware_py.nextmatch import showing_final
+
+PAGE_NS = 8 * NS_PER_S
+
+
+def between_games(match: Match, at: int, *, pending: Mapping[str, Any] | None,
+                  loaded: Mapping[str, Any] | None,
+                  standings: Mapping[str, Mapping[str, Any]],
+                  final_hold: int) -> dict[str, Any] | None:
+    """The screen's data at ``at``, or None while a game (or a final being held) is on.
+
+    ``pending``: the office's ``next`` waiting to be loaded; ``loaded``: the ``next`` the
+    match on the board came from (None for the config's first match); ``standings``: the
+    office's tables by group."""
+    state = match.state
+    upcoming: dict[str, Any] | None
+    if state.phase is Phase.FINAL:
+        if showing_final(state, at, final_hold):
+            return None  # the final result stays up first
+        upcoming = None if pending is None else {
+            "match": pending["match"], "time": pending.get("scheduled"),
+            "label": pending.get("label"),
+            "home": pending["teams"]["home"], "away": pending["teams"]["away"]}
+    elif state.phase is Phase.PREGAME:
+        setup = match.setup
+        source = loaded or {}
+        upcoming = {"match": setup.match_id, "time": source.get("scheduled"),
+                    "label": source.get("label"),
+                    "home": {"name": setup.home.name, "colours": list(setup.home.colours)},
+                    "away": {"name": setup.away.name, "colours": list(setup.away.colours)}}
+    else:
+        return None
+    tables = [{"group": g, "rows": standings[g]["rows"]} for g in sorted(standings)]
+    if upcoming is None and not tables:
+        return None
+    return {"next": upcoming, "tables": tables, "page": max(at, 0) // PAGE_NS}

@@ -1,0 +1,127 @@
+"""Where each frame's state document goes besides the screen, and how often.
+
+- ``--state-file``: every frame's document, with ``at_ns`` (the instant it was computed for),
+  written atomically, so a test or a second display can tell exactly what is shown;
+- the retained MQTT state: at once on a state change, clock-only changes once a second;
+- the serial link: at once on a state change, clock-only changes at most ``state_hz``;
+- the log: one ``state`` line per state change; systemd's STATUS= line.
+
+A "state change" is a change of anything but what ticks by itself (``TICKING``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from firmware_py.core.units import NS_PER_S
+from firmware_py.logfmt import kv
+
+log = logging.getLogger("firmware_py.daemon")
+
+MQTT_CLOCK_EVERY_NS = NS_PER_S  # clock-only changes go to the retained state once a second
+# Keys of the state document that change by themselves as time passes; a change of any
+# other key is a "state change" (logged, published at once).
+TICKING = ("clock_ms", "shift_ms", "timeout", "penalties", "running", "horn", "stop_time")
+NEVER = -(1 << 62)
+
+
+def steady_part(doc: dict[str, Any]) -> dict[str, Any]:
+    """The document without what ticks by itself; penalties kept as who and what."""
+    out = {k: v for k, v in doc.items() if k not in TICKING}
+    out["penalties"] = {side: [(p["player"], p["kind"], p["running"]) for p in listed]
+                        for side, listed in doc["penalties"].items()}
+    out["timeout"] = doc["timeout"]["team"] if doc["timeout"] else None
+    return out
+
+
+def clock_text(ms: int) -> str:
+    seconds = -(-ms // 1000)
+    if ms < 60_000 and ms % 1000:
+        return f"{ms // 1000}.{ms % 1000 // 100}"
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def status_text(doc: dict[str, Any], restored: bool) -> str:
+    """systemd STATUS=, e.g. ``M1 P2 12:34 running 2-1``."""
+    phase, period = doc["phase"], doc["period"]
+    label = {"period": f"P{period}", "overtime": f"OT{period}"}.get(phase, phase)
+    score = f"{doc['score']['home']}-{doc['score']['away']}"
+    running = "running" if doc["running"] else "stopped"
+    text = f"{doc['match']} {label} {clock_text(doc['clock_ms'])} {running} {score}"
+    return text + (" CLOCK RESTORED - CHECK" if restored else "")
+
+
+def describe_penalties(doc: dict[str, Any], side: str) -> str:
+    return ",".join(f"{p['player']}:{p['kind']}{'' if p['running'] else '(waiting)'}"
+                    for p in doc["penalties"][side]) or "-"
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """For --state-file: a reader never sees half a document (no fsync: it is a view)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def write_state_file(path: Path | None, doc: dict[str, Any], at: int) -> None:
+    """``at_ns``: the instant (match timeline) the document was computed for."""
+    if path is not None:
+        write_atomic(path, json.dumps({**doc, "at_ns": at}, separators=(",", ":")))
+
+
+def log_state(doc: dict[str, Any]) -> None:
+    result = doc["result"]
+    kv(log, logging.INFO, "state", match=doc["match"], phase=doc["phase"],
+       period=doc["period"], clock=clock_text(doc["clock_ms"]),
+       score=f"{doc['score']['home']}-{doc['score']['away']}",
+       penalties_home=describe_penalties(doc, "home"),
+       penalties_away=describe_penalties(doc, "away"),
+       timeout=doc["timeout"]["team"] if doc["timeout"] else None,
+       result=None if result is None else
+       f"{result['home']}-{result['away']}/{result['decided_by']}",
+       restored=doc["restored"])
+
+
+class Outputs:
+    """Sends each frame's document on; ``real`` is the time source's monotonic clock (the
+    rate limits are in real time: a time-scaled demo must not flood the broker)."""
+
+    def __init__(self, real: Callable[[], int], *, state_file: Path | None,
+                 serial_hz: float) -> None:
+        self._real = real
+        self._state_file = state_file
+        self._serial_every = NS_PER_S / serial_hz
+        self.last_steady: dict[str, Any] | None = None
+        self.last_doc: dict[str, Any] | None = None
+        self._mqtt_sent_at = NEVER
+        self._serial_sent_at = NEVER
+
+    def forget(self) -> None:
+        """A new match on the board: its first frame is a state change."""
+        self.last_steady = None
+
+    def send(self, doc: dict[str, Any], at: int, *, link: Any, serial: Any,
+             notifier: Any, restored: bool,
+             on_change: Callable[[dict[str, Any] | None, dict[str, Any]], None]) -> None:
+        """``on_change(previous steady part, new steady part)`` runs on a state change."""
+        self.last_doc = doc
+        write_state_file(self._state_file, doc, at)
+        steady = steady_part(doc)
+        changed = steady != self.last_steady
+        previous, self.last_steady = self.last_steady, steady
+        real = self._real()
+        if changed:
+            log_state(doc)
+            on_change(previous, steady)
+        if link is not None and (changed or real - self._mqtt_sent_at >= MQTT_CLOCK_EVERY_NS):
+            link.publish_state(doc)
+            self._mqtt_sent_at = real
+        if serial is not None and (changed or real - self._serial_sent_at >= self._serial_every):
+            serial.send_state(doc)
+            self._serial_sent_at = real
+        notifier.status(status_text(doc, restored))

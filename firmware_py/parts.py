@@ -1,0 +1,188 @@
+"""The parts a scoreboard is made of, as the daemon sees them, and the real ones.
+
+``Daemon`` (firmware_py/daemon.py) takes a ``Parts``: a factory of the console, the horn, the
+display and keyboard, the serial link and the office link, each made when the daemon starts
+and from what it knows by then (the pins, the preset's penalty kinds, the timeline). The
+protocols below are all the daemon uses of each. ``HallParts`` makes the real ones, as in a
+hall; a test passes its own (tests/daemon/inprocess.py), in the way gpiozero's devices take
+an injected pin factory. Third-party libraries load only when a part is made, each inside
+its own package (gpiozero and pyserial in hardware/, pygame in display/, paho in
+firmware_py/mqtt.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+from firmware_py.config import Config, SerialConfig
+from firmware_py.core.commands import Command
+from firmware_py.core.match import Match
+from firmware_py.linkconfig import LinkConfig
+from firmware_py.outbox import Outbox
+from firmware_py.sdnotify import Notifier
+from firmware_py.timeline import Timeline
+from firmware_py.timesource import TimeSource
+
+
+class Relay(Protocol):
+    pin: int
+
+    def close(self) -> None: ...
+
+
+class Console(Protocol):
+    def button(self, action: str, at: int, active: bool) -> bool: ...
+    def key(self, name: str, at: int) -> None: ...
+    def pending(self) -> bool: ...
+    def next_deadline(self) -> int | None: ...
+    def drain(self, now: int, match: Match, submit: Callable[[Command], object]) -> None: ...
+    def entry(self) -> dict[str, Any] | None: ...
+    def new_match(self, penalty_kinds: list[str]) -> None: ...
+    def close(self) -> None: ...
+
+
+class Horn(Protocol):
+    """Switches the relay at the core's instants."""
+
+    def start(self) -> None: ...
+
+    def poke(self) -> None:
+        """The match changed: look again now."""
+
+    def next_change(self, now: int) -> int | None:
+        """When the loop must wake for the horn (None: the horn keeps its own time)."""
+
+    def stop(self) -> None:
+        """No more switching; the relay off."""
+
+
+class Display(Protocol):
+    @property
+    def size(self) -> tuple[int, int]: ...
+
+    def draw(self, doc: Mapping[str, Any], *, between: Mapping[str, Any] | None = None,
+             status: Mapping[str, Any] | None = None, options: Any = None) -> list[Any]: ...
+    def present(self, dirty: list[Any]) -> None: ...
+    def close(self) -> None: ...
+
+
+class Keyboard(Protocol):
+    def poll(self) -> list[Any]: ...
+    def pending(self) -> bool: ...
+
+
+class SerialPort(Protocol):
+    def start(self) -> None: ...
+    def send_state(self, doc: dict[str, Any]) -> None: ...
+    def drain(self) -> list[Command]: ...
+    def close(self) -> None: ...
+
+
+class OfficeLink(Protocol):
+    @property
+    def outbox(self) -> Outbox | None: ...
+    @property
+    def unacked(self) -> int: ...
+    @property
+    def connected(self) -> bool: ...
+
+    def start(self) -> None: ...
+    def add_outbox(self, outbox: Outbox) -> None: ...
+    def pump(self) -> None: ...
+    def publish_state(self, doc: dict[str, Any]) -> None: ...
+    def close(self) -> None: ...
+
+
+OnNext = Callable[[dict[str, Any]], None]
+OnStandings = Callable[[str, dict[str, Any] | None], None]
+
+
+class Parts(Protocol):
+    def pins(self, name: str) -> Any: ...
+    def relay(self, config: Config, pins: Any) -> Relay: ...
+    def switch_off(self, relay: Relay) -> None:
+        """Drive the relay off from a signal handler or an error path; never raises."""
+    def console(self, config: Config, pins: Any, penalty_kinds: list[str],
+                ticks_to_ns: Callable[[float], int]) -> Console: ...
+    def horn(self, relay: Relay, timeline: Timeline, time: TimeSource,
+             current: Callable[[], Match]) -> Horn: ...
+    def display(self, mode: str, size: tuple[int, int]) -> tuple[Display, Keyboard]: ...
+    def serial(self, config: SerialConfig, clock: Callable[[], int],
+               on_input: Callable[[], None]) -> SerialPort: ...
+    def link(self, config: LinkConfig, on_next: OnNext,
+             on_standings: OnStandings) -> OfficeLink: ...
+    def notifier(self) -> Notifier: ...
+    def snapshot(self, doc: dict[str, Any], size: tuple[int, int], path: Any,
+                 **extra: Any) -> None: ...
+
+
+class HallParts:
+    """The real parts: gpiozero pins and relay, the GPIO console, the horn's deadline
+    thread, the pygame display, pyserial, paho, systemd's notify socket."""
+
+    def pins(self, name: str) -> Any:
+        from hardware import pins  # noqa: PLC0415
+
+        return pins.factory(name)
+
+    def relay(self, config: Config, pins: Any) -> Relay:
+        from hardware.horn import HornRelay  # noqa: PLC0415
+
+        return HornRelay(config.console.horn_pin, active_high=config.console.horn_active_high,
+                         pin_factory=pins)
+
+    def switch_off(self, relay: Relay) -> None:
+        from hardware.horn import HornRelay, switch_off  # noqa: PLC0415
+
+        assert isinstance(relay, HornRelay)
+        switch_off(relay)
+
+    def console(self, config: Config, pins: Any, penalty_kinds: list[str],
+                ticks_to_ns: Callable[[float], int]) -> Console:
+        from hardware.console import Console as GpioConsole  # noqa: PLC0415
+
+        return GpioConsole(config.console, pins, penalty_kinds, ticks_to_ns=ticks_to_ns)
+
+    def horn(self, relay: Relay, timeline: Timeline, time: TimeSource,
+             current: Callable[[], Match]) -> Horn:
+        from firmware_py.hornthread import HornThread  # noqa: PLC0415
+        from hardware.horn import HornDriver, HornRelay  # noqa: PLC0415
+
+        assert isinstance(relay, HornRelay)
+        return HornThread(HornDriver(relay), timeline, current)
+
+    def display(self, mode: str, size: tuple[int, int]) -> tuple[Display, Keyboard]:
+        import os  # noqa: PLC0415
+
+        from display.keyboard import Keyboard as KeyMap  # noqa: PLC0415
+        from display.screen import Display as Screen  # noqa: PLC0415
+        from firmware_py.runconfig import sdl_environment  # noqa: PLC0415
+
+        for key, value in sdl_environment(mode, os.environ).items():
+            os.environ.setdefault(key, value)
+        screen = Screen(mode, size)  # type: ignore[arg-type]
+        return screen, KeyMap(buttons=mode == "windowed")
+
+    def serial(self, config: SerialConfig, clock: Callable[[], int],
+               on_input: Callable[[], None]) -> SerialPort:
+        from hardware.serial_link import SerialLink  # noqa: PLC0415
+
+        return SerialLink(config.url, config.baud, clock=clock, on_input=on_input)
+
+    def link(self, config: LinkConfig, on_next: OnNext, on_standings: OnStandings
+             ) -> OfficeLink:
+        from firmware_py.mqtt import HallLink  # noqa: PLC0415
+
+        return HallLink(config.broker.host, config.broker.port, config.tournament,
+                        config.hall, username=config.username, password=config.password,
+                        tls=config.tls, on_next=on_next, on_standings=on_standings)
+
+    def notifier(self) -> Notifier:
+        return Notifier()
+
+    def snapshot(self, doc: dict[str, Any], size: tuple[int, int], path: Any,
+                 **extra: Any) -> None:
+        from display.snapshot import snapshot  # noqa: PLC0415
+
+        snapshot(doc, size, path, **extra)
