@@ -1,9 +1,14 @@
-"""Recovery from crashes: ``scoreboard run`` killed (SIGKILL) 100 times during a scripted game.
+"""Recovery from crashes: ``scoreboard run`` killed (SIGKILL) 40 times during a scripted game.
+
+What needs a real process: a kill can land anywhere, also inside a journal write or between
+a write and its fsync, and the new process must read its journal back as it was. Exactness
+at 100 crash instants is tested in-process on a fake clock (tests/daemon/test_inprocess.py).
+
 
 The game is examples/replay/ice-hockey-2x20-playoff.jsonl (ice-hockey-2x20, playoff stage):
 stacked penalties, goals, a clock stop, the break, period 2 with its stop-time minute, a
 misconduct, and a shootout to the final; about 2700 s of game time, played at ``SCALE``
-times real time (~110 s). The kill moments come from a seeded RNG: uniform over the whole
+times real time (~55 s). The kill moments come from a seeded RNG: uniform over the whole
 game and on into the final, plus two in each short stretch (``SHORT``: the stopped clock,
 the break, the shootout, the final). After each kill the daemon is restarted at once with
 the same state directory, script and (test-only) boot id, so the restart is a crash in the
@@ -20,7 +25,7 @@ one frame before ``at_ns``, the reference drained just before it is accepted too
 instant, kind, data), to the reference's events, so no script line was applied twice or
 lost; no script line is marked as played twice; the final state equals the reference.
 
-Marked slow: about two minutes. Time runs for real (scaled); every wait is bounded polling
+Marked slow: about a minute. Time runs for real (scaled); every wait is bounded polling
 for a condition (the state file, the game's clock reaching a kill moment), never a sleep.
 """
 
@@ -53,8 +58,8 @@ SCRIPT = ROOT / "examples" / "replay" / "ice-hockey-2x20-playoff.jsonl"
 PRESET = "ice-hockey-2x20"
 SETUP = MatchSetup(stage=Stage.PLAYOFF)  # the config's match: M1, Home v Away
 BOOT = "kill-test-boot"  # one boot for the whole test: every kill is a crash in the same boot
-SCALE = 25  # the injected clock runs 25 times real time: the game takes ~110 s
-KILLS = 100
+SCALE = 50  # the injected clock runs 50 times real time: the game takes ~55 s
+KILLS = 40
 SEED = 20260808
 FINAL_TAIL_S = 60  # kill moments run on this long (game time) past the last script line
 # The script's short stretches (game seconds from its origin): the clock stopped in period 1,
@@ -64,7 +69,7 @@ SHORT = ((160, 200), (1240, 1300), (2500, 2670), (2670, 2670 + FINAL_TAIL_S))
 # One frame, in game time. The daemon draws at the instant the shown state next changes (the
 # clock shows whole seconds above a minute: a frame a second; tenths below), but never more
 # than one frame per MIN_FRAME_GAP_NS of real time, which at SCALE is MIN_FRAME_GAP_NS * SCALE
-# of game time (825 ms at 25). The longer of the two is one frame of the game's display.
+# of game time (1650 ms at 50). The longer of the two is one frame of the game's display.
 FRAME_MS = max(1000, MIN_FRAME_GAP_NS * SCALE // 1_000_000)
 
 
@@ -111,7 +116,7 @@ def reached(hall: Hall, instant: int) -> bool:
 
 
 @pytest.mark.slow
-def test_a_hundred_kills_during_a_game_each_resume_as_the_reference_replay(
+def test_kills_during_a_game_each_resume_as_the_reference_replay(
         tmp_path: Path) -> None:
     lines = script_lines()
     end_s = lines[-1].t // NS_PER_S + FINAL_TAIL_S

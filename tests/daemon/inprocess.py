@@ -1,0 +1,326 @@
+"""A whole scoreboard in the test's own process, on a fake clock.
+
+``FakeTime`` is a ``TimeSource`` whose clock moves only when the daemon waits: a nap or a
+wait for a deadline jumps straight to its end (as trio's MockClock does with autojump). So a
+40-minute game runs in milliseconds and every instant is exact: a frame is computed for the
+instant the daemon planned, with nothing of the machine's load in it.
+
+``TestParts`` are the real parts where they can run here, fakes where they cannot or where
+they only cost time:
+- the pins are gpiozero's MockFactory, the relay the real ``HornRelay`` on it, the console
+  the real GPIO ``Console`` (presses go in through ``Console.button`` with their instants);
+- the horn is switched from the loop (``LoopHorn``: the real ``HornDriver``, woken at its
+  own deadlines) instead of by the deadline thread, whose waits are in real time;
+- the display records what it is asked to draw (``RecordingDisplay``); a test that wants
+  the pixels asks for the real headless pygame display instead (``real_display=True``);
+- the office link is ``FakeLink`` unless a test passes its own (the real ``HallLink`` on a
+  real mosquitto, for example): it stores every event at once, as an office that is up.
+"""
+
+from __future__ import annotations
+
+import threading
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from firmware_py.config import Config, parse
+from firmware_py.core.match import Match
+from firmware_py.core.units import NS_PER_S
+from firmware_py.daemon import Daemon
+from firmware_py.linkconfig import LinkConfig
+from firmware_py.outbox import Outbox
+from firmware_py.parts import (
+    Display,
+    HallParts,
+    Horn,
+    Keyboard,
+    OfficeLink,
+    OnNext,
+    OnStandings,
+    Relay,
+)
+from firmware_py.runconfig import RunOptions
+from firmware_py.sdnotify import Notifier
+from firmware_py.timeline import Timeline
+from firmware_py.timesource import TimeSource, WallClock
+from hardware.horn import HornDriver, HornRelay
+
+START_NS = 1_000 * NS_PER_S  # a monotonic clock some time after boot
+
+
+class FakeTime:
+    """Time that passes only when waited for."""
+
+    def __init__(self, now: int = START_NS, wall: WallClock | None = None) -> None:
+        self.now = now
+        self._wall = wall
+        self.slept = 0  # naps taken (a measure of how busy the loop is)
+
+    def monotonic_ns(self) -> int:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.slept += 1
+        self.now += max(1, round(seconds * NS_PER_S))
+
+    def wait_until(self, deadline_ns: int, cancel: threading.Event | None = None) -> int:
+        self.now = max(self.now, deadline_ns)
+        return self.now
+
+    def wall(self) -> WallClock | None:
+        return self._wall
+
+
+@dataclass(frozen=True)
+class Frame:
+    doc: dict[str, Any]
+    at: int  # the instant it was computed for (match time)
+    drained: int  # the loop's "now" when it was drawn: inputs and deadlines taken up to it
+    between: Mapping[str, Any] | None
+    status: Mapping[str, Any] | None
+
+
+class RecordingDisplay:
+    """Keeps every frame the daemon draws; presents nothing."""
+
+    def __init__(self, timeline: Callable[[], Timeline], size: tuple[int, int]) -> None:
+        self._timeline = timeline
+        self.size = size
+        self.frames: list[Frame] = []
+        self.closed = False
+
+    def draw(self, doc: Mapping[str, Any], *, between: Mapping[str, Any] | None = None,
+             status: Mapping[str, Any] | None = None, options: Any = None) -> list[Any]:
+        line = self._timeline()
+        self.frames.append(Frame(dict(doc), -1, line.now(), between, status))
+        return [(0, 0, *self.size)]
+
+    def present(self, dirty: list[Any]) -> None:
+        # The daemon waited for the frame's instant before presenting it: that is "at".
+        last = self.frames[-1]
+        self.frames[-1] = Frame(last.doc, self._timeline().now(), last.drained, last.between,
+                                last.status)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class NoKeyboard:
+    def poll(self) -> list[Any]:
+        return []
+
+    def pending(self) -> bool:
+        return False
+
+
+class LoopHorn:
+    """The real relay and ``HornDriver``, switched by the daemon's loop at the instants the
+    driver names (``next_change``), instead of by a thread waiting in real time."""
+
+    def __init__(self, driver: HornDriver, timeline: Timeline,
+                 current: Callable[[], Match]) -> None:
+        self.driver = driver
+        self.timeline = timeline
+        self._current = current
+        self.switched: list[tuple[int, bool]] = []  # (instant, on) at every change
+
+    def start(self) -> None:
+        self.poke()
+
+    def poke(self) -> None:
+        now = self.timeline.now()
+        before = self.driver.relay.is_on
+        on = self.driver.update(self._current(), now)
+        if on != before:
+            self.switched.append((now, on))
+
+    def next_change(self, now: int) -> int | None:
+        self.poke()  # the loop woke: switch for now first
+        return self.driver.next_change(self._current(), now)
+
+    def stop(self) -> None:
+        self.driver.fail_safe()
+
+
+class FakeLink:
+    """An office that is up and stores every event at once: ``pump`` takes what the outboxes
+    offer, in order, and acknowledges it. A test delivers ``next`` and tables with
+    ``offer_next``/``offer_standings`` (handed on at the next pump, on the loop's thread, as
+    the real link does)."""
+
+    def __init__(self, on_next: OnNext, on_standings: OnStandings) -> None:
+        self._on_next = on_next
+        self._on_standings = on_standings
+        self.outboxes: list[Outbox] = []
+        self.sent: list[dict[str, Any]] = []  # every event record, in the order sent
+        self.states: list[dict[str, Any]] = []
+        self.online = True
+        self.started = self.closed = False
+        self._inbox: list[tuple[str, Any]] = []
+
+    @property
+    def outbox(self) -> Outbox | None:
+        return self.outboxes[-1] if self.outboxes else None
+
+    @property
+    def unacked(self) -> int:
+        return sum(o.unacked for o in self.outboxes)
+
+    @property
+    def connected(self) -> bool:
+        return self.online
+
+    def start(self) -> None:
+        self.started = True
+
+    def add_outbox(self, outbox: Outbox) -> None:
+        self.outboxes.append(outbox)
+
+    def offer_next(self, doc: dict[str, Any]) -> None:
+        self._inbox.append(("next", doc))
+
+    def offer_standings(self, group: str, doc: dict[str, Any] | None) -> None:
+        self._inbox.append(("standings", (group, doc)))
+
+    def pump(self) -> None:
+        inbox, self._inbox = self._inbox, []
+        for kind, value in inbox:
+            if kind == "next":
+                self._on_next(value)
+            else:
+                self._on_standings(*value)
+        if not self.online:
+            return
+        for outbox in self.outboxes:
+            taken = outbox.take()
+            self.sent += taken
+            outbox.acked([int(r["seq"]) for r in taken])
+            if outbox.unacked:
+                break  # an earlier match's events all go before the next match's
+        while len(self.outboxes) > 1 and self.outboxes[0].unacked == 0:
+            self.outboxes.pop(0).close()
+
+    def publish_state(self, doc: dict[str, Any]) -> None:
+        if self.online:
+            self.states.append(doc)
+
+    def close(self) -> None:
+        self.closed = True
+        for outbox in self.outboxes:
+            outbox.close()
+
+
+@dataclass
+class TestParts(HallParts):
+    """The parts of an in-process hall; what each made is kept for the test to look at."""
+
+    __test__ = False  # not a pytest test class
+
+    real_display: bool = False
+    link_factory: Callable[[LinkConfig, OnNext, OnStandings], OfficeLink] | None = None
+    made: dict[str, Any] = field(default_factory=dict)
+
+    def pins(self, name: str) -> Any:
+        assert name == "mock", "in-process halls run on gpiozero's MockFactory"
+        self.made["pins"] = super().pins(name)
+        return self.made["pins"]
+
+    def horn(self, relay: Relay, timeline: Timeline, time: TimeSource,
+             current: Callable[[], Match]) -> Horn:
+        assert isinstance(relay, HornRelay)
+        self.made["horn"] = LoopHorn(HornDriver(relay), timeline, current)
+        return self.made["horn"]
+
+    def display(self, mode: str, size: tuple[int, int]) -> tuple[Display, Keyboard]:
+        if self.real_display:
+            screen, _ = super().display("headless", size)
+            self.made["display"] = screen
+            return screen, NoKeyboard()
+        timeline = self.made["timeline"]
+        self.made["display"] = RecordingDisplay(lambda: timeline, size)
+        return self.made["display"], NoKeyboard()
+
+    def link(self, config: LinkConfig, on_next: OnNext, on_standings: OnStandings
+             ) -> OfficeLink:
+        factory = self.link_factory or FakeLink
+        self.made["link"] = factory(config, on_next, on_standings) if self.link_factory \
+            else FakeLink(on_next, on_standings)
+        return self.made["link"]
+
+    def notifier(self) -> Notifier:
+        return Notifier(environ={})
+
+
+class InProcessHall:
+    """One hall: a state directory and a config, and the daemons run on it one after the
+    other (a crash is simply a daemon dropped without ``shutdown``)."""
+
+    def __init__(self, directory: Path, config: str = "", *, time: FakeTime | None = None,
+                 boot: str = "boot-1") -> None:
+        self.dir = directory
+        self.state_dir = directory / "state"
+        self.config: Config = parse(tomllib.loads(config), "test config")
+        self.time = time or FakeTime()
+        self.boot = boot
+        self.daemon: Daemon | None = None
+        self.parts: TestParts | None = None
+
+    def start(self, *, script: Path | None = None, script_dir: Path | None = None,
+              exit_when_done: bool = False, state_file: Path | None = None,
+              snapshots: Path | None = None, parts: TestParts | None = None) -> Daemon:
+        options = RunOptions(display_mode="headless", pin_factory="mock",
+                             state_dir=self.state_dir, script=script, script_dir=script_dir,
+                             exit_when_done=exit_when_done, state_file=state_file,
+                             snapshots=snapshots)
+        self.parts = parts or TestParts()
+        daemon = Daemon(self.config, options, time=self.time, parts=self.parts, boot=self.boot)
+        self.parts.made["timeline"] = daemon.timeline
+        daemon.start()
+        self.daemon = daemon
+        return daemon
+
+    def crash(self) -> None:
+        """The process is gone: nothing of the daemon's stopping runs. Only its open files
+        are closed, as the kernel would."""
+        daemon = self.daemon
+        assert daemon is not None
+        if daemon.session is not None:
+            daemon.session.close()
+        if daemon.link is not None:
+            for outbox in getattr(daemon.link, "outboxes", []):
+                outbox.close()
+        if daemon.script is not None:
+            daemon.script.close()
+        if daemon.pins is not None:
+            daemon.pins.close()
+        self.daemon = None
+
+    def stop(self) -> None:
+        if self.daemon is not None:
+            self.daemon.request_stop("test")
+            self.daemon.shutdown()
+            self.daemon = None
+
+    @property
+    def frames(self) -> list[Frame]:
+        assert self.parts is not None
+        display = self.parts.made["display"]
+        assert isinstance(display, RecordingDisplay)
+        return display.frames
+
+    @property
+    def link(self) -> FakeLink:
+        assert self.parts is not None
+        link = self.parts.made["link"]
+        assert isinstance(link, FakeLink)
+        return link
+
+    @property
+    def horn(self) -> LoopHorn:
+        assert self.parts is not None
+        horn = self.parts.made["horn"]
+        assert isinstance(horn, LoopHorn)
+        return horn
