@@ -10,6 +10,7 @@ a misconduct, and a shootout (rules 000 'Overtime and shootout') to the final.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import random
 from dataclasses import replace
@@ -147,7 +148,7 @@ def test_a_crash_anywhere_resumes_exactly_where_the_game_is(tmp_path: Path) -> N
         clock.now += rng.randrange(NS_PER_S // 10, 3 * NS_PER_S)
         daemon = hall.start(script=GAME)
         seen = len(hall.frames)
-        daemon.run_until(clock.now, stop_when=lambda: len(hall.frames) > seen)
+        daemon.run_until(clock.now, stop_when=lambda seen=seen: len(hall.frames) > seen)
         check_frame(hall.frames[-1], lines, origin)
     assert phases >= {"period", "period (stopped)", "intermission", "shootout (stopped)",
                       "final (stopped)"}, phases
@@ -288,7 +289,7 @@ def test_a_stopped_clock_still_gets_a_frame_a_second(tmp_path: Path) -> None:
     begin = hall.time.now
     daemon.run_until(begin + 10 * NS_PER_S)
     shown = [f.at for f in hall.frames]
-    gaps = [b - a for a, b in zip(shown, shown[1:], strict=False)]
+    gaps = [b - a for a, b in itertools.pairwise(shown)]
     assert len(shown) >= 10 and max(gaps) <= NS_PER_S
     # A nap is at most 10 ms: about a hundred a second, never a busy spin.
     assert hall.time.slept <= 10 * 110
