@@ -22,8 +22,8 @@ view, not what a hall runs).
    what the running game costs.
 3. Loop iteration time: the daemon does not report it, so two more daemons run alongside
    (the same running game, the same idle board) with the loop timed from outside its code:
-   this file runs itself as the child (a hidden ``--child-loop-stats`` mode) and wraps
-   ``Daemon._iterate``, subtracting the time spent in ``Daemon._wait`` and in
+   this file runs itself as the child (a hidden ``--child-loop-stats`` mode) and times
+   ``Daemon.iterate``, subtracting the time its injected time source spent in ``sleep`` and
    ``wait_until`` (the naps and the spin before a frame's instant); the rest is the work:
    inputs, apply and journal (fsync), advance, draw, outputs. p50/p99/max, iterations and
    frames per second. The instrumented daemons' CPU share is printed too, to show the
@@ -71,51 +71,49 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 def child_loop_stats(stats_path: str, cli_args: list[str]) -> int:
     """Run ``scoreboard run`` in this process with its loop iterations timed: each
-    ``_iterate``'s duration minus the time in ``_wait`` and ``wait_until``. Writes
+    ``Daemon.iterate``'s duration minus the time its time source spent napping and waiting
+    for instants (``TimeSource.sleep`` and ``wait_until``). Writes
     ``{"work_ns": [...], "frames": n, "seconds": s}`` to ``stats_path`` when it stops."""
-    from firmware_py import daemon as daemon_mod  # noqa: PLC0415
-    from firmware_py.cli import main as cli_main  # noqa: PLC0415
+    from firmware_py.cli import build_parser, run_setup  # noqa: PLC0415
+    from firmware_py.daemon import Daemon as Board  # noqa: PLC0415
+    from firmware_py.timesource import SystemTime  # noqa: PLC0415
 
-    waited = [0]
-    depth = [0]
-    work: list[int] = []
-    frames = [0]
+    class MeteredTime(SystemTime):
+        """The real clock, keeping count of the time spent waiting."""
 
-    def excluded(fn: Any) -> Any:
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            if depth[0]:  # wait_until inside _wait: counted once
-                return fn(*args, **kwargs)
-            depth[0] += 1
+        waited = 0
+
+        def sleep(self, seconds: float) -> None:
+            began = time.perf_counter_ns()
+            super().sleep(seconds)
+            self.waited += time.perf_counter_ns() - began
+
+        def wait_until(self, deadline_ns: int, cancel: Any = None) -> int:
             began = time.perf_counter_ns()
             try:
-                return fn(*args, **kwargs)
+                return super().wait_until(deadline_ns, cancel)
             finally:
-                waited[0] += time.perf_counter_ns() - began
-                depth[0] -= 1
-        return wrapper
+                self.waited += time.perf_counter_ns() - began
 
-    iterate = daemon_mod.Daemon._iterate
-    frame = daemon_mod.Daemon._frame
+    metered = MeteredTime()
+    work: list[int] = []
 
-    def timed_iterate(self: Any) -> None:
-        waited[0] = 0
-        began = time.perf_counter_ns()
-        iterate(self)
-        work.append(time.perf_counter_ns() - began - waited[0])
+    class TimedBoard(Board):
+        def iterate(self) -> None:
+            metered.waited = 0
+            began = time.perf_counter_ns()
+            super().iterate()
+            work.append(time.perf_counter_ns() - began - metered.waited)
 
-    def counted_frame(self: Any, present_at: int) -> None:
-        frames[0] += 1
-        frame(self, present_at)
-
-    daemon_mod.wait_until = excluded(daemon_mod.wait_until)  # type: ignore[attr-defined]
-    daemon_mod.Daemon._wait = excluded(daemon_mod.Daemon._wait)  # type: ignore[method-assign]
-    daemon_mod.Daemon._iterate = timed_iterate  # type: ignore[method-assign]
-    daemon_mod.Daemon._frame = counted_frame  # type: ignore[method-assign]
+    setup = run_setup(build_parser().parse_args(cli_args))
+    if isinstance(setup, int):
+        return setup
+    board = TimedBoard(*setup, time=metered)
     began = time.monotonic()
     try:
-        return cli_main(cli_args)
+        return board.run()
     finally:
-        Path(stats_path).write_text(json.dumps({"work_ns": work, "frames": frames[0],
+        Path(stats_path).write_text(json.dumps({"work_ns": work, "frames": board.frame_count,
                                                 "seconds": time.monotonic() - began}))
 
 

@@ -18,6 +18,7 @@ from firmware_py.core.match import Match, MatchSetup
 from firmware_py.core.phase import Stage
 from firmware_py.core.preset import Preset
 from firmware_py.replay import replay
+from firmware_py.runconfig import RunOptions
 from firmware_py.script import ScriptError, parse_script, parse_time
 from firmware_py.timeline import BOOT_ID_ENV, parse_scale
 from hardware.console import load_config
@@ -283,9 +284,10 @@ def cmd_horn_off(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_run(args: argparse.Namespace) -> int:
+def run_setup(args: argparse.Namespace) -> tuple[hall_config.Config, RunOptions] | int:
+    """The config and options of ``scoreboard run``, or the exit code of a bad one (the
+    problem printed). Also sets up logging. Shared with bench/daemon.py's timed child."""
     from firmware_py import logfmt, runconfig  # noqa: PLC0415
-    from firmware_py.daemon import Daemon  # noqa: PLC0415 - pygame etc. only for `run`
 
     try:
         config = hall_config.load(args.config)
@@ -300,7 +302,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     pi = runconfig.is_raspberry_pi()
     mode = args.display_mode or runconfig.resolve_display_mode(
         config.display_mode, os.environ, pi=pi, dri=Path("/dev/dri").exists())
-    options = runconfig.RunOptions(
+    return config, runconfig.RunOptions(
         display_mode=mode,
         pin_factory="mock" if args.mock_pins else runconfig.resolve_pin_factory(
             config.pin_factory, pi=pi),
@@ -312,7 +314,15 @@ def cmd_run(args: argparse.Namespace) -> int:
         state_file=args.state_file,
         exit_when_done=args.exit_when_done,
     )
-    return Daemon(config, options).run()
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from firmware_py.daemon import Daemon  # noqa: PLC0415 - pygame etc. only for `run`
+
+    setup = run_setup(args)
+    if isinstance(setup, int):
+        return setup
+    return Daemon(*setup).run()
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
