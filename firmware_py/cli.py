@@ -12,12 +12,13 @@ from pathlib import Path
 
 from display import snapshot as display_snapshot
 from firmware_py import config as hall_config
-from firmware_py import demo, presets, publish
+from firmware_py import presets, publish
 from firmware_py.clocks import BOOT_ID_ENV, parse_scale
 from firmware_py.core.errors import ScoreboardError
 from firmware_py.core.match import Match, MatchSetup
 from firmware_py.core.phase import Stage
 from firmware_py.core.preset import Preset
+from firmware_py.demo import command as demo
 from firmware_py.replay import replay
 from firmware_py.script import ScriptError, parse_script, parse_time
 from hardware.console import load_config
@@ -315,9 +316,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    if args.examples is not None or args.pictures is not None:
-        return demo.play_examples(args.examples or demo.EXAMPLES_DIR, sys.stdout, args.pictures)
-    return demo.run_demo(args)
+    return demo.run(args)
 
 
 def main(argv: list[str] | None = None) -> int:
