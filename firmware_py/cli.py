@@ -12,11 +12,12 @@ from pathlib import Path
 
 from display import snapshot as display_snapshot
 from firmware_py import config as hall_config
-from firmware_py import demo, presets, publish
+from firmware_py import presets, publish
 from firmware_py.core.errors import ScoreboardError
 from firmware_py.core.match import Match, MatchSetup
 from firmware_py.core.phase import Stage
 from firmware_py.core.preset import Preset
+from firmware_py.demo import command as demo
 from firmware_py.replay import replay
 from firmware_py.runconfig import RunOptions
 from firmware_py.script import ScriptError, parse_script, parse_time
@@ -326,9 +327,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    if args.examples is not None or args.pictures is not None:
-        return demo.play_examples(args.examples or demo.EXAMPLES_DIR, sys.stdout, args.pictures)
-    return demo.run_demo(args)
+    return demo.run(args)
 
 
 def main(argv: list[str] | None = None) -> int:
