@@ -245,9 +245,10 @@ class TestParts(HallParts):
 
     def link(self, config: LinkConfig, on_next: OnNext, on_standings: OnStandings
              ) -> OfficeLink:
-        factory = self.link_factory or FakeLink
-        self.made["link"] = factory(config, on_next, on_standings) if self.link_factory \
-            else FakeLink(on_next, on_standings)
+        if self.link_factory is not None:
+            self.made["link"] = self.link_factory(config, on_next, on_standings)
+        else:
+            self.made["link"] = FakeLink(on_next, on_standings)
         return self.made["link"]
 
     def notifier(self) -> Notifier:
