@@ -325,7 +325,7 @@ def latency(work: Path, t: Tournament, games: Payloads, matches: int) -> None:
         if not peer.subscribed:
             raise SystemExit("the office did not subscribe")
         service = OfficeService(t, store, peer)
-        watcher = Watcher(port, wire.standings_topic(t.id, "+"), echo)
+        watcher = Watcher(port, wire.standings_filter(t.id), echo)
         office = ServiceThread(service)
         pub = publisher(port)
         # Every group's retained table is there before the first match (its played count

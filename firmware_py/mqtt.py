@@ -135,6 +135,7 @@ class HallLink:
             log.warning("MQTT to %s without TLS: credentials travel in clear", host)
         self.hall = hall
         self.topics = wire.hall_topics(tournament, hall)
+        self._tournament = tournament
         self.outboxes: list[Outbox] = [] if outbox is None else [outbox]
         self._on_next = on_next
         self._on_standings = on_standings
@@ -278,7 +279,8 @@ class HallLink:
             log.error("MQTT: %s", value)
 
     def _handle_message(self, topic: str, payload: bytes, retained: bool) -> None:
-        if topic.startswith(self.topics.standings[:-1]):
+        found = wire.route(topic, self._tournament)
+        if found is not None and found.kind == wire.STANDINGS:
             self._handle_standings(topic, payload)
             return
         if topic != self.topics.next:
@@ -303,7 +305,7 @@ class HallLink:
             try:
                 doc = wire.between_table(wire.check_standings(topic, payload))
             except WireError as err:
-                log.warning("MQTT %s: refused: %s", topic, err)
+                log.warning("MQTT %s: refused: %s", topic, err.reason)
                 return
         if self._on_standings is not None:
             self._on_standings(group, doc)

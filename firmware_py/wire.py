@@ -94,6 +94,11 @@ def standings_topic(tournament: str, group: str) -> str:
     return f"{tournament_root(tournament)}/{STANDINGS}/{check_name('group', group)}"
 
 
+def standings_filter(tournament: str) -> str:
+    """The subscription to every group's table: ``arena/v1/<tournament>/standings/+``."""
+    return f"{tournament_root(tournament)}/{STANDINGS}/+"
+
+
 @dataclass(frozen=True, slots=True)
 class HallTopics:
     """Every topic one hall uses."""
@@ -106,12 +111,11 @@ class HallTopics:
 
 
 def hall_topics(tournament: str, hall: str) -> HallTopics:
-    root = tournament_root(tournament)
     return HallTopics(events=hall_topic(tournament, hall, EVENTS),
                       state=hall_topic(tournament, hall, STATE),
                       status=hall_topic(tournament, hall, STATUS),
                       next=hall_topic(tournament, hall, NEXT),
-                      standings=f"{root}/{STANDINGS}/+")
+                      standings=standings_filter(tournament))
 
 
 def hall_subscriptions(topics: HallTopics) -> list[tuple[str, int]]:

@@ -48,6 +48,7 @@ def test_the_topic_tree() -> None:
         "arena/v1/cup-2026/hall-1/status", "arena/v1/cup-2026/hall-1/next",
         "arena/v1/cup-2026/standings/+")
     assert STANDINGS_A == "arena/v1/cup-2026/standings/A"
+    assert wire.standings_filter(T) == topics.standings
     assert wire.hall_subscriptions(topics) == [(topics.next, 1), (topics.standings, 1)]
     assert wire.office_subscriptions(T) == [("arena/v1/cup-2026/+/events", 1),
                                             ("arena/v1/cup-2026/+/state", 0),
