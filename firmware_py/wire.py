@@ -86,6 +86,8 @@ def hall_topic(tournament: str, hall: str, kind: str) -> str:
     """``arena/v1/<tournament>/<hall>/<kind>``."""
     if kind not in (*HALL_KINDS, ACKS):
         raise ValueError(f"hall topic kind {kind!r}: one of {', '.join(HALL_KINDS)}")
+    if hall == STANDINGS:  # its topics would be read as the office's tables
+        raise ValueError(f"hall {hall!r}: that level is the office's tables; name it otherwise")
     return f"{tournament_root(tournament)}/{check_name('hall', hall)}/{kind}"
 
 

@@ -69,6 +69,11 @@ def test_names_that_would_break_the_topic_or_the_event_id_are_refused(bad: str) 
         wire.hall_topic(T, H, "scores")
 
 
+def test_a_hall_cannot_be_named_like_the_tables_level() -> None:
+    with pytest.raises(ValueError, match="hall 'standings': that level is the office's tables"):
+        wire.hall_topics(T, wire.STANDINGS)
+
+
 def test_routing_a_topic() -> None:
     assert wire.route(EVENTS, T) == wire.Route(wire.EVENTS, hall=H)
     assert wire.route(NEXT, T) == wire.Route(wire.NEXT, hall=H)
