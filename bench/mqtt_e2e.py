@@ -33,6 +33,7 @@ import paho.mqtt.client as paho
 from cpuload import ms, percentile
 from paho.mqtt.enums import CallbackAPIVersion
 
+from firmware_py import wire
 from firmware_py.journal import Journal
 from firmware_py.loopback import find_mosquitto, free_port, port_open
 from firmware_py.mqtt import HallLink
@@ -92,7 +93,7 @@ def record(seq: int) -> dict[str, Any]:
 
 
 def latency(work: Path, port: int, events: int, rate: float, max_in_flight: int) -> None:
-    sub = Subscriber(port, "arena/v1/BENCH/H1/events")
+    sub = Subscriber(port, wire.hall_topic("BENCH", "H1", wire.EVENTS))
     journal, _ = Journal.open(work / "lat.journal")
     outbox = Outbox(acked_path(journal.path), max_in_flight)
     tail = JournalTail(journal.path)
@@ -133,7 +134,7 @@ def catch_up(work: Path, events: int, max_in_flight: int) -> None:
     port = free_port()
     broker = start_broker(work, port)
     try:
-        sub = Subscriber(port, "arena/v1/BENCH/H2/events")
+        sub = Subscriber(port, wire.hall_topic("BENCH", "H2", wire.EVENTS))
         outbox = Outbox(acked_path(journal.path), max_in_flight)
         outbox.add(JournalTail(journal.path).read())
         link = HallLink("127.0.0.1", port, "BENCH", "H2", outbox=outbox, client_id="bench-cu")

@@ -16,7 +16,7 @@ from a seeded RNG, so the office reads exactly the ``events`` payloads a hall pu
    ``OfficeService`` (``OfficePeer``, a ``Store`` in the temporary directory) pumps on its
    own thread of this process; the store already holds every match but the last
    ``--matches`` (as after a restart late in the tournament). A publisher plays those
-   matches as their halls would, QoS 1 on ``arena/v1/<id>/<hall>/events``: a match's events
+   matches as their halls would, QoS 1 on each hall's ``events`` topic: a match's events
    up to the final are sent and handled first, then the clock starts as the final
    (``match_ended``) is handed to paho and stops when a subscriber receives the retained
    ``standings/<group>`` that counts the match. Prints p50/p99/max. Baseline in the same run
@@ -33,7 +33,6 @@ A benchmark on real time, not a test: it always exits 0; its figures depend on t
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import signal
@@ -56,7 +55,7 @@ from cpuload import busy_cores, ms, percentile, whole_number
 from mqtt_e2e import free_port, start_broker
 from paho.mqtt.enums import CallbackAPIVersion
 
-from firmware_py import presets
+from firmware_py import presets, wire
 from firmware_py.mqtt import OfficePeer
 from office.ledger import MatchCache, Received, build, build_from
 from office.model import Tournament
@@ -220,9 +219,9 @@ class Watcher:
             return
         if not msg.payload:
             return
-        doc = json.loads(msg.payload)
+        table = wire.check_standings(msg.topic, msg.payload)
         with self.cond:
-            self.played[doc["group"]] = (sum(r["played"] for r in doc["rows"]), now)
+            self.played[table.group] = (sum(r.played for r in table.rows), now)
             self.size = len(msg.payload)
             self.cond.notify_all()
 
@@ -317,7 +316,6 @@ def latency(work: Path, t: Tournament, games: Payloads, matches: int) -> None:
     broker = start_broker(work, port)
     peer = office = watcher = pub = None
     try:
-        base = f"arena/v1/{t.id}"
         echo = f"bench/office-{os.getpid()}/echo"
         peer = OfficePeer("127.0.0.1", port, t.id, client_id=f"bench-office-{os.getpid()}")
         peer.start()
@@ -327,7 +325,7 @@ def latency(work: Path, t: Tournament, games: Payloads, matches: int) -> None:
         if not peer.subscribed:
             raise SystemExit("the office did not subscribe")
         service = OfficeService(t, store, peer)
-        watcher = Watcher(port, f"{base}/standings/+", echo)
+        watcher = Watcher(port, wire.standings_filter(t.id), echo)
         office = ServiceThread(service)
         pub = publisher(port)
         # Every group's retained table is there before the first match (its played count
@@ -340,10 +338,10 @@ def latency(work: Path, t: Tournament, games: Payloads, matches: int) -> None:
         trip = 0
         for m in played:
             assert m.group is not None
-            topic = f"{base}/{m.hall}/events"
+            topic = wire.hall_topic(t.id, m.hall, wire.EVENTS)
             *live, final = games[m.id]
             for p in live:
-                pub.publish(topic, json.dumps(p).encode(), qos=1).wait_for_publish(10)
+                pub.publish(topic, wire.encode(p), qos=1).wait_for_publish(10)
             sent += len(live)
             office.wait_handled(sent)
 
@@ -357,7 +355,7 @@ def latency(work: Path, t: Tournament, games: Payloads, matches: int) -> None:
 
             group = m.group
             target = watcher.played[group][0] + 2  # both teams' played go up by one
-            body = json.dumps(final).encode()
+            body = wire.encode(final)
             start = time.monotonic_ns()
             pub.publish(topic, body, qos=1)
             finals.append(watcher.group_played(group, target) - start)

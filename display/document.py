@@ -23,6 +23,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from firmware_py.wire import FIGURES
+
 from .colour import ColourError, parse_hex
 from .items import Colour
 
@@ -336,9 +338,8 @@ def read_between(data: Mapping[str, Any]) -> BetweenView:
             row = _map(raw_row, rat)
             rows.append(TableRowView(
                 team=" ".join(_str(row.get("team"), f"{rat}.team").split()),
-                **{key: _int(row.get(key, 0), f"{rat}.{key}")
-                   for key in ("played", "won", "drawn", "lost", "goals_for", "goals_against",
-                               "points")},
+                # the figures of a table row as the office sends them (wire.FIGURES)
+                **{key: _int(row.get(key, 0), f"{rat}.{key}") for key in FIGURES},
             ))
         tables.append(TableView(_str(table.get("group", ""), f"{at}.group"), tuple(rows)))
     page = _int(data.get("page", 0), "page")

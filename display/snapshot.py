@@ -15,11 +15,12 @@ window), so it runs over SSH, in CI and on a Pi without HDMI.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+from firmware_py.safejson import JsonError, Limits, expect_object, loads
 
 from . import document
 from .layout import FrameInputs, LayoutOptions
@@ -100,50 +101,64 @@ def read_state(source: str, line: int | None) -> dict[str, Any]:
             raise SnapshotError(f"{name}: --line {line}: the file has {len(lines)} "
                                 "document line(s)")
         number, chosen = lines[line - 1]
-        return _object(chosen, f"{name} line {number}")
+        return _object(chosen, f"{name} line {number}", lines=False)
     try:
-        value = json.loads(text)  # one object, possibly spread over several lines
-    except json.JSONDecodeError as err:
-        if len(lines) > 1 and _all_objects(lines):
+        # one object, possibly spread over several lines
+        value = loads(text, name, limits=_FILE)
+    except JsonError as err:
+        if err.kind == "syntax" and len(lines) > 1 and _all_objects(lines):
             raise SnapshotError(f"{name}: {len(lines)} state documents, one a line: choose "
                                 "one with --line N") from None
-        raise SnapshotError(f"{name}: not JSON: line {err.lineno} column {err.colno}: "
-                            f"{err.msg}") from None
-    if not isinstance(value, dict):
-        raise SnapshotError(f"{name}: expected a JSON object (a state document), got "
-                            f"{type(value).__name__}")
-    return value
+        raise _error(err, name, "a JSON object (a state document)", lines=True) from None
+    return _expect(value, name, "a JSON object (a state document)")
+
+
+# A whole file of states (several, one a line) may be long; one document is a few kB.
+_FILE = Limits(max_bytes=16 * 1024 * 1024)
+
+
+def _error(err: JsonError, where: str, expected: str, *, lines: bool) -> SnapshotError:
+    """The loader's refusal in this command's words: the position first, then the reason."""
+    if err.kind == "syntax":
+        at = f"line {err.line} column {err.column}" if lines else f"column {err.column}"
+        return SnapshotError(f"{where}: not JSON: {at}: {err.detail}")
+    if err.kind == "not_object":
+        return SnapshotError(f"{where}: expected {expected}, got {type(err.value).__name__}")
+    return SnapshotError(str(err))
+
+
+def _expect(value: Any, where: str, expected: str) -> dict[str, Any]:
+    try:
+        return expect_object(value, where)
+    except JsonError as err:
+        raise _error(err, where, expected, lines=False) from None
 
 
 def _all_objects(lines: list[tuple[int, str]]) -> bool:
     try:
-        return all(isinstance(json.loads(s), dict) for _n, s in lines)
-    except json.JSONDecodeError:
+        return all(isinstance(loads(s), dict) for _n, s in lines)
+    except JsonError:
         return False
 
 
-def _object(text: str, where: str) -> dict[str, Any]:
+def _object(text: str, where: str, *, lines: bool) -> dict[str, Any]:
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise SnapshotError(f"{where}: not JSON: column {err.colno}: {err.msg}") from None
-    if not isinstance(value, dict):
-        raise SnapshotError(f"{where}: expected a JSON object (a state document), got "
-                            f"{type(value).__name__}")
-    return value
+        value = loads(text, where)
+    except JsonError as err:
+        raise _error(err, where, "a JSON object (a state document)", lines=lines) from None
+    return _expect(value, where, "a JSON object (a state document)")
 
 
 def _read_between(path: Path) -> dict[str, Any]:
     try:
-        value = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise SnapshotError(f"{path}: cannot read: {err}") from err
-    except json.JSONDecodeError as err:
-        raise SnapshotError(f"{path}: not JSON: line {err.lineno} column {err.colno}: "
-                            f"{err.msg}") from None
-    if not isinstance(value, dict):
-        raise SnapshotError(f"{path}: expected a JSON object, got {type(value).__name__}")
-    return value
+    try:
+        value = loads(text, str(path), limits=_FILE)
+    except JsonError as err:
+        raise _error(err, str(path), "a JSON object", lines=True) from None
+    return _expect(value, str(path), "a JSON object")
 
 
 def _check(doc: Mapping[str, Any], between: Mapping[str, Any] | None,

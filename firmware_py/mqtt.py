@@ -21,35 +21,33 @@ is ever dropped because a new one began.
 from __future__ import annotations
 
 import itertools
-import json
 import logging
 import queue
-import re
 import socket
 import ssl
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
-from firmware_py import presets
-from firmware_py.outbox import Outbox, event_payload
+from firmware_py import presets, wire
+from firmware_py.outbox import Outbox
+from firmware_py.wire import WireError, check_name
+
+__all__ = ["HallLink", "NextError", "OfficePeer", "Tls", "check_name", "parse_broker_url",
+           "parse_next", "topics"]
 
 log = logging.getLogger(__name__)
 
 STATE_EVERY_S = 10.0  # the retained state is refreshed at least this often (DESIGN.md 4.4)
-NEXT_MAX_BYTES = 64 * 1024  # a real `next` is ~1 kB; anything huge is refused unparsed
-_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")  # no '/', '+', '#' (topic syntax), no ':'
-_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
-
-class NextError(ValueError):
-    """A ``next`` document that cannot be used; the message says why."""
+# A `next` (or a table) that cannot be used; its message names the topic and says why.
+NextError = WireError
 
 
 @dataclass(frozen=True)
@@ -73,12 +71,6 @@ def parse_broker_url(url: str) -> BrokerUrl:
         raise ValueError(f"broker {url!r}: expected mqtt://HOST:PORT or mqtts://HOST:PORT")
     tls = parts.scheme == "mqtts"
     return BrokerUrl(parts.hostname, parts.port or (8883 if tls else 1883), tls)
-
-
-def check_name(kind: str, value: str) -> str:
-    if not _NAME.match(value):
-        raise ValueError(f"{kind} {value!r}: use 1-64 letters, digits, '_', '.', '-'")
-    return value
 
 
 def new_client(client_id: str, *, clean_session: bool, username: str | None,
@@ -108,80 +100,14 @@ def no_delay(client: paho.Client) -> None:
 
 
 def topics(tournament: str, hall: str) -> dict[str, str]:
-    base = f"arena/v1/{check_name('tournament', tournament)}/{check_name('hall', hall)}"
-    out = {k: f"{base}/{k}" for k in ("events", "state", "status", "next")}
-    out["standings"] = f"arena/v1/{tournament}/standings/+"
-    return out
+    """A hall's topics by kind (``wire.hall_topics`` as a dict)."""
+    return asdict(wire.hall_topics(tournament, hall))
 
 
 def parse_next(payload: bytes) -> dict[str, Any]:
-    """Validate a ``next`` document; return it normalised or raise ``NextError``."""
-    if len(payload) > NEXT_MAX_BYTES:
-        raise NextError(f"payload of {len(payload)} bytes is over the {NEXT_MAX_BYTES} limit")
-    try:
-        doc = json.loads(payload.decode("utf-8"))
-    except UnicodeDecodeError as err:
-        raise NextError(f"not UTF-8 ({err.reason} at byte {err.start})") from err
-    except json.JSONDecodeError as err:
-        raise NextError(f"not JSON ({err.msg} at column {err.colno})") from err
-    if not isinstance(doc, dict):
-        raise NextError(f"must be a JSON object, got {type(doc).__name__}")
-    match = doc.get("match")
-    if not isinstance(match, str) or not _NAME.match(match):
-        raise NextError(f"'match' must be a match id (1-64 of A-Z a-z 0-9 _ . -), got {match!r}")
-    preset = doc.get("preset")
-    if not isinstance(preset, str) or preset not in presets.names():
-        raise NextError(f"'preset' {preset!r} is not a known preset")
-    stage = doc.get("stage", "group")
-    if stage not in ("group", "playoff"):
-        raise NextError(f"'stage' must be 'group' or 'playoff', got {stage!r}")
-    teams = doc.get("teams")
-    if not isinstance(teams, dict):
-        raise NextError("'teams' must be an object with 'home' and 'away'")
-    for side in ("home", "away"):
-        team = teams.get(side)
-        if not isinstance(team, dict) or not isinstance(team.get("name"), str) \
-                or not team["name"].strip():
-            raise NextError(f"'teams.{side}.name' must be a non-empty string")
-        colours = team.get("colours")
-        if not isinstance(colours, list) or len(colours) != 2 or not all(
-                isinstance(c, str) and _COLOUR.match(c) for c in colours):
-            raise NextError(f"'teams.{side}.colours' must be two '#rrggbb' strings")
-    scheduled = doc.get("scheduled")
-    if scheduled is not None and not isinstance(scheduled, str):
-        raise NextError("'scheduled' must be a time string or null")
-    suspended = doc.get("suspended", [])
-    if not isinstance(suspended, list) or not all(
-            isinstance(s, dict) and s.get("team") in ("home", "away")
-            and isinstance(s.get("player"), int) and not isinstance(s.get("player"), bool)
-            for s in suspended):
-        raise NextError("'suspended' must be a list of {'team': 'home'|'away', 'player': int}")
-    return {"match": match, "preset": preset, "stage": stage, "teams": teams,
-            "scheduled": scheduled, "suspended": suspended}
-
-
-def parse_standings(payload: bytes) -> dict[str, Any]:
-    """Validate a retained ``standings/<group>`` (the office's group table, shown on the hall
-    display between games); return ``{"group", "rows"}`` or raise ``NextError``."""
-    if len(payload) > NEXT_MAX_BYTES:
-        raise NextError(f"payload of {len(payload)} bytes is over the {NEXT_MAX_BYTES} limit")
-    try:
-        doc = json.loads(payload.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise NextError(f"not JSON: {err}") from err
-    if not isinstance(doc, dict) or not isinstance(doc.get("group"), str):
-        raise NextError("must be an object with a 'group' name")
-    rows = doc.get("rows")
-    if not isinstance(rows, list):
-        raise NextError("'rows' must be a list")
-    keys = ("played", "won", "drawn", "lost", "goals_for", "goals_against", "points")
-    for i, row in enumerate(rows):
-        if not isinstance(row, dict) or not isinstance(row.get("team"), str) or not all(
-                isinstance(row.get(k, 0), int) and not isinstance(row.get(k, 0), bool)
-                for k in keys):
-            raise NextError(f"rows[{i}] must have a 'team' name and whole-number figures")
-    return {"group": doc["group"], "rows": [
-        {"team": r["team"], **{k: r.get(k, 0) for k in keys}} for r in rows]}
+    """A ``next`` document, checked against the presets this scoreboard has, as the
+    document ``on_next`` is handed; raises ``NextError``."""
+    return wire.next_document(wire.check_next(wire.NEXT, payload, presets.names()))
 
 
 class HallLink:
@@ -208,7 +134,8 @@ class HallLink:
         if username is not None and tls is None and host not in ("127.0.0.1", "localhost", "::1"):
             log.warning("MQTT to %s without TLS: credentials travel in clear", host)
         self.hall = hall
-        self.topics = topics(tournament, hall)
+        self.topics = wire.hall_topics(tournament, hall)
+        self._tournament = tournament
         self.outboxes: list[Outbox] = [] if outbox is None else [outbox]
         self._on_next = on_next
         self._on_standings = on_standings
@@ -218,7 +145,7 @@ class HallLink:
         self._mids: dict[int, tuple[Outbox, int]] = {}  # paho mid -> (outbox, seq) in flight
         self._connected = False
         self._subscribed = False  # `next` is subscribed on this connection
-        self._state: str | None = None  # the last state document, as sent
+        self._state: bytes | None = None  # the last state document, as sent
         self._state_sent = float("-inf")
         self._offline_mid: int | None = None
         self.refused_next: list[str] = []  # reasons, newest last (for tests and the display)
@@ -226,7 +153,8 @@ class HallLink:
         # clean session: the journal, not the broker, keeps what is unsent
         client = new_client(client_id or f"hall-{tournament}-{hall}", clean_session=True,
                             username=username, password=password, tls=tls)
-        client.will_set(self.topics["status"], b"offline", qos=1, retain=True)
+        client.will_set(self.topics.status, wire.build_status(online=False), qos=1,
+                        retain=True)
         client.reconnect_delay_set(min_delay=reconnect_s[0], max_delay=reconnect_s[1])
         if outbox is not None:
             client.max_inflight_messages_set(outbox.max_in_flight)
@@ -327,9 +255,9 @@ class HallLink:
             self._subscribed = False
             if value:
                 log.info("MQTT connected to %s:%d", self._host, self._port)
-                self._client.publish(self.topics["status"], b"online", qos=1, retain=True)
-                self._client.subscribe([(self.topics["next"], 1),
-                                        (self.topics["standings"], 1)])
+                self._client.publish(self.topics.status, wire.build_status(online=True), qos=1,
+                                     retain=True)
+                self._client.subscribe(wire.hall_subscriptions(self.topics))
                 self._state_sent = float("-inf")  # refresh the retained state at once
         elif kind == "disconnect":
             if self._connected:
@@ -338,7 +266,7 @@ class HallLink:
         elif kind == "suback":
             self._subscribed = bool(value) and self._connected
             if not value:
-                log.error("MQTT: the broker refused the subscription to %s", self.topics["next"])
+                log.error("MQTT: the broker refused the subscription to %s", self.topics.next)
         elif kind == "puback":
             sent = self._mids.pop(value, None)
             if sent is not None:
@@ -351,17 +279,18 @@ class HallLink:
             log.error("MQTT: %s", value)
 
     def _handle_message(self, topic: str, payload: bytes, retained: bool) -> None:
-        if topic.startswith(self.topics["standings"][:-1]):
+        found = wire.route(topic, self._tournament)
+        if found is not None and found.kind == wire.STANDINGS:
             self._handle_standings(topic, payload)
             return
-        if topic != self.topics["next"]:
+        if topic != self.topics.next:
             return
         if not payload:
             return  # the office cleared the retained `next`: nothing planned
         try:
-            doc = parse_next(payload)
-        except NextError as err:
-            reason = str(err)
+            doc = wire.next_document(wire.check_next(topic, payload, presets.names()))
+        except WireError as err:
+            reason = err.reason
             self.refused_next.append(reason)
             log.warning("MQTT %s: refused: %s", topic, reason)
             return
@@ -374,9 +303,9 @@ class HallLink:
             doc = None  # the office removed the table
         else:
             try:
-                doc = parse_standings(payload)
-            except NextError as err:
-                log.warning("MQTT %s: refused: %s", topic, err)
+                doc = wire.between_table(wire.check_standings(topic, payload))
+            except WireError as err:
+                log.warning("MQTT %s: refused: %s", topic, err.reason)
                 return
         if self._on_standings is not None:
             self._on_standings(group, doc)
@@ -386,8 +315,8 @@ class HallLink:
             return  # nothing more for paho's memory queue during an outage
         for outbox in self.outboxes:
             for record in outbox.take():
-                body = json.dumps(event_payload(self.hall, record), separators=(",", ":"))
-                info = self._client.publish(self.topics["events"], body, qos=1)
+                body = wire.build_event(self.hall, record)
+                info = self._client.publish(self.topics.events, body, qos=1)
                 self._mids[info.mid] = (outbox, int(record["seq"]))
             if outbox.unacked:
                 break  # an earlier match's events all go before the next match's
@@ -401,7 +330,7 @@ class HallLink:
         paho queue stale states in memory during an outage; after a reconnect the latest is
         sent at once.
         """
-        body = json.dumps(doc, separators=(",", ":"), sort_keys=True)
+        body = wire.build_state(doc)
         if body == self._state:
             return
         self._state = body
@@ -410,7 +339,7 @@ class HallLink:
 
     def _publish_state(self) -> None:
         assert self._state is not None
-        self._client.publish(self.topics["state"], self._state, qos=0, retain=True)
+        self._client.publish(self.topics.state, self._state, qos=0, retain=True)
         self._state_sent = self._clock()
 
     def drain(self, timeout: float) -> bool:
@@ -426,7 +355,8 @@ class HallLink:
     def close(self, timeout: float = 2.0) -> None:
         """Say ``offline`` (the will is not sent on a clean disconnect), then disconnect."""
         if self._connected:
-            info = self._client.publish(self.topics["status"], b"offline", qos=1, retain=True)
+            info = self._client.publish(self.topics.status, wire.build_status(online=False),
+                                        qos=1, retain=True)
             self._offline_mid = info.mid
             deadline = time.monotonic() + timeout
             while self._offline_mid != -1 and time.monotonic() < deadline:
@@ -493,11 +423,9 @@ class OfficePeer:
     ) -> None:
         if username is not None and tls is None and host not in ("127.0.0.1", "localhost", "::1"):
             log.warning("MQTT to %s without TLS: credentials travel in clear", host)
-        self.base = f"arena/v1/{check_name('tournament', tournament)}"
-        # events QoS 1 (stored, then acked); state QoS 0 (replaced within seconds anyway);
-        # status QoS 1 (rare, and a lost `offline` would leave a hall shown online).
-        self.subscriptions = [(f"{self.base}/+/events", 1), (f"{self.base}/+/state", 0),
-                              (f"{self.base}/+/status", 1)]
+        self.tournament = tournament
+        self.base = wire.tournament_root(tournament)
+        self.subscriptions = wire.office_subscriptions(tournament)
         self._host, self._port, self._keepalive = host, port, keepalive
         self._inbox: queue.SimpleQueue[Message] = queue.SimpleQueue()
         self._connected = False
@@ -613,7 +541,7 @@ class OfficePeer:
 
     def topic(self, topic: str) -> str:
         """A full topic from ``standings/A`` or ``hall-1/next``; a full one is kept."""
-        return topic if topic.startswith("arena/") else f"{self.base}/{topic}"
+        return wire.office_topic(self.tournament, topic)
 
     def publish_retained(self, topic: str, payload: bytes, qos: int = 1) -> None:
         """Set a retained document (``standings/<group>``, ``<hall>/next``, or a full topic).

@@ -31,7 +31,7 @@ def showing_final(state: MatchState | None, now: int | None, hold: int) -> bool:
 
 
 def setup_from_next(doc: dict[str, Any]) -> tuple[str, MatchSetup]:
-    """The preset name and the match setup of a validated ``next`` (mqtt.parse_next)."""
+    """The preset name and the match setup of a checked ``next`` (its ``wire.next_document``)."""
     teams = doc["teams"]
     return doc["preset"], MatchSetup(
         match_id=doc["match"],

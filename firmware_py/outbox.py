@@ -18,9 +18,14 @@ import os
 from collections import deque
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 from firmware_py.journal import Record, scan
+
+# The ``events`` message is the wire module's; these names stay for older callers.
+from firmware_py.wire import event_document as event_payload
+from firmware_py.wire import event_id
+
+__all__ = ["JournalTail", "Outbox", "SeqLog", "acked_path", "event_id", "event_payload"]
 
 log = logging.getLogger(__name__)
 
@@ -131,30 +136,6 @@ class Outbox:
 
     def close(self) -> None:
         self._log.close()
-
-
-def event_id(hall: str, match: str, seq: int) -> str:
-    return f"{hall}:{match}:{seq}"
-
-
-def event_payload(hall: str, record: Record) -> dict[str, Any]:
-    """An ``events`` message (DESIGN.md 4.4) from a journal event record.
-
-    ``wall`` is present in a record only when the recorder was given a wall clock, which the
-    shell does only once the system clock is synchronised (a Pi without RTC boots in 1970).
-    """
-    wall = record.get("wall")
-    return {
-        "event_id": event_id(hall, str(record["match"]), int(record["seq"])),
-        "match": record["match"],
-        "seq": record["seq"],
-        "type": record["event"],
-        "data": record.get("data", {}),
-        "at_ns": record["at"],  # monotonic time of the press
-        "wall": wall,
-        "wall_synced": wall is not None,
-        "boot": record.get("boot"),
-    }
 
 
 class JournalTail:

@@ -7,13 +7,13 @@ since the script began, as the timekeeper lived it. Numbers are read as ``Decima
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from decimal import Decimal
 
 from firmware_py.core.commands import Command, parse_command
 from firmware_py.core.errors import CommandError, ScoreboardError
 from firmware_py.core.units import Nanos, ns_from_seconds
+from firmware_py.safejson import JsonError, load_object
 
 
 class ScriptError(ScoreboardError):
@@ -47,12 +47,10 @@ def parse_script(text: str, name: str) -> list[ScriptLine]:
             continue  # blank lines are harmless
         where = f"{name} line {number}"
         try:
-            obj = json.loads(raw, parse_float=Decimal)
-        except json.JSONDecodeError as err:
-            raise ScriptError(f"{where}: not JSON ({err.msg} at column {err.colno})") from err
-        if not isinstance(obj, dict):
-            raise ScriptError(f"{where}: must be a JSON object like "
-                              '{"t": 0.0, "do": "start"}')
+            obj = load_object(raw, where, parse_float=Decimal,
+                              expected='a JSON object like {"t": 0.0, "do": "start"}')
+        except JsonError as err:
+            raise ScriptError(str(err)) from None
         if "t" not in obj:
             raise ScriptError(f"{where}: missing field 't' (seconds since the script began)")
         try:

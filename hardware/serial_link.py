@@ -29,6 +29,7 @@ import serial
 from firmware_py.core.commands import Command, parse_command
 from firmware_py.core.errors import CommandError
 from firmware_py.core.units import NS_PER_S, Nanos
+from firmware_py.safejson import JsonError, load_object
 
 log = logging.getLogger(__name__)
 
@@ -124,20 +125,15 @@ def parse_line(raw: bytes, at: Nanos) -> Command | None:
     if not raw.strip():
         return None
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise CommandError(f"not UTF-8 text (byte {err.start + 1}): {_excerpt(raw)}") from err
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise CommandError(f"not JSON ({err.msg} at column {err.colno}): {_excerpt(raw)}") from err
-    except ValueError as err:  # e.g. an integer of more digits than Python converts
-        raise CommandError(f"not JSON ({err})") from err
-    except RecursionError as err:  # [[[[... a few thousand deep
-        raise CommandError("not JSON (nested too deeply)") from err
-    if not isinstance(obj, dict):
-        kind = _JSON_TYPES.get(type(obj), type(obj).__name__)
-        raise CommandError(f'must be a JSON object like {{"do": "start"}}, got {kind}')
+        obj = load_object(raw)
+    except JsonError as err:
+        if err.kind == "not_object":
+            kind = _JSON_TYPES.get(type(err.value), type(err.value).__name__)
+            raise CommandError(f'must be a JSON object like {{"do": "start"}}, got {kind}'
+                               ) from None
+        # the line itself, where it helps to see it (its bytes as received)
+        shown = f": {_excerpt(raw)}" if err.kind in ("not_utf8", "syntax") else ""
+        raise CommandError(f"{err.problem}{shown}") from None
     if "t" in obj:
         raise CommandError("'t' is not allowed on the serial link: a serial command acts "
                            "when it arrives")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+from firmware_py import wire
 from firmware_py.core.match import MatchSetup
 
 from . import bracket, discipline
@@ -111,9 +112,9 @@ class Ledger:
                 return m
         return None
 
-    def next_document(self, hall: str) -> dict[str, Any] | None:
-        """The retained ``next`` for a hall (DESIGN.md 4.4; the shape ``parse_next`` reads),
-        with the players suspended for that match."""
+    def next_match(self, hall: str) -> wire.Next | None:
+        """The retained ``next`` for a hall (DESIGN.md 4.4), with the players suspended for
+        that match; None when the hall has nothing left to play."""
         m = self.next_for_hall(hall)
         if m is None:
             return None
@@ -122,30 +123,36 @@ class Ledger:
             "home": pairing.home if pairing and pairing.home else m.home.label(),
             "away": pairing.away if pairing and pairing.away else m.away.label(),
         }
-        teams: dict[str, Any] = {}
+        teams: dict[str, wire.Team] = {}
         for side in ("home", "away"):
             entry = self.tournament.teams.get(names[side])
-            colours = list(entry.colours) if entry and entry.colours else DEFAULT_COLOURS[side]
-            teams[side] = {"name": names[side], "colours": colours}
-        suspended = [
-            {"team": side, "player": s.player}
+            colours = entry.colours if entry and entry.colours else DEFAULT_COLOURS[side]
+            teams[side] = wire.Team(names[side], (colours[0], colours[1]))
+        suspended = tuple(
+            wire.Suspended(side, s.player)
             for s in discipline.suspended_in(m.id, self.suspensions)
             for side in ("home", "away") if s.team == names[side]
-        ]
-        return {
-            "match": m.id,
-            "preset": m.preset,
-            "stage": "playoff" if m.stage.decided else "group",
-            "label": _label(m),
-            "teams": teams,
-            "scheduled": m.start.isoformat(timespec="minutes"),
-            "suspended": suspended,
-        }
+        )
+        return wire.Next(match=m.id, preset=m.preset,
+                         stage="playoff" if m.stage.decided else "group",
+                         home=teams["home"], away=teams["away"],
+                         scheduled=m.start.isoformat(timespec="minutes"), label=_label(m),
+                         suspended=suspended)
 
-    def standings_document(self, group: str) -> dict[str, Any]:
+    def next_document(self, hall: str) -> dict[str, Any] | None:
+        """``next_match`` as its JSON document."""
+        upcoming = self.next_match(hall)
+        return None if upcoming is None else wire.next_document(upcoming)
+
+    def standings(self, group: str) -> wire.Standings:
         """The retained ``standings/<group>`` (also what a hall shows between games)."""
         table = self.tables[group]
-        return {"group": group, "tournament": self.tournament.id, **table.to_json()}
+        return wire.Standings(group=group, rows=tuple(r.to_wire() for r in table.rows),
+                              tournament=self.tournament.id, provisional=table.provisional,
+                              complete=table.complete)
+
+    def standings_document(self, group: str) -> dict[str, Any]:
+        return wire.standings_document(self.standings(group))
 
 
 def _label(m: ScheduledMatch) -> str:

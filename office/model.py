@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 # The scoreboard's own: a result is decided the same way in the hall and in the office.
+from firmware_py import wire
 from firmware_py.core.match import DecidedBy
 from firmware_py.core.preset import Criterion, StandingsRules
 
@@ -183,15 +184,17 @@ class Row:
     decided_by: Criterion | None  # what placed this row above the next; None on the last
     lots_needed: bool = False  # level after every criterion and no draw recorded yet
 
+    def to_wire(self) -> wire.Row:
+        """The row as the MQTT contract has it (firmware_py.wire)."""
+        return wire.Row(team=self.team, played=self.played, won=self.won, drawn=self.drawn,
+                        lost=self.lost, goals_for=self.goals_for,
+                        goals_against=self.goals_against, points=self.points, rank=self.rank,
+                        penalty_minutes=self.penalty_minutes,
+                        decided_by=self.decided_by.value if self.decided_by else None,
+                        lots_needed=self.lots_needed)
+
     def to_json(self) -> dict[str, Any]:
-        return {
-            "rank": self.rank, "team": self.team, "played": self.played, "won": self.won,
-            "drawn": self.drawn, "lost": self.lost, "goals_for": self.goals_for,
-            "goals_against": self.goals_against, "points": self.points,
-            "penalty_minutes": self.penalty_minutes,
-            "decided_by": self.decided_by.value if self.decided_by is not None else None,
-            "lots_needed": self.lots_needed,
-        }
+        return wire.row_document(self.to_wire())
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,8 +205,8 @@ class GroupTable:
     complete: bool = False  # every group match has a result
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "provisional": self.provisional, "complete": self.complete,
-                "rows": [r.to_json() for r in self.rows]}
+        return wire.table_document(self.name, tuple(r.to_wire() for r in self.rows),
+                                   self.provisional, self.complete)
 
 
 class ResultState(StrEnum):

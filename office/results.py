@@ -20,6 +20,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from firmware_py.safejson import JsonError, load_object
 from office.model import DecidedBy, Draw, GameResult, ResultState
 
 # The states a finished match can be in; scheduled and live matches have no result line.
@@ -78,11 +79,16 @@ def parse_results_file(text: str, source: str) -> ResultsFile:
             continue
         where = _Where(source, number)
         try:
-            data = json.loads(stripped)
-        except json.JSONDecodeError as err:
-            raise where.error(None, f"not valid JSON: {err.msg} (column {err.colno})") from err
-        if not isinstance(data, dict):
-            raise where.error(None, f"must be a JSON object, got {_show(data)}")
+            data = load_object(stripped)
+        except JsonError as err:
+            # The file's own wording (a person edits it): the value as written, the column.
+            if err.kind == "syntax":
+                problem = f"not valid JSON: {err.detail} (column {err.column})"
+            elif err.kind == "not_object":
+                problem = f"must be a JSON object, got {_show(err.value)}"
+            else:
+                problem = err.problem
+            raise where.error(None, problem) from None
         if "draw" in data:
             draws.append(DrawRecord(_parse_draw(data, where), number))
             continue

@@ -10,12 +10,13 @@ shell (``office correct``, ``office draw-lots``) reach it through the same datab
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Protocol
+
+from firmware_py import wire
 
 from . import bracket, intake
 from .board import SnapshotBoard
@@ -199,15 +200,17 @@ class OfficeService:
             self.board.publish(snapshot(ledger, self.halls, self._alerts, now))
 
     def _publish(self, ledger: Ledger) -> None:
-        base = f"arena/v1/{self.tournament.id}"
+        tid = self.tournament.id
         for group in self.tournament.groups:
-            self._retain(f"{base}/standings/{group.name}",
-                         ledger.standings_document(group.name))
+            self._retain(wire.standings_topic(tid, group.name),
+                         wire.build_standings(ledger.standings(group.name)))
         for hall in self.tournament.halls():
-            self._retain(f"{base}/{hall}/next", ledger.next_document(hall))
+            upcoming = ledger.next_match(hall)
+            self._retain(wire.hall_topic(tid, hall, wire.NEXT),
+                         b"" if upcoming is None else wire.build_next(upcoming))
 
-    def _retain(self, topic: str, doc: dict[str, Any] | None) -> None:
-        payload = b"" if doc is None else json.dumps(doc, sort_keys=True).encode()
+    def _retain(self, topic: str, payload: bytes) -> None:
+        """Publish a retained document unless it is what was sent last (b"": clear it)."""
         if self._published.get(topic) == payload:
             return
         if self.peer is not None:

@@ -18,22 +18,40 @@ PURE = ["items.py", "colour.py", "values.py", "segments.py", "fit.py", "document
 FORBIDDEN = {"os", "sys", "time", "datetime", "io", "pathlib", "socket", "subprocess",
              "threading", "asyncio", "random", "shutil", "tempfile", "select", "signal"}
 ALLOWED = set(sys.stdlib_module_names) - FORBIDDEN
+# The project's own modules a pure display module may read: the MQTT contract (the rows of
+# the office's tables) and what it imports, themselves pure (checked below).
+PROJECT = {"firmware_py.wire": ROOT / "firmware_py" / "wire.py",
+           "firmware_py.safejson": ROOT / "firmware_py" / "safejson.py"}
 
 
-def imports(path: Path) -> set[str]:
+def imports(path: Path, *, whole: bool = False) -> set[str]:
+    """Top-level names of what ``path`` imports (the full module name with ``whole``)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found |= {alias.name.split(".")[0] for alias in node.names}
+            found |= {alias.name if whole else alias.name.split(".")[0]
+                      for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            found.add(node.module.split(".")[0])
+            found.add(node.module if whole else node.module.split(".")[0])
     return found
+
+
+def outside_imports(path: Path) -> set[str]:
+    names = imports(path, whole=True)
+    return {n for n in names if n not in PROJECT and n.split(".")[0] not in ALLOWED}
 
 
 @pytest.mark.parametrize("module", PURE)
 def test_pure_modules_import_only_the_standard_library(module: str) -> None:
-    assert imports(DISPLAY / module) <= ALLOWED, module
+    assert outside_imports(DISPLAY / module) == set(), module
+
+
+@pytest.mark.parametrize("name", sorted(PROJECT))
+def test_the_project_modules_the_display_reads_are_pure_too(name: str) -> None:
+    # the pure core (tests/core/test_purity.py keeps it so) and each other only
+    rest = {n for n in outside_imports(PROJECT[name]) if not n.startswith("firmware_py.core.")}
+    assert rest == set(), name
 
 
 def test_importing_the_layout_does_not_load_pygame() -> None:

@@ -1,0 +1,573 @@
+"""The MQTT contract (DESIGN.md 4.4), declared once: every topic and every payload.
+
+The hall (``mqtt``, ``outbox``), the office (``intake``, ``service``, ``ledger``) and the
+display's between-games tables all build and check their messages here, so the wire format
+cannot drift between the two ends. Each message has one function that builds its payload
+(``build_*``) and one that checks a received one (``check_*``) and raises ``WireError``
+naming the topic and what is wrong.
+
+Compatibility: the version is in the topic (``VERSION``). A payload of a newer minor version
+may carry keys this one does not know: they are ignored. A required key that is missing, or
+has the wrong type, is refused.
+
+Standard library and the pure core only (no paho): the office's pure parts and the display
+import it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+from firmware_py.core.events import EventKind
+from firmware_py.core.match import DecidedBy
+from firmware_py.safejson import MAX_BYTES, JsonError, expect_object, kind_of, loads
+
+ROOT = "arena"
+VERSION = "v1"  # a change that old readers cannot ignore gets a new version, a new tree
+
+# The four topics under a hall, and the office's tables.
+EVENTS = "events"
+STATE = "state"
+STATUS = "status"
+NEXT = "next"
+STANDINGS = "standings"
+HALL_KINDS = (EVENTS, STATE, STATUS, NEXT)
+FROM_HALL = (EVENTS, STATE, STATUS)  # what the office reads
+# DESIGN.md 4.4's acknowledgements (what the office has durably stored of a hall's events)
+# are declared here for the topic tree's sake; nothing publishes them yet.
+ACKS = "acks"
+
+ONLINE = b"online"
+OFFLINE = b"offline"
+
+MAX_PAYLOAD = MAX_BYTES  # a match record is a few kB; anything bigger is refused unparsed
+_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")  # no '/', '+', '#' (topic syntax), no ':'
+_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+_INT64 = 2**63  # SQLite's INTEGER range: a bigger number could not even be stored
+_SIDES = ("home", "away")
+_STAGES = ("group", "playoff")
+_EVENT_TYPES = frozenset(k.value for k in EventKind)
+_DECIDED_BY = tuple(d.value for d in DecidedBy)
+
+
+class WireError(ValueError):
+    """A message that cannot be used; ``str()`` is ``"<topic>: <reason>"``."""
+
+    def __init__(self, topic: str, reason: str) -> None:
+        super().__init__(f"{topic}: {reason}")
+        self.topic = topic
+        self.reason = reason
+
+
+def _refuse(topic: str, reason: str) -> NoReturn:
+    raise WireError(topic, reason)
+
+
+# -- Topics ------------------------------------------------------------------------------------
+
+
+def check_name(kind: str, value: str) -> str:
+    """A tournament, hall, group or match id: one topic level (and part of an event_id)."""
+    if not isinstance(value, str) or not _NAME.fullmatch(value):
+        raise ValueError(f"{kind} {value!r}: use 1-64 letters, digits, '_', '.', '-'")
+    return value
+
+
+def tournament_root(tournament: str) -> str:
+    """``arena/v1/<tournament>``: every topic of one tournament is below it."""
+    return f"{ROOT}/{VERSION}/{check_name('tournament', tournament)}"
+
+
+def hall_topic(tournament: str, hall: str, kind: str) -> str:
+    """``arena/v1/<tournament>/<hall>/<kind>``."""
+    if kind not in (*HALL_KINDS, ACKS):
+        raise ValueError(f"hall topic kind {kind!r}: one of {', '.join(HALL_KINDS)}")
+    if hall == STANDINGS:  # its topics would be read as the office's tables
+        raise ValueError(f"hall {hall!r}: that level is the office's tables; name it otherwise")
+    return f"{tournament_root(tournament)}/{check_name('hall', hall)}/{kind}"
+
+
+def standings_topic(tournament: str, group: str) -> str:
+    """``arena/v1/<tournament>/standings/<group>``."""
+    return f"{tournament_root(tournament)}/{STANDINGS}/{check_name('group', group)}"
+
+
+def standings_filter(tournament: str) -> str:
+    """The subscription to every group's table: ``arena/v1/<tournament>/standings/+``."""
+    return f"{tournament_root(tournament)}/{STANDINGS}/+"
+
+
+@dataclass(frozen=True, slots=True)
+class HallTopics:
+    """Every topic one hall uses."""
+
+    events: str
+    state: str
+    status: str
+    next: str
+    standings: str  # the filter: every group's table
+
+
+def hall_topics(tournament: str, hall: str) -> HallTopics:
+    return HallTopics(events=hall_topic(tournament, hall, EVENTS),
+                      state=hall_topic(tournament, hall, STATE),
+                      status=hall_topic(tournament, hall, STATUS),
+                      next=hall_topic(tournament, hall, NEXT),
+                      standings=standings_filter(tournament))
+
+
+def hall_subscriptions(topics: HallTopics) -> list[tuple[str, int]]:
+    """What a hall reads, with QoS 1: both are retained documents from the office."""
+    return [(topics.next, 1), (topics.standings, 1)]
+
+
+def office_subscriptions(tournament: str) -> list[tuple[str, int]]:
+    """What the office reads of every hall. Events QoS 1 (stored, then acked); state QoS 0
+    (replaced within seconds anyway); status QoS 1 (rare, and a lost ``offline`` would leave
+    a hall shown online)."""
+    root = tournament_root(tournament)
+    return [(f"{root}/+/{EVENTS}", 1), (f"{root}/+/{STATE}", 0), (f"{root}/+/{STATUS}", 1)]
+
+
+def office_topic(tournament: str, topic: str) -> str:
+    """A full topic from one relative to the tournament (``standings/A``, ``hall-1/next``);
+    a full one is kept."""
+    if topic.startswith(f"{ROOT}/"):
+        return topic
+    return f"{tournament_root(tournament)}/{topic}"
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """What a topic of one tournament is: a hall's ``kind``, or a group's table."""
+
+    kind: str  # one of HALL_KINDS, or STANDINGS
+    hall: str | None = None
+    group: str | None = None
+
+
+def route(topic: str, tournament: str) -> Route | None:
+    """Where ``topic`` belongs in ``tournament``'s tree; None for anything else (another
+    tournament or version, an unknown kind, a level too many)."""
+    parts = topic.split("/")
+    if len(parts) != 5 or parts[:3] != [ROOT, VERSION, tournament]:
+        return None
+    name, kind = parts[3], parts[4]
+    if not _NAME.fullmatch(kind):
+        return None
+    if name == STANDINGS:
+        return Route(STANDINGS, group=kind)
+    if not _NAME.fullmatch(name) or kind not in HALL_KINDS:
+        return None
+    return Route(kind, hall=name)
+
+
+def hall_of(topic: str, kind: str, tournament: str) -> str:
+    """The hall of a topic that must be a hall's ``kind`` in ``tournament``."""
+    found = route(topic, tournament)
+    if found is None or found.kind != kind or found.hall is None:
+        _refuse(topic, f"not a topic of the form {ROOT}/{VERSION}/{tournament}/<hall>/{kind}")
+    return found.hall
+
+
+# -- Payload helpers ---------------------------------------------------------------------------
+
+
+def encode(doc: Mapping[str, Any]) -> bytes:
+    """The one JSON encoding of every document we publish: compact, keys sorted (equal
+    documents give equal bytes, so an unchanged retained document is not sent again)."""
+    return json.dumps(doc, separators=(",", ":"), sort_keys=True, allow_nan=False,
+                      ensure_ascii=False).encode("utf-8")
+
+
+def _object(topic: str, payload: bytes) -> dict[str, Any]:
+    try:
+        return expect_object(loads(payload, topic))
+    except JsonError as err:
+        _refuse(topic, err.problem)
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _get(topic: str, doc: Mapping[str, Any], name: str, kind: type[Any], wanted: str, *,
+         where: str = "") -> Any:
+    if name not in doc:
+        _refuse(topic, f"'{where}{name}' is missing")
+    value = doc[name]
+    # bool is a subclass of int in Python, but `true` is not a number here
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        _refuse(topic, f"'{where}{name}' must be {wanted}, got {kind_of(value)} {_show(value)}")
+    return value
+
+
+def _int(topic: str, doc: Mapping[str, Any], name: str, minimum: int, *, where: str = "") -> int:
+    value: int = _get(topic, doc, name, int, "an integer", where=where)
+    if not minimum <= value < _INT64:
+        _refuse(topic, f"'{where}{name}' must be an integer from {minimum} up, got {_show(value)}")
+    return value
+
+
+def _opt_str(topic: str, doc: Mapping[str, Any], name: str, *, where: str = "") -> str | None:
+    value = doc.get(name)
+    if value is not None and not isinstance(value, str):
+        _refuse(topic, f"'{where}{name}' must be a string or null, got {kind_of(value)}")
+    return value
+
+
+def _bool(topic: str, doc: Mapping[str, Any], name: str, default: bool, *,
+          where: str = "") -> bool:
+    value = doc.get(name, default)
+    if not isinstance(value, bool):
+        _refuse(topic, f"'{where}{name}' must be true or false, got {kind_of(value)}")
+    return value
+
+
+def _list(topic: str, doc: Mapping[str, Any], name: str, *, where: str = "") -> list[Any]:
+    value: list[Any] = _get(topic, doc, name, list, "a list", where=where)
+    return value
+
+
+# -- events ------------------------------------------------------------------------------------
+
+
+def event_id(hall: str, match: str, seq: int) -> str:
+    """``<hall>:<match>:<seq>``: what consumers de-duplicate by (names have no ':')."""
+    return f"{hall}:{match}:{seq}"
+
+
+@dataclass(frozen=True)
+class HallEvent:
+    """One checked ``events`` message."""
+
+    event_id: str  # "<hall>:<match>:<seq>"
+    hall: str
+    match: str
+    seq: int  # gapless per match, from 1
+    type: str  # an EventKind value
+    data: Mapping[str, Any]
+    at_ns: int  # the hall's monotonic time of the press
+    wall: str | None  # the hall's wall time, when its clock was synchronised
+
+
+def event_document(hall: str, record: Mapping[str, Any]) -> dict[str, Any]:
+    """An ``events`` message as a document, from a journal event record.
+
+    ``wall`` is present in a record only when the recorder was given a wall clock, which the
+    shell does only once the system clock is synchronised (a Pi without RTC boots in 1970).
+    """
+    wall = record.get("wall")
+    return {
+        "event_id": event_id(hall, str(record["match"]), int(record["seq"])),
+        "match": record["match"],
+        "seq": record["seq"],
+        "type": record["event"],
+        "data": record.get("data", {}),
+        "at_ns": record["at"],  # monotonic time of the press
+        "wall": wall,
+        "wall_synced": wall is not None,
+        "boot": record.get("boot"),
+    }
+
+
+def build_event(hall: str, record: Mapping[str, Any]) -> bytes:
+    return json.dumps(event_document(hall, record), separators=(",", ":")).encode("utf-8")
+
+
+def check_event(topic: str, payload: bytes, tournament: str) -> HallEvent:
+    """An ``events`` message, checked against its topic and the schema (not the schedule:
+    that is the office's)."""
+    hall = hall_of(topic, EVENTS, tournament)
+    doc = _object(topic, payload)
+    eid = _get(topic, doc, "event_id", str, "a string")
+    match_id = _get(topic, doc, "match", str, "a string")
+    seq = _int(topic, doc, "seq", minimum=1)
+    kind = _get(topic, doc, "type", str, "a string")
+    if kind not in _EVENT_TYPES:
+        _refuse(topic, f"'type' {kind!r} is not a known event type")
+    data = _get(topic, doc, "data", dict, "an object")
+    at_ns = _int(topic, doc, "at_ns", minimum=0)
+    if "wall" not in doc:
+        _refuse(topic, "'wall' is missing")
+    wall = _opt_str(topic, doc, "wall")
+    expected = event_id(hall, match_id, seq)
+    if eid != expected:
+        _refuse(topic, f"'event_id' {eid!r} does not match topic and fields "
+                       f"(expected {expected!r})")
+    if kind == EventKind.MATCH_ENDED.value:
+        _check_match_ended(topic, data)
+    return HallEvent(event_id=eid, hall=hall, match=match_id, seq=seq, type=kind, data=data,
+                     at_ns=at_ns, wall=wall)
+
+
+def _check_match_ended(topic: str, data: Mapping[str, Any]) -> None:
+    """The last event of a match carries its result and whole record: the office ranks and
+    suspends from it alone, so it must be complete."""
+    result = _get(topic, data, "result", dict, "an object", where="data.")
+    _int(topic, result, "home", 0, where="data.result.")
+    _int(topic, result, "away", 0, where="data.result.")
+    decided_by = _get(topic, result, "decided_by", str, "a string", where="data.result.")
+    if decided_by not in _DECIDED_BY:
+        _refuse(topic, f"'data.result.decided_by' must be one of {', '.join(_DECIDED_BY)}, "
+                       f"got {decided_by!r}")
+    record = _get(topic, data, "record", dict, "an object", where="data.")
+    penalties = _list(topic, record, "penalties", where="data.record.")
+    for i, penalty in enumerate(penalties):
+        where = f"data.record.penalties[{i}]"
+        if not isinstance(penalty, dict):
+            _refuse(topic, f"'{where}' must be an object, got {kind_of(penalty)}")
+        team = _get(topic, penalty, "team", str, "a string", where=where + ".")
+        if team not in _SIDES:
+            _refuse(topic, f"'{where}.team' must be 'home' or 'away', got {team!r}")
+        _int(topic, penalty, "player", 0, where=where + ".")
+        _get(topic, penalty, "kind", str, "a string", where=where + ".")
+        _int(topic, penalty, "minutes", 0, where=where + ".")
+
+
+# -- state -------------------------------------------------------------------------------------
+
+
+def build_state(doc: Mapping[str, Any]) -> bytes:
+    """The retained ``state``: the state document (DESIGN.md 4.3, built by the core)."""
+    return encode(doc)
+
+
+def check_state(topic: str, payload: bytes, tournament: str) -> tuple[str, dict[str, Any]]:
+    """``(hall, document)`` of a retained state, loosely checked: it is only shown.
+
+    An empty payload (the retained state was cleared) gives an empty document: no state.
+    """
+    hall = hall_of(topic, STATE, tournament)
+    if not payload:
+        return hall, {}
+    doc = _object(topic, payload)
+    _opt_str(topic, doc, "match")
+    return hall, doc
+
+
+# -- status ------------------------------------------------------------------------------------
+
+
+def build_status(online: bool) -> bytes:
+    """The retained ``status``; ``offline`` is also the hall's last will."""
+    return ONLINE if online else OFFLINE
+
+
+def check_status(topic: str, payload: bytes, tournament: str) -> tuple[str, bool]:
+    """``(hall, online)``. An empty payload (the retained status was cleared) is offline."""
+    hall = hall_of(topic, STATUS, tournament)
+    if len(payload) > MAX_PAYLOAD:
+        _refuse(topic, f"{len(payload)} bytes, over the {MAX_PAYLOAD}-byte limit")
+    if payload in (OFFLINE, b""):
+        return hall, False
+    if payload == ONLINE:
+        return hall, True
+    _refuse(topic, f"status must be 'online' or 'offline', got {payload[:40]!r}")
+
+
+# -- next --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Team:
+    name: str
+    colours: tuple[str, str]  # "#rrggbb": primary, secondary
+
+
+@dataclass(frozen=True, slots=True)
+class Suspended:
+    team: str  # "home" or "away"
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class Next:
+    """The match a hall plays next, as the office says (never one whose teams are unknown)."""
+
+    match: str
+    preset: str
+    stage: str  # "group" or "playoff"
+    home: Team
+    away: Team
+    scheduled: str | None = None  # ISO time, to the minute
+    label: str | None = None  # "Group A", "SF1": what the display shows above it
+    suspended: tuple[Suspended, ...] = ()
+
+
+def next_document(n: Next) -> dict[str, Any]:
+    """``n`` as its JSON document (what the hall's ``on_next`` is handed, too)."""
+    doc: dict[str, Any] = {
+        "match": n.match, "preset": n.preset, "stage": n.stage,
+        "teams": {side: {"name": t.name, "colours": list(t.colours)}
+                  for side, t in (("home", n.home), ("away", n.away))},
+        "scheduled": n.scheduled,
+        "suspended": [{"team": s.team, "player": s.player} for s in n.suspended],
+    }
+    if n.label is not None:
+        doc["label"] = n.label
+    return doc
+
+
+def build_next(n: Next) -> bytes:
+    return encode(next_document(n))
+
+
+def check_next(topic: str, payload: bytes, presets: Collection[str] | None = None) -> Next:
+    """A retained ``next``; ``presets`` (when given) are the preset names the reader knows."""
+    doc = _object(topic, payload)
+    match = doc.get("match")
+    if not isinstance(match, str) or not _NAME.fullmatch(match):
+        _refuse(topic, "'match' must be a match id (1-64 of A-Z a-z 0-9 _ . -), got "
+                       f"{_show(match)}")
+    preset = _get(topic, doc, "preset", str, "a preset name")
+    if presets is not None and preset not in presets:
+        _refuse(topic, f"'preset' {preset!r} is not a known preset")
+    stage = doc.get("stage", "group")
+    if stage not in _STAGES:
+        _refuse(topic, f"'stage' must be 'group' or 'playoff', got {_show(stage)}")
+    teams = doc.get("teams")
+    if not isinstance(teams, dict):
+        _refuse(topic, "'teams' must be an object with 'home' and 'away', got "
+                       f"{kind_of(teams)}")
+    sides = [_team(topic, teams.get(side), side) for side in _SIDES]
+    suspended = doc.get("suspended", [])
+    if not isinstance(suspended, list):
+        _refuse(topic, f"'suspended' must be a list, got {kind_of(suspended)}")
+    banned = tuple(_suspended(topic, s, i) for i, s in enumerate(suspended))
+    return Next(match=match, preset=preset, stage=stage, home=sides[0], away=sides[1],
+                scheduled=_opt_str(topic, doc, "scheduled"), label=_opt_str(topic, doc, "label"),
+                suspended=banned)
+
+
+def _team(topic: str, value: Any, side: str) -> Team:
+    if not isinstance(value, dict):
+        _refuse(topic, f"'teams.{side}' must be an object with 'name' and 'colours', got "
+                       f"{kind_of(value)}")
+    name = value.get("name")
+    if not isinstance(name, str) or not name.strip():
+        _refuse(topic, f"'teams.{side}.name' must be a non-empty string, got {_show(name)}")
+    colours = value.get("colours")
+    if not isinstance(colours, list) or len(colours) != 2 or not all(
+            isinstance(c, str) and _COLOUR.fullmatch(c) for c in colours):
+        _refuse(topic, f"'teams.{side}.colours' must be two '#rrggbb' strings, got "
+                       f"{_show(colours)}")
+    return Team(name, (colours[0], colours[1]))
+
+
+def _suspended(topic: str, value: Any, i: int) -> Suspended:
+    if not isinstance(value, dict) or value.get("team") not in _SIDES \
+            or not isinstance(value.get("player"), int) or isinstance(value.get("player"), bool):
+        _refuse(topic, f"'suspended' item {i} must be {{'team': 'home'|'away', 'player': int}}, "
+                       f"got {_show(value)}")
+    return Suspended(value["team"], value["player"])
+
+
+# -- standings ---------------------------------------------------------------------------------
+
+# The figures of a table row, in the order a table shows them: what the hall's display
+# reads between games, and what every row must carry.
+FIGURES = ("played", "won", "drawn", "lost", "goals_for", "goals_against", "points")
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One row of a group table."""
+
+    team: str
+    played: int
+    won: int
+    drawn: int
+    lost: int
+    goals_for: int
+    goals_against: int
+    points: int
+    rank: int | None = None
+    penalty_minutes: int | None = None
+    decided_by: str | None = None  # the criterion that placed it above the next row
+    lots_needed: bool = False
+
+    def figures(self) -> dict[str, int]:
+        return {k: int(getattr(self, k)) for k in FIGURES}
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """The retained ``standings/<group>``: one group's table as the office ranks it."""
+
+    group: str
+    rows: tuple[Row, ...]
+    tournament: str | None = None
+    provisional: bool = False  # counts a result not yet confirmed
+    complete: bool = False  # every group match has a result
+
+
+def row_document(row: Row) -> dict[str, Any]:
+    """A row as JSON (also the office page's and ``office standings --json``'s rows)."""
+    return {"rank": row.rank, "team": row.team, **row.figures(),
+            "penalty_minutes": row.penalty_minutes, "decided_by": row.decided_by,
+            "lots_needed": row.lots_needed}
+
+
+def table_document(group: str, rows: tuple[Row, ...], provisional: bool, complete: bool
+                   ) -> dict[str, Any]:
+    """A group table as JSON, without the tournament (the page and the CLI show it so)."""
+    return {"name": group, "provisional": provisional, "complete": complete,
+            "rows": [row_document(r) for r in rows]}
+
+
+def standings_document(s: Standings) -> dict[str, Any]:
+    return {"group": s.group, "tournament": s.tournament,
+            **table_document(s.group, s.rows, s.provisional, s.complete)}
+
+
+def build_standings(s: Standings) -> bytes:
+    return encode(standings_document(s))
+
+
+def between_table(s: Standings) -> dict[str, Any]:
+    """The part of a table the hall's display shows between games (``display.document``'s
+    ``tables[]`` entry): the group and each row's team and figures."""
+    return {"group": s.group, "rows": [{"team": r.team, **r.figures()} for r in s.rows]}
+
+
+def check_standings(topic: str, payload: bytes, tournament: str | None = None) -> Standings:
+    """A retained ``standings/<group>``; the group must be the topic's (when ``tournament``
+    is given, the topic is checked too)."""
+    if tournament is not None:
+        found = route(topic, tournament)
+        if found is None or found.kind != STANDINGS:
+            _refuse(topic, f"not a topic of the form {ROOT}/{VERSION}/{tournament}/"
+                           f"{STANDINGS}/<group>")
+    doc = _object(topic, payload)
+    group = _get(topic, doc, "group", str, "a group name")
+    level = topic.rsplit("/", 1)[-1]
+    if f"/{STANDINGS}/" in topic and group != level:
+        _refuse(topic, f"'group' {group!r} is not the topic's group {level!r}")
+    rows = tuple(_row(topic, raw, i) for i, raw in enumerate(_list(topic, doc, "rows")))
+    return Standings(group=group, rows=rows, tournament=_opt_str(topic, doc, "tournament"),
+                     provisional=_bool(topic, doc, "provisional", False),
+                     complete=_bool(topic, doc, "complete", False))
+
+
+def _row(topic: str, raw: Any, i: int) -> Row:
+    where = f"rows[{i}]."
+    if not isinstance(raw, dict):
+        _refuse(topic, f"'rows[{i}]' must be an object, got {kind_of(raw)}")
+    team = _get(topic, raw, "team", str, "a team name", where=where)
+    # Points may go below zero where a preset deducts them (a forfeit, say); counts may not.
+    figures = {k: _int(topic, raw, k, -_INT64 if k == "points" else 0, where=where)
+               for k in FIGURES}
+    rank = raw.get("rank")
+    pim = raw.get("penalty_minutes")
+    for name, value in (("rank", rank), ("penalty_minutes", pim)):
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            _refuse(topic, f"'{where}{name}' must be an integer or null, got {kind_of(value)}")
+    return Row(team=team, **figures, rank=rank, penalty_minutes=pim,
+               decided_by=_opt_str(topic, raw, "decided_by", where=where),
+               lots_needed=_bool(topic, raw, "lots_needed", False, where=where))

@@ -1,0 +1,314 @@
+"""The MQTT contract (firmware_py/wire.py): every message built, then checked, comes back
+the same; every kind of bad input is refused with a reason naming the topic and the field;
+a newer minor version's extra keys are ignored."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from firmware_py import wire
+from firmware_py.wire import Next, Row, Standings, Suspended, Team, WireError
+
+T, H = "cup-2026", "hall-1"
+EVENTS = wire.hall_topic(T, H, wire.EVENTS)
+NEXT = wire.hall_topic(T, H, wire.NEXT)
+STANDINGS_A = wire.standings_topic(T, "A")
+PRESETS = ("ice-hockey-2x20", "floorball-2x15")
+
+
+def refused(check: Any, topic: str, payload: bytes, *args: Any) -> WireError:
+    with pytest.raises(WireError) as caught:
+        check(topic, payload, *args)
+    err = caught.value
+    assert err.topic == topic and str(err) == f"{topic}: {err.reason}"
+    return err
+
+
+def edited(payload: bytes, **changes: Any) -> bytes:
+    """The payload with keys replaced (a value of ... removes the key)."""
+    doc = json.loads(payload)
+    for key, value in changes.items():
+        if value is ...:
+            del doc[key]
+        else:
+            doc[key] = value
+    return json.dumps(doc).encode()
+
+
+# -- topics --------------------------------------------------------------------------------
+
+
+def test_the_topic_tree() -> None:
+    topics = wire.hall_topics(T, H)
+    assert (topics.events, topics.state, topics.status, topics.next, topics.standings) == (
+        f"arena/{wire.VERSION}/cup-2026/hall-1/events", "arena/v1/cup-2026/hall-1/state",
+        "arena/v1/cup-2026/hall-1/status", "arena/v1/cup-2026/hall-1/next",
+        "arena/v1/cup-2026/standings/+")
+    assert STANDINGS_A == "arena/v1/cup-2026/standings/A"
+    assert wire.standings_filter(T) == topics.standings
+    assert wire.hall_subscriptions(topics) == [(topics.next, 1), (topics.standings, 1)]
+    assert wire.office_subscriptions(T) == [("arena/v1/cup-2026/+/events", 1),
+                                            ("arena/v1/cup-2026/+/state", 0),
+                                            ("arena/v1/cup-2026/+/status", 1)]
+    assert wire.office_topic(T, "standings/A") == STANDINGS_A
+    assert wire.office_topic(T, NEXT) == NEXT  # a full one is kept
+
+
+@pytest.mark.parametrize("bad", ["a/b", "+", "#", "", "a:b", "x" * 65, "sp ace"])
+def test_names_that_would_break_the_topic_or_the_event_id_are_refused(bad: str) -> None:
+    with pytest.raises(ValueError, match="hall"):
+        wire.hall_topics(T, bad)
+    with pytest.raises(ValueError, match="tournament"):
+        wire.tournament_root(bad)
+    with pytest.raises(ValueError, match="group"):
+        wire.standings_topic(T, bad)
+    with pytest.raises(ValueError, match="kind 'scores'"):
+        wire.hall_topic(T, H, "scores")
+
+
+def test_a_hall_cannot_be_named_like_the_tables_level() -> None:
+    with pytest.raises(ValueError, match="hall 'standings': that level is the office's tables"):
+        wire.hall_topics(T, wire.STANDINGS)
+
+
+def test_routing_a_topic() -> None:
+    assert wire.route(EVENTS, T) == wire.Route(wire.EVENTS, hall=H)
+    assert wire.route(NEXT, T) == wire.Route(wire.NEXT, hall=H)
+    assert wire.route(STANDINGS_A, T) == wire.Route(wire.STANDINGS, group="A")
+    for other in ("arena/v1/other/hall-1/events", "arena/v2/cup-2026/hall-1/events",
+                  f"{EVENTS}/x", "arena/v1/cup-2026/hall-1/scores", "arena/v1//", "",
+                  "arena/v1/cup-2026/hall+1/events"):
+        assert wire.route(other, T) is None, other
+    assert wire.hall_of(EVENTS, wire.EVENTS, T) == H
+    with pytest.raises(WireError, match="not a topic of the form arena/v1/cup-2026/<hall>/state"):
+        wire.hall_of(EVENTS, wire.STATE, T)
+
+
+# -- events --------------------------------------------------------------------------------
+
+
+def journal_record(**changes: Any) -> dict[str, Any]:
+    return {"type": "event", "match": "A1", "seq": 3, "event": "goal", "at": 123_000_000,
+            "data": {"team": "home", "player": 7}, "wall": "2026-12-05T09:14:03+01:00",
+            "boot": "b1", **changes}
+
+
+def ended(**result: Any) -> bytes:
+    data = {"result": {"home": 3, "away": 2, "decided_by": "shootout", **result},
+            "record": {"penalties": [{"team": "away", "player": 4, "kind": "minor",
+                                      "minutes": 2}]}}
+    return wire.build_event(H, journal_record(event="match_ended", data=data))
+
+
+def test_an_event_round_trips() -> None:
+    ev = wire.check_event(EVENTS, wire.build_event(H, journal_record()), T)
+    assert ev == wire.HallEvent(event_id="hall-1:A1:3", hall=H, match="A1", seq=3, type="goal",
+                                data={"team": "home", "player": 7}, at_ns=123_000_000,
+                                wall="2026-12-05T09:14:03+01:00")
+    assert wire.event_id(H, "A1", 3) == ev.event_id
+    final = wire.check_event(EVENTS, ended(), T)
+    assert final.type == "match_ended" and final.data["result"]["decided_by"] == "shootout"
+    unsynced = wire.event_document(H, journal_record(wall=None))
+    assert unsynced["wall"] is None and unsynced["wall_synced"] is False
+
+
+def test_an_event_of_a_newer_minor_version_is_accepted() -> None:
+    body = edited(wire.build_event(H, journal_record()), hall_clock="ptp", priority=2)
+    assert wire.check_event(EVENTS, body, T).seq == 3
+
+
+GOOD_EVENT = wire.build_event(H, journal_record())
+
+
+@pytest.mark.parametrize(("topic", "body", "reason"), [
+    ("arena/v1/cup-2026/hall-1/state", GOOD_EVENT, "not a topic of the form"),
+    ("arena/v1/other/hall-1/events", GOOD_EVENT, "arena/v1/cup-2026/<hall>/events"),
+    (EVENTS, b"[]", "must be a JSON object, got a list"),
+    (EVENTS, b"{", "not JSON"),
+    (EVENTS, b"x" * (wire.MAX_PAYLOAD + 1), "over the 65536-byte limit"),
+    (EVENTS, edited(GOOD_EVENT, seq=...), "'seq' is missing"),
+    (EVENTS, edited(GOOD_EVENT, seq="3"), "'seq' must be an integer, got a string"),
+    (EVENTS, edited(GOOD_EVENT, seq=True), "'seq' must be an integer, got a boolean"),
+    (EVENTS, edited(GOOD_EVENT, seq=0, event_id="hall-1:A1:0"), "'seq' must be an integer "
+                                                                "from 1 up, got 0"),
+    (EVENTS, edited(GOOD_EVENT, event_id=...), "'event_id' is missing"),
+    (EVENTS, edited(GOOD_EVENT, event_id="hall-2:A1:3"), "'event_id' 'hall-2:A1:3' does not "
+                                                         "match topic and fields"),
+    (EVENTS, edited(GOOD_EVENT, match=7), "'match' must be a string, got an integer"),
+    (EVENTS, edited(GOOD_EVENT, type="teleport"), "'type' 'teleport' is not a known event"),
+    (EVENTS, edited(GOOD_EVENT, data=[]), "'data' must be an object, got a list"),
+    (EVENTS, edited(GOOD_EVENT, at_ns=-1), "'at_ns' must be an integer from 0 up"),
+    (EVENTS, edited(GOOD_EVENT, wall=...), "'wall' is missing"),
+    (EVENTS, edited(GOOD_EVENT, wall=5), "'wall' must be a string or null, got an integer"),
+    (EVENTS, ended(home="3"), "'data.result.home' must be an integer, got a string"),
+    (EVENTS, ended(decided_by="coin"), "'data.result.decided_by' must be one of regulation"),
+    (EVENTS, edited(ended(), data={"result": {"home": 1, "away": 0,
+                                              "decided_by": "regulation"}}),
+     "'data.record' is missing"),
+])
+def test_a_bad_event_is_refused_naming_the_field(topic: str, body: bytes, reason: str) -> None:
+    assert reason in refused(wire.check_event, topic, body, T).reason
+
+
+# -- state and status ------------------------------------------------------------------------
+
+
+def test_state_round_trips_and_equal_documents_give_equal_bytes() -> None:
+    topic = wire.hall_topic(T, H, wire.STATE)
+    doc = {"match": "A1", "phase": "period", "score": {"home": 1, "away": 0}, "future": [1]}
+    assert wire.check_state(topic, wire.build_state(doc), T) == (H, doc)
+    assert wire.build_state(doc) == wire.build_state(dict(reversed(doc.items())))
+    assert wire.build_state({"phase": "pregame"}) == b'{"phase":"pregame"}'  # unchanged
+    assert wire.check_state(topic, b"", T) == (H, {})
+    assert "'match' must be a string or null" in refused(
+        wire.check_state, topic, b'{"match": 3}', T).reason
+    assert "not a topic" in refused(wire.check_state, EVENTS, b"{}", T).reason
+
+
+def test_status_round_trips() -> None:
+    topic = wire.hall_topic(T, H, wire.STATUS)
+    for online in (True, False):
+        assert wire.check_status(topic, wire.build_status(online), T) == (H, online)
+    assert wire.check_status(topic, b"", T) == (H, False)
+    assert "must be 'online' or 'offline', got b'maybe'" in refused(
+        wire.check_status, topic, b"maybe", T).reason
+    assert "over the" in refused(wire.check_status, topic, b"o" * (1 << 20), T).reason
+
+
+# -- next ----------------------------------------------------------------------------------
+
+A_NEXT = Next(match="SF1", preset="ice-hockey-2x20", stage="playoff",
+              home=Team("Lions", ("#10233f", "#ffffff")),
+              away=Team("Bears", ("#f2f2f2", "#000000")),
+              scheduled="2026-12-05T14:00", label="Semi-final 1",
+              suspended=(Suspended("away", 12),))
+GOOD_NEXT = wire.build_next(A_NEXT)
+
+
+def test_next_round_trips() -> None:
+    assert wire.check_next(NEXT, GOOD_NEXT, PRESETS) == A_NEXT
+    bare = Next("A1", "floorball-2x15", "group", A_NEXT.home, A_NEXT.away)
+    assert wire.check_next(NEXT, wire.build_next(bare)) == bare
+    assert "label" not in wire.next_document(bare)  # as halls have always read it
+
+
+def test_next_of_a_newer_minor_version_is_accepted() -> None:
+    doc = json.loads(GOOD_NEXT)
+    doc["venue"] = "Rink 2"
+    doc["teams"]["home"]["short"] = "LIO"
+    doc["suspended"][0]["reason"] = "match penalty"
+    assert wire.check_next(NEXT, json.dumps(doc).encode(), PRESETS) == A_NEXT
+
+
+def teams(**home: Any) -> dict[str, Any]:
+    return {"home": {"name": "Lions", "colours": ["#10233f", "#ffffff"], **home},
+            "away": {"name": "Bears", "colours": ["#f2f2f2", "#000000"]}}
+
+
+@pytest.mark.parametrize(("body", "reason"), [
+    (b"\xff", "not UTF-8"),
+    (b"[1]", "must be a JSON object, got a list"),
+    (edited(GOOD_NEXT, match="A/1"), "'match' must be a match id"),
+    (edited(GOOD_NEXT, match=...), "'match' must be a match id (1-64 of A-Z a-z 0-9 _ . -), "
+                                   "got null"),
+    (edited(GOOD_NEXT, preset="quidditch"), "'preset' 'quidditch' is not a known preset"),
+    (edited(GOOD_NEXT, preset=...), "'preset' is missing"),
+    (edited(GOOD_NEXT, stage="final"), "'stage' must be 'group' or 'playoff', got \"final\""),
+    (edited(GOOD_NEXT, teams="Lions v Bears"), "'teams' must be an object with 'home' and "
+                                               "'away', got a string"),
+    (edited(GOOD_NEXT, teams={"home": teams()["home"]}), "'teams.away' must be an object"),
+    (edited(GOOD_NEXT, teams=teams(name=" ")), "'teams.home.name' must be a non-empty string"),
+    (edited(GOOD_NEXT, teams=teams(colours=["navy", "#ffffff"])),
+     "'teams.home.colours' must be two '#rrggbb' strings, got [\"navy\", \"#ffffff\"]"),
+    (edited(GOOD_NEXT, scheduled=1400), "'scheduled' must be a string or null, got an integer"),
+    (edited(GOOD_NEXT, label=["Semi"]), "'label' must be a string or null, got a list"),
+    (edited(GOOD_NEXT, suspended={"home": 7}), "'suspended' must be a list, got an object"),
+    (edited(GOOD_NEXT, suspended=[{"team": "visitors", "player": 7}]),
+     "'suspended' item 0 must be {'team': 'home'|'away', 'player': int}"),
+    (edited(GOOD_NEXT, suspended=[{"team": "home", "player": True}]), "'suspended' item 0"),
+])
+def test_a_bad_next_is_refused_naming_the_field(body: bytes, reason: str) -> None:
+    assert reason in refused(wire.check_next, NEXT, body, PRESETS).reason
+
+
+# -- standings -----------------------------------------------------------------------------
+
+
+def row(team: str, rank: int, points: int, **extra: Any) -> Row:
+    return Row(team=team, played=2, won=points // 2, drawn=0, lost=2 - points // 2,
+               goals_for=5, goals_against=3, points=points, rank=rank, penalty_minutes=4,
+               decided_by="points", lots_needed=False, **extra)
+
+
+TABLE = Standings(group="A", tournament=T, provisional=True, complete=False,
+                  rows=(row("Lions", 1, 4), row("Bears", 2, 0)))
+GOOD_TABLE = wire.build_standings(TABLE)
+
+
+def test_standings_round_trip() -> None:
+    assert wire.check_standings(STANDINGS_A, GOOD_TABLE, T) == TABLE
+    doc = wire.standings_document(TABLE)
+    assert doc["name"] == doc["group"] == "A"  # the office's table, named as on its page
+    assert wire.row_document(TABLE.rows[0])["goals_for"] == 5
+
+
+def test_the_hall_shows_the_team_and_the_figures_between_games() -> None:
+    assert wire.between_table(wire.check_standings(STANDINGS_A, GOOD_TABLE)) == {
+        "group": "A", "rows": [
+            {"team": "Lions", "played": 2, "won": 2, "drawn": 0, "lost": 0, "goals_for": 5,
+             "goals_against": 3, "points": 4},
+            {"team": "Bears", "played": 2, "won": 0, "drawn": 0, "lost": 2, "goals_for": 5,
+             "goals_against": 3, "points": 0}]}
+
+
+def test_standings_of_a_newer_minor_version_or_with_only_the_required_keys() -> None:
+    doc = json.loads(GOOD_TABLE)
+    doc["stage"] = "round-robin"
+    doc["rows"][0]["form"] = "WW"
+    assert wire.check_standings(STANDINGS_A, json.dumps(doc).encode()) == TABLE
+    minimal = {"group": "A", "rows": [{"team": "Lions", **row("Lions", 1, 4).figures()}]}
+    table = wire.check_standings(STANDINGS_A, json.dumps(minimal).encode())
+    assert table.rows[0].rank is None and table.tournament is None and not table.complete
+    negative = {"group": "A", "rows": [{"team": "Lions", **row("L", 1, 0).figures(),
+                                        "points": -3}]}  # a forfeit's deduction
+    assert wire.check_standings(STANDINGS_A, json.dumps(negative).encode()).rows[0].points == -3
+
+
+def rows_with(**changes: Any) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = json.loads(GOOD_TABLE)["rows"]
+    for key, value in changes.items():
+        if value is ...:
+            del rows[1][key]
+        else:
+            rows[1][key] = value
+    return rows
+
+
+@pytest.mark.parametrize(("topic", "body", "reason"), [
+    (wire.hall_topic(T, H, wire.STATE), GOOD_TABLE, "not a topic of the form "
+                                                    "arena/v1/cup-2026/standings/<group>"),
+    (STANDINGS_A, b"{oops", "not JSON"),
+    (STANDINGS_A, edited(GOOD_TABLE, group=...), "'group' is missing"),
+    (wire.standings_topic(T, "B"), GOOD_TABLE, "'group' 'A' is not the topic's group 'B'"),
+    (STANDINGS_A, edited(GOOD_TABLE, rows={"Lions": 1}), "'rows' must be a list, got an object"),
+    (STANDINGS_A, edited(GOOD_TABLE, rows=["Lions"]), "'rows[0]' must be an object, got a "
+                                                      "string"),
+    (STANDINGS_A, edited(GOOD_TABLE, rows=rows_with(team=...)), "'rows[1].team' is missing"),
+    (STANDINGS_A, edited(GOOD_TABLE, rows=rows_with(goals_for=...)),
+     "'rows[1].goals_for' is missing"),
+    (STANDINGS_A, edited(GOOD_TABLE, rows=rows_with(won=1.5)),
+     "'rows[1].won' must be an integer, got a number"),
+    (STANDINGS_A, edited(GOOD_TABLE, rows=rows_with(lost=-1)),
+     "'rows[1].lost' must be an integer from 0 up, got -1"),
+    (STANDINGS_A, edited(GOOD_TABLE, rows=rows_with(rank="1")),
+     "'rows[1].rank' must be an integer or null, got a string"),
+    (STANDINGS_A, edited(GOOD_TABLE, rows=rows_with(lots_needed="no")),
+     "'rows[1].lots_needed' must be true or false, got a string"),
+    (STANDINGS_A, edited(GOOD_TABLE, provisional=1), "'provisional' must be true or false"),
+])
+def test_bad_standings_are_refused_naming_the_field(topic: str, body: bytes,
+                                                    reason: str) -> None:
+    assert reason in refused(wire.check_standings, topic, body, T).reason
