@@ -17,7 +17,7 @@ from firmware_py import presets
 from firmware_py.core.match import MatchSetup, TeamInfo
 from firmware_py.core.phase import Stage
 from firmware_py.linkconfig import LinkConfig, LinkConfigError, parse_link_config
-from firmware_py.mqtt import check_name
+from firmware_py.wire import check_name
 from hardware.console import ConsoleConfig, ConsoleConfigError, load_config
 
 DEFAULT_PATH = Path("/etc/scoreboard/scoreboard.toml")

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firmware_py.mqtt import BrokerUrl, Tls, check_name, parse_broker_url
+from firmware_py.mqtt import BrokerUrl, Tls, parse_broker_url
+from firmware_py.wire import check_name
 
 KEYS = {"broker", "tournament", "hall", "username", "password_file", "ca_file", "cert_file",
         "key_file"}

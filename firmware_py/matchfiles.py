@@ -16,7 +16,7 @@ import contextlib
 import os
 from pathlib import Path
 
-from firmware_py.mqtt import check_name
+from firmware_py.wire import check_name
 
 POINTER = "current"
 SUFFIX = ".journal"

@@ -28,7 +28,7 @@ import ssl
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -37,18 +37,13 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_py import presets, wire
 from firmware_py.outbox import Outbox
-from firmware_py.wire import WireError, check_name
+from firmware_py.wire import WireError
 
-__all__ = ["HallLink", "NextError", "OfficePeer", "Tls", "check_name", "parse_broker_url",
-           "parse_next", "topics"]
+__all__ = ["HallLink", "OfficePeer", "Tls", "parse_broker_url", "parse_next"]
 
 log = logging.getLogger(__name__)
 
 STATE_EVERY_S = 10.0  # the retained state is refreshed at least this often (DESIGN.md 4.4)
-
-# A `next` (or a table) that cannot be used; its message names the topic and says why.
-NextError = WireError
-
 
 @dataclass(frozen=True)
 class Tls:
@@ -99,14 +94,9 @@ def no_delay(client: paho.Client) -> None:
             log.debug("MQTT: cannot set TCP_NODELAY: %s", err)
 
 
-def topics(tournament: str, hall: str) -> dict[str, str]:
-    """A hall's topics by kind (``wire.hall_topics`` as a dict)."""
-    return asdict(wire.hall_topics(tournament, hall))
-
-
 def parse_next(payload: bytes) -> dict[str, Any]:
     """A ``next`` document, checked against the presets this scoreboard has, as the
-    document ``on_next`` is handed; raises ``NextError``."""
+    document ``on_next`` is handed; raises ``wire.WireError``."""
     return wire.next_document(wire.check_next(wire.NEXT, payload, presets.names()))
 
 

@@ -21,12 +21,6 @@ from pathlib import Path
 
 from firmware_py.journal import Record, scan
 
-# The ``events`` message is the wire module's; these names stay for older callers.
-from firmware_py.wire import event_document as event_payload
-from firmware_py.wire import event_id
-
-__all__ = ["JournalTail", "Outbox", "SeqLog", "acked_path", "event_id", "event_payload"]
-
 log = logging.getLogger(__name__)
 
 

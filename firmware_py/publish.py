@@ -31,10 +31,11 @@ from firmware_py.core.phase import Stage
 from firmware_py.core.state import state_document
 from firmware_py.journal import Record
 from firmware_py.linkconfig import LinkConfigError, load_link_config
-from firmware_py.mqtt import HallLink, Tls, check_name, parse_broker_url
+from firmware_py.mqtt import HallLink, Tls, parse_broker_url
 from firmware_py.outbox import JournalTail, Outbox, SeqLog, acked_path
 from firmware_py.recorder import open_or_create
 from firmware_py.script import ScriptLine, parse_script
+from firmware_py.wire import check_name
 
 log = logging.getLogger("firmware_py.publish")
 

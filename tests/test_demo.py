@@ -32,8 +32,8 @@ from firmware_py.demo.journals import HallJournals
 from firmware_py.demo.narration import journal_lines, record_line
 from firmware_py.journal import encode, scan
 from firmware_py.loopback import find_mosquitto
-from firmware_py.outbox import event_payload
 from firmware_py.script import parse_script
+from firmware_py.wire import event_document
 from office.files import load_tournament
 from office.intake import HallEvent
 from office.store import Store
@@ -153,7 +153,7 @@ def _played_into_store(d: tournaments.DemoTournament, db: Path) -> None:
             while (deadline := match.next_deadline()) is not None:
                 events += match.advance(deadline)
             for e in events:
-                p = event_payload(d.hall, {"match": m.id, "seq": e.seq, "event": e.kind.value,
+                p = event_document(d.hall, {"match": m.id, "seq": e.seq, "event": e.kind.value,
                                            "data": dict(e.data), "at": e.at})
                 store.add_event(HallEvent(p["event_id"], d.hall, m.id, p["seq"], p["type"],
                                           p["data"], p["at_ns"], p["wall"]), datetime.now())

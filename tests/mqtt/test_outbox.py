@@ -7,11 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from firmware_py import wire
 from firmware_py.journal import Journal
-from firmware_py.mqtt import NextError, parse_next, topics
-from firmware_py.outbox import JournalTail, Outbox, SeqLog, event_payload
+from firmware_py.mqtt import parse_next
+from firmware_py.outbox import JournalTail, Outbox, SeqLog
 from firmware_py.publish import remaining_lines
 from firmware_py.script import parse_script
+from firmware_py.wire import WireError, event_document
 
 
 def events(*seqs: int) -> list[dict[str, object]]:
@@ -87,18 +89,18 @@ def test_journal_tail_returns_only_new_whole_records(tmp_path: Path) -> None:
 
 def test_event_payload() -> None:
     record = {**events(7)[0], "wall": 1700000000.5, "boot": "b"}
-    assert event_payload("H1", record) == {
+    assert event_document("H1", record) == {
         "event_id": "H1:M1:7", "match": "M1", "seq": 7, "type": "goal",
         "data": {"team": "home"}, "at_ns": 70, "wall": 1700000000.5, "wall_synced": True,
         "boot": "b"}
-    assert event_payload("H1", events(7)[0])["wall_synced"] is False
+    assert event_document("H1", events(7)[0])["wall_synced"] is False
 
 
 def test_topic_names_are_checked() -> None:
-    assert topics("T1", "H1")["events"] == "arena/v1/T1/H1/events"
+    assert wire.hall_topics("T1", "H1").events == "arena/v1/T1/H1/events"
     for bad in ("a/b", "+", "#", "", "a:b"):
         with pytest.raises(ValueError):
-            topics("T1", bad)
+            wire.hall_topics("T1", bad)
 
 
 def test_remaining_lines_after_a_kill_between_journal_and_mark() -> None:
@@ -136,5 +138,5 @@ def test_a_good_next_is_accepted() -> None:
     (b" " * (1 << 20), "over the"),
 ])
 def test_a_bad_next_is_refused_with_a_reason(payload: bytes, reason: str) -> None:
-    with pytest.raises(NextError, match=reason):
+    with pytest.raises(WireError, match=reason):
         parse_next(payload)

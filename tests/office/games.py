@@ -1,7 +1,7 @@
 """Matches played through the real core, as a hall would publish them (DESIGN.md 4.4).
 
 The office tests feed the office what a hall really sends: the core's events, numbered by
-the core, wrapped as ``events`` messages by the outbox's ``event_payload``.
+the core, wrapped as ``events`` messages by ``wire.event_document``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from firmware_py import presets
 from firmware_py.core.commands import Command, End, Goal, Penalty, Shot, Start
 from firmware_py.core.match import Match, MatchSetup, TeamInfo, feed
 from firmware_py.core.phase import Phase, Stage, Team
-from firmware_py.outbox import event_payload
+from firmware_py.wire import event_document
 from office.intake import HallEvent
 
 S = 1_000_000_000  # ns a second
@@ -71,7 +71,7 @@ def play(preset: str, hall: str, game: Play, *, finish: bool = True) -> list[dic
                             scored=shooter.other is Team.HOME))
             else:
                 do(End(at=t))
-    return [event_payload(hall, {"match": game.match, "seq": e.seq, "event": e.kind.value,
+    return [event_document(hall, {"match": game.match, "seq": e.seq, "event": e.kind.value,
                                  "data": dict(e.data), "at": e.at}) for e in events]
 
 

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware_py.core.preset import StandingsRules
-from firmware_py.outbox import event_payload
+from firmware_py.wire import event_document
 from office.intake import (
     MAX_PAYLOAD,
     HallEvent,
@@ -60,7 +60,7 @@ def record(seq: int = 3, event: str = "goal", data: dict[str, Any] | None = None
 
 
 def payload(hall: str = "hall-1", **changes: Any) -> dict[str, Any]:
-    doc = event_payload(hall, record())
+    doc = event_document(hall, record())
     doc.update(changes)
     return doc
 
@@ -81,13 +81,13 @@ def without(doc: dict[str, Any], key: str) -> dict[str, Any]:
 
 
 def ended(**result_changes: Any) -> bytes:
-    return encode(event_payload("hall-1", record(9, "match_ended", ended_data(**result_changes))))
+    return encode(event_document("hall-1", record(9, "match_ended", ended_data(**result_changes))))
 
 
 def ended_penalty(**changes: Any) -> bytes:
     data = ended_data()
     data["record"]["penalties"][0].update(changes)
-    return encode(event_payload("hall-1", record(9, "match_ended", data)))
+    return encode(event_document("hall-1", record(9, "match_ended", data)))
 
 
 GARBAGE: list[tuple[str, str, bytes, str]] = [
@@ -133,7 +133,7 @@ GARBAGE: list[tuple[str, str, bytes, str]] = [
     ("state topic", f"arena/v1/{T}/hall-1/state", encode(payload()), "not a topic"),
     ("extra level", f"arena/v1/{T}/hall-1/events/x", encode(payload()), "not a topic"),
     ("result missing", EVENTS,
-     encode(event_payload("hall-1", record(9, "match_ended", {"record": {"penalties": []}}))),
+     encode(event_document("hall-1", record(9, "match_ended", {"record": {"penalties": []}}))),
      "'data.result' is missing"),
     ("result home a string", EVENTS, ended(home="3"),
      "'data.result.home' must be an integer, got a string"),
@@ -141,7 +141,7 @@ GARBAGE: list[tuple[str, str, bytes, str]] = [
     ("decided by a coin", EVENTS, ended(decided_by="coin"),
      "'data.result.decided_by' must be one of regulation, overtime, shootout, forfeit"),
     ("record missing", EVENTS,
-     encode(event_payload("hall-1", record(9, "match_ended", without(ended_data(), "record")))),
+     encode(event_document("hall-1", record(9, "match_ended", without(ended_data(), "record")))),
      "'data.record' is missing"),
     ("penalty team", EVENTS, ended_penalty(team="visitors"),
      "'data.record.penalties[0].team' must be 'home' or 'away'"),
@@ -165,7 +165,7 @@ def test_garbage_is_refused_with_a_reason_naming_the_problem(topic: str, body: b
 
 
 def test_a_valid_event_from_the_hall_round_trips() -> None:
-    body = json.dumps(event_payload("hall-1", record()), separators=(",", ":")).encode()
+    body = json.dumps(event_document("hall-1", record()), separators=(",", ":")).encode()
     ev = check_event(EVENTS, body, TOURNAMENT)
     assert ev == HallEvent(event_id="hall-1:A1:3", hall="hall-1", match="A1", seq=3,
                            type="goal", data={"team": "home", "player": 7}, at_ns=123_000_000,

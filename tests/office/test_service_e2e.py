@@ -25,7 +25,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_py.journal import scan
-from firmware_py.outbox import event_payload
+from firmware_py.wire import event_document
 from tests.mqtt.conftest import ROOT, Broker, Collector, free_port, port_open, wait_for
 
 TOURNAMENT = """
@@ -305,7 +305,7 @@ def _journal_payloads(journal_dir: Path, match: str) -> list[str]:
     """The ``events`` messages of a match, rebuilt from the hall's own journal."""
     records = scan((journal_dir / f"{match}.journal").read_bytes(), match).records
     hall = journal_dir.name
-    return [json.dumps(event_payload(hall, r)) for r in records if "event" in r]
+    return [json.dumps(event_document(hall, r)) for r in records if "event" in r]
 
 
 def _get(port: int, path: str) -> bytes:
