@@ -27,7 +27,7 @@ def between_games(match: Match, at: int, *, pending: Mapping[str, Any] | None,
 
     ``pending``: the office's ``next`` waiting to be loaded; ``loaded``: the ``next`` the
     match on the board came from (None for the config's first match); ``standings``: the
-    office's tables by group."""
+    office's tables by group (``wire.between_table``: what the display shows of each)."""
     state = match.state
     upcoming: dict[str, Any] | None
     if state.phase is Phase.FINAL:
@@ -46,7 +46,7 @@ def between_games(match: Match, at: int, *, pending: Mapping[str, Any] | None,
                     "away": {"name": setup.away.name, "colours": list(setup.away.colours)}}
     else:
         return None
-    tables = [{"group": g, "rows": standings[g]["rows"]} for g in sorted(standings)]
+    tables = [dict(standings[g]) for g in sorted(standings)]  # as wire.between_table made them
     if upcoming is None and not tables:
         return None
     return {"next": upcoming, "tables": tables, "page": max(at, 0) // PAGE_NS}
