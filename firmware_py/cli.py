@@ -15,9 +15,10 @@ from firmware_py import config as hall_config
 from firmware_py import demo, presets, publish
 from firmware_py.clocks import BOOT_ID_ENV, parse_scale
 from firmware_py.core.errors import ScoreboardError
-from firmware_py.core.match import Match, MatchSetup
+from firmware_py.core.match import Match
 from firmware_py.core.phase import Stage
 from firmware_py.core.preset import Preset
+from firmware_py.core.values import MatchSetup
 from firmware_py.replay import replay
 from firmware_py.script import ScriptError, parse_script, parse_time
 from hardware.console import load_config

@@ -1,11 +1,12 @@
 """The horn's deadline thread: the relay switches at the core's instants, not at frames.
 
 The main loop may be drawing or fsyncing when a period ends; the horn must not wait for it.
-This thread owns the relay's switching: it reads the current match (an immutable state, so
-a snapshot is consistent without a lock), lets ``HornDriver`` set the relay for "now", asks it
-for the next instant the relay may change, and waits for that instant with ``wait_until``
-(sleep, then spin the last 2 ms; SCHED_FIFO when allowed: firmware_py/timing.py). A command
-that changes the horn (the HORN button, a stop, an undo) wakes it at once via ``poke``.
+This thread owns the relay's switching: it hands the current match to ``HornDriver``, which
+asks the core once what the horn does now and when that may next change (the core reads its
+immutable state once, so the answer is consistent without a lock), sets the relay, and the
+thread waits for that instant with ``wait_until`` (sleep, then spin the last 2 ms;
+SCHED_FIFO when allowed: firmware_py/timing.py). A command that changes the horn (the HORN
+button, a stop, an undo) wakes it at once via ``poke``.
 
 The main thread keeps ``fail_safe`` (relay off) for stopping and errors; ``stop`` joins the
 thread first, so nothing switches the relay on again afterwards.
@@ -57,14 +58,9 @@ class HornThread:
         try:
             while not self._stopping.is_set():
                 self._wake.clear()
-                match = self._current()
-                # A snapshot: the main thread may replace the match's state meanwhile.
-                snap = Match(match.preset, match.setup, match.state)
-                now = self.timeline.now()
-                self.driver.update(snap, now)
+                change = self.driver.follow(self._current(), self.timeline.now())
                 if self._stopping.is_set():
                     break
-                change = self.driver.next_change(snap, now)
                 if change is None:
                     self._wake.wait(IDLE_S)
                     continue

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from firmware_py.core.match import MatchSetup
+from firmware_py.core.values import MatchSetup
 
 from . import bracket, discipline
 from .model import (

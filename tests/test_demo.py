@@ -25,8 +25,9 @@ import pytest
 from firmware_py import config as hall_config_file
 from firmware_py import demo, presets
 from firmware_py.cli import main
-from firmware_py.core.match import Match, MatchSetup, TeamInfo, feed
+from firmware_py.core.match import Match, feed
 from firmware_py.core.phase import Stage
+from firmware_py.core.values import MatchSetup, TeamInfo
 from firmware_py.outbox import event_payload
 from firmware_py.script import parse_script
 from office.files import load_tournament
