@@ -356,7 +356,7 @@ class Match:
         else:
             period, clock_ms = s.period, ceil_ms(s.clock.remaining(at))
         seq = s.seq + 1
-        goals = (*s.goals, GoalRecord(seq, at, cmd.team, cmd.player, period, clock_ms))
+        goals = (*s.goals, GoalRecord(seq, cmd.team, cmd.player, period, clock_ms))
         step.set(goals=goals)
         score = step.state.score()
         step.emit(at, EventKind.GOAL, team=cmd.team.value, player=cmd.player, period=period,
@@ -524,13 +524,14 @@ class Match:
     def _shot(self, step: _Step, cmd: Shot, at: Nanos) -> None:
         s = step.state
         rules = self.preset.shootout
-        # Only a preset with a shootout gets there, and a decided one is final at once.
+        # The table admits shots only in the shootout phase, which only a preset with a
+        # shootout reaches, and a decided shootout is final at once: never decided here.
         assert rules is not None
         why = shootout_rules.refusal(rules, s.shots, cmd.team, cmd.player, s.barred)
         if why is not None:
             raise Refused("shot", why)
         seq = s.seq + 1
-        shots = (*s.shots, ShotRecord(seq, at, cmd.team, cmd.player, cmd.scored))
+        shots = (*s.shots, ShotRecord(seq, cmd.team, cmd.player, cmd.scored))
         step.set(shots=shots)
         step.emit(at, EventKind.SHOT, team=cmd.team.value, player=cmd.player,
                   scored=cmd.scored, tally=self._tally(shots))
@@ -593,7 +594,7 @@ class Match:
         if cmd.on == sounding:
             return  # a release after the cap, or a second press: nothing changes
         if cmd.on:
-            horn = HornSignal("manual", at, at + self.preset.horn.manual_cap)
+            horn = HornSignal(at, at + self.preset.horn.manual_cap)
         else:
             assert s.horn_manual is not None
             horn = replace(s.horn_manual, end=at)
@@ -691,11 +692,11 @@ class Match:
     def _horn_auto(self, step: _Step, at: Nanos, reason: str) -> None:
         horn = self.preset.horn
         length = horn.shift if reason == "shift" else horn.end
-        signal = HornSignal(reason, at, at + length)
+        signal = HornSignal(at, at + length)
         current = step.state.horn_auto
         if current is not None and current.sounding(at) and current.end > signal.end:
             # A horn already sounding longer (a period end over a line change) is not cut.
-            signal = replace(current, end=current.end)
+            signal = current
         step.set(horn_auto=signal)
         step.emit(at, EventKind.HORN, reason=reason, on=True, length_ms=ceil_ms(length))
 

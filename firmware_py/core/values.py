@@ -51,7 +51,6 @@ class MatchSetup:
 @dataclass(frozen=True, slots=True)
 class GoalRecord:
     seq: int  # the goal event's seq: what undo names
-    at: Nanos
     team: Team
     player: int | None
     period: int
@@ -71,9 +70,9 @@ class Result:
 @dataclass(frozen=True, slots=True)
 class HornSignal:
     """The horn sounds from ``start`` until ``end``; whether it sounds now is derived from
-    the instant, so a horn ends by itself without an event or a timer."""
+    the instant, so a horn ends by itself without an event or a timer. (Why it sounds is in
+    its HORN event.)"""
 
-    reason: str
     start: Nanos
     end: Nanos
 
