@@ -213,8 +213,9 @@ class Match:
                                            default=None))
 
     def start_stop(self, at: Nanos) -> Start | Stop:
-        """What a press of the START/STOP button at ``at`` means: stop while a period's
-        clock runs, start otherwise (begin the match, a period, or end a break early).
+        """What a press of the START/STOP button at ``at`` means: stop while the game clock
+        runs (a period or overtime), start otherwise (begin the match or a period, resume
+        play, or end a break early).
 
         Judged on the state as it stands, not advanced to ``at``: a press just after the
         clock reached zero, before the period's end has been processed, was meant to stop
@@ -285,6 +286,7 @@ class Match:
             raise ValueError(
                 f"advance({at}) before applying {command.name}: something falls due at {due}"
             )
+        # The phase table first: a handler then refuses only for reasons beyond the phase.
         why = machine.refusal(command, self._state.phase)
         if why is not None:
             raise Refused(command.name, why)
