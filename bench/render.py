@@ -58,9 +58,10 @@ from display.screen import Display
 from display.values import clock_text
 from firmware_py import presets
 from firmware_py.core.commands import Command, Goal, Penalty, SetClock, Start
-from firmware_py.core.match import Match, MatchSetup, TeamInfo, feed
+from firmware_py.core.match import Match, feed
 from firmware_py.core.phase import Team
 from firmware_py.core.state import state_document
+from firmware_py.core.values import MatchSetup, TeamInfo
 from firmware_py.timesource import wait_until
 
 SIZE = (1920, 1080)

@@ -14,9 +14,10 @@ from display import snapshot as display_snapshot
 from firmware_py import config as hall_config
 from firmware_py import presets, publish
 from firmware_py.core.errors import ScoreboardError
-from firmware_py.core.match import Match, MatchSetup
+from firmware_py.core.match import Match
 from firmware_py.core.phase import Stage
 from firmware_py.core.preset import Preset
+from firmware_py.core.values import MatchSetup
 from firmware_py.demo import command as demo
 from firmware_py.replay import replay
 from firmware_py.runconfig import RunOptions

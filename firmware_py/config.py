@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from firmware_py import presets
-from firmware_py.core.match import MatchSetup, TeamInfo
 from firmware_py.core.phase import Stage
+from firmware_py.core.values import MatchSetup, TeamInfo
 from firmware_py.linkconfig import LinkConfig, LinkConfigError, parse_link_config
 from firmware_py.wire import check_name
 from hardware.console import ConsoleConfig, ConsoleConfigError, load_config

@@ -1,11 +1,12 @@
 """The horn's deadline thread: the relay switches at the core's instants, not at frames.
 
 The main loop may be drawing or fsyncing when a period ends; the horn must not wait for it.
-This thread owns the relay's switching: it reads the current match (an immutable state, so
-a snapshot is consistent without a lock), lets ``HornDriver`` set the relay for "now", asks it
-for the next instant the relay may change, and waits for that instant with ``wait_until``
-(sleep, then spin the last 2 ms; SCHED_FIFO when allowed: firmware_py/timesource.py). A command
-that changes the horn (the HORN button, a stop, an undo) wakes it at once via ``poke``.
+This thread owns the relay's switching: it hands the current match to ``HornDriver``, which
+asks the core once what the horn does now and when that may next change (the core reads its
+immutable state once, so the answer is consistent without a lock), sets the relay, and the
+thread waits for that instant with ``wait_until`` (sleep, then spin the last 2 ms;
+SCHED_FIFO when allowed: firmware_py/timesource.py). A command that changes the horn (the HORN
+button, a stop, an undo) wakes it at once via ``poke``.
 
 The main thread keeps ``fail_safe`` (relay off) for stopping and errors; ``stop`` joins the
 thread first, so nothing switches the relay on again afterwards.
@@ -19,7 +20,7 @@ from collections.abc import Callable
 
 from firmware_py.core.match import Match
 from firmware_py.timeline import Timeline
-from firmware_py.timesource import make_realtime, wait_until
+from firmware_py.timesource import TimeSource, make_realtime
 from hardware.horn import HornDriver
 
 log = logging.getLogger(__name__)
@@ -29,9 +30,10 @@ IDLE_S = 1.0  # with nothing scheduled, look again this often anyway
 
 class HornThread:
     def __init__(self, driver: HornDriver, timeline: Timeline,
-                 current: Callable[[], Match]) -> None:
+                 current: Callable[[], Match], time: TimeSource) -> None:
         self.driver = driver
         self.timeline = timeline
+        self.time = time
         self._current = current
         self._wake = threading.Event()
         self._stopping = threading.Event()
@@ -61,19 +63,13 @@ class HornThread:
         try:
             while not self._stopping.is_set():
                 self._wake.clear()
-                match = self._current()
-                # A snapshot: the main thread may replace the match's state meanwhile.
-                snap = Match(match.preset, match.setup, match.state)
-                now = self.timeline.now()
-                self.driver.update(snap, now)
+                change = self.driver.follow(self._current(), self.timeline.now())
                 if self._stopping.is_set():
                     break
-                change = self.driver.next_change(snap, now)
                 if change is None:
                     self._wake.wait(IDLE_S)
                     continue
-                wait_until(self.timeline.to_real(change), clock=self.timeline.real,
-                           cancel=self._wake)
+                self.time.wait_until(self.timeline.to_real(change), cancel=self._wake)
         except Exception:
             log.exception("horn deadline thread failed; relay off")
         finally:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from firmware_py.core.match import MatchSetup, MatchState, TeamInfo
 from firmware_py.core.phase import Phase, Stage
+from firmware_py.core.values import MatchSetup, MatchState, TeamInfo
 
 
 def in_progress(state: MatchState | None) -> bool:

@@ -150,7 +150,7 @@ class HallParts:
         from hardware.horn import HornDriver, HornRelay  # noqa: PLC0415
 
         assert isinstance(relay, HornRelay)
-        return HornThread(HornDriver(relay), timeline, current)
+        return HornThread(HornDriver(relay, timeline.now), timeline, current, time)
 
     def display(self, mode: str, size: tuple[int, int]) -> tuple[Display, Keyboard]:
         import os  # noqa: PLC0415

@@ -26,9 +26,9 @@ from importlib import resources
 from pathlib import Path
 
 from firmware_py import presets
-from firmware_py.core.match import MatchSetup
 from firmware_py.core.phase import Stage
 from firmware_py.core.state import state_document
+from firmware_py.core.values import MatchSetup
 from firmware_py.journal import Record
 from firmware_py.linkconfig import LinkConfigError, load_link_config
 from firmware_py.mqtt import HallLink, Tls, parse_broker_url

@@ -20,9 +20,10 @@ from pathlib import Path
 from firmware_py.core.commands import Command, parse_command
 from firmware_py.core.errors import CommandError, PresetError
 from firmware_py.core.events import Event, EventKind
-from firmware_py.core.match import Fed, Match, MatchSetup, MatchState, TeamInfo, feed
+from firmware_py.core.match import Match, feed
 from firmware_py.core.phase import Stage
 from firmware_py.core.preset import parse_preset
+from firmware_py.core.values import Fed, MatchSetup, MatchState, TeamInfo
 from firmware_py.journal import Journal, Record
 
 log = logging.getLogger(__name__)

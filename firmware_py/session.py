@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from firmware_py.core.commands import SetClock, Start, Stop
-from firmware_py.core.match import MatchSetup
+from firmware_py.core.values import MatchSetup
 from firmware_py.journal import Record
 from firmware_py.logfmt import kv
 from firmware_py.outbox import JournalTail

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from firmware_py.core.events import EventKind
-from firmware_py.core.match import DecidedBy
+from firmware_py.core.values import DecidedBy
 from firmware_py.safejson import MAX_BYTES, JsonError, expect_object, kind_of, loads
 
 ROOT = "arena"

@@ -3,7 +3,8 @@
 ``Console.drain`` hands the daemon's loop every command the console produced since the last
 call, each stamped with the instant of its press, in order. START/STOP is resolved against
 the match as it is when that press is applied, so two presses in one batch (more than the
-double-tap guard apart) stop and then start, as the timekeeper meant.
+double-tap guard apart) stop and then start, as the timekeeper meant. Which of the two a
+press means is the core's decision (``Match.start_stop``); this module only times presses.
 """
 
 from __future__ import annotations
@@ -20,8 +21,6 @@ from firmware_py.core.commands import (
     Horn,
     Next,
     Penalty,
-    Start,
-    Stop,
     Timeout,
     Undo,
 )
@@ -206,8 +205,7 @@ class Console:
         if kind != "press":
             return []
         if action == "start_stop":
-            s = match.state
-            return [Stop(at)] if s.phase.is_play and s.clock.running else [Start(at)]
+            return [match.start_stop(at)]  # the core knows what the press means now
         what, _, side = action.partition("_")
         team = _TEAM[side]
         if what == "timeout":

@@ -1,8 +1,9 @@
 """The horn relay: switched to what the core says, off whenever anything goes wrong.
 
-The core decides *when* the horn sounds (``Match.horn_sounding``: period, break and time-out
-ends over line changes over the manual button, each with its length from the preset). This
-module only makes the relay follow that, and keeps it off when the daemon is not in control:
+The core decides *when* the horn sounds and when to look again (``Match.horn_outlook``:
+period, break and time-out ends over line changes over the manual button, each with its
+length from the preset). This module only makes the relay follow that, and keeps it off when
+the daemon is not in control:
 
 - at start: ``HornRelay`` opens the pin already at the inactive level (no on-glitch);
 - on a normal stop and on an exception: ``guarded``;
@@ -15,7 +16,6 @@ from __future__ import annotations
 
 import logging
 import signal
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType, TracebackType
@@ -132,48 +132,32 @@ def switch_off(relay: HornRelay) -> None:
         log.exception("could not switch the horn relay off (pin %s)", relay.pin)
 
 
-def _as_of(match: Match, now: int) -> Match:
-    """The match as it stands at ``now``: itself, or a scratch copy advanced to ``now``.
-
-    The horn starting at a deadline exists only once ``advance`` has passed the deadline,
-    and the daemon advances the real match through the journal (an fsync) first. A scratch
-    copy (the state is immutable, so this is cheap and touches nothing) lets the relay switch
-    at the deadline itself; replaying the journal reaches the same state, so nothing is shown
-    that the journal will not hold.
-    """
-    due = match.next_deadline()
-    if due is None or due > now:
-        return match
-    scratch = Match(match.preset, match.setup, match.state)
-    scratch.advance(now)
-    return scratch
-
-
 class HornDriver:
-    """Keeps a relay at ``match.horn_sounding(now)``; knows when to look again."""
+    """Keeps a relay at what the core says the horn does (``Match.horn_outlook``); decides
+    nothing itself: the core knows when a horn starts, ends, and when to look again."""
 
-    def __init__(self, relay: HornRelay, clock: Callable[[], int] = time.monotonic_ns) -> None:
+    def __init__(self, relay: HornRelay, clock: Callable[[], int]) -> None:
+        """``clock``: the monotonic instant now, on the match's timeline (the daemon's)."""
         self.relay = relay
         self.clock = clock
 
+    def follow(self, match: Match, now: int | None = None) -> int | None:
+        """Set the relay for ``now`` (default: the clock) and return the next instant at
+        which it may have to switch (``None``: nothing is scheduled; wait for the next
+        command). One question to the core, so both answers come from one state."""
+        outlook = match.horn_outlook(self.clock() if now is None else now)
+        self.relay.set(outlook.on)
+        return outlook.next_change
+
     def update(self, match: Match, now: int | None = None) -> bool:
-        """Set the relay to whether the horn sounds at ``now`` (default: the clock); return
-        that value."""
-        if now is None:
-            now = self.clock()
-        on = _as_of(match, now).horn_sounding(now)
-        self.relay.set(on)
-        return on
+        """Set the relay for ``now`` (default: the clock); return whether it is on."""
+        outlook = match.horn_outlook(self.clock() if now is None else now)
+        self.relay.set(outlook.on)
+        return outlook.on
 
     def next_change(self, match: Match, now: int | None = None) -> int | None:
-        """The next instant after ``now`` at which the relay may have to switch: a known horn
-        edge, or the core's next deadline (which may start a horn). ``None``: nothing is
-        scheduled; wait for the next command."""
-        if now is None:
-            now = self.clock()
-        at = _as_of(match, now)
-        candidates = [at.next_horn_change(now), at.next_deadline()]
-        return min((t for t in candidates if t is not None and t > now), default=None)
+        """The next instant after ``now`` at which the relay may have to switch."""
+        return match.horn_outlook(self.clock() if now is None else now).next_change
 
     def fail_safe(self) -> None:
         """Drive the relay off; never raises (logs)."""

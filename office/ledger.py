@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from firmware_py import wire
-from firmware_py.core.match import MatchSetup
+from firmware_py.core.values import MatchSetup
 
 from . import bracket, discipline
 from .model import (

@@ -13,10 +13,11 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-# The scoreboard's own: a result is decided the same way in the hall and in the office.
 from firmware_py import wire
-from firmware_py.core.match import DecidedBy
 from firmware_py.core.preset import Criterion, StandingsRules
+
+# The scoreboard's own: a result is decided the same way in the hall and in the office.
+from firmware_py.core.values import DecidedBy
 
 __all__ = [
     "DecidedBy", "Draw", "GameResult", "Group", "GroupTable", "MatchOutcome", "PenaltyEntry",

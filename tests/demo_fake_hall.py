@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 
 from firmware_py import config as hall_config_file
-from firmware_py.core.match import MatchSetup
+from firmware_py.core.values import MatchSetup
 from firmware_py.journal import Journal
 from firmware_py.matchfiles import MatchFiles
 from firmware_py.recorder import Recorder

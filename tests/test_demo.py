@@ -25,8 +25,9 @@ import pytest
 from firmware_py import config as hall_config_file
 from firmware_py import presets
 from firmware_py.cli import main
-from firmware_py.core.match import Match, MatchSetup, TeamInfo, feed
+from firmware_py.core.match import Match, feed
 from firmware_py.core.phase import Stage
+from firmware_py.core.values import MatchSetup, TeamInfo
 from firmware_py.demo import command, configs, orchestration, tables, tournaments, workdir
 from firmware_py.demo.journals import HallJournals
 from firmware_py.demo.narration import journal_lines, record_line

@@ -250,6 +250,19 @@ def test_driver_follows_the_manual_horn_and_its_cap(factory: MockFactory) -> Non
     driver.relay.close()
 
 
+def test_follow_switches_the_relay_and_says_when_to_look_again(factory: MockFactory) -> None:
+    """What the horn thread does each round: one question to the core, both answers."""
+    match = started_match()
+    driver = HornDriver(HornRelay(PIN, pin_factory=factory), clock=lambda: PERIOD_END)
+    assert driver.follow(match, 0) == PERIOD_END
+    assert not level(factory)
+    assert driver.follow(match) == PERIOD_END + 2 * S  # the clock's now: the deadline
+    assert level(factory)
+    assert driver.follow(match, PERIOD_END + 2 * S) == PERIOD_END + 60 * S  # the break's end
+    assert not level(factory)
+    driver.relay.close()
+
+
 # ------------------------------------------------------------------ wait_until, fake time
 
 

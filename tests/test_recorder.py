@@ -25,10 +25,11 @@ from firmware_py.core.commands import (
 )
 from firmware_py.core.errors import PresetError
 from firmware_py.core.events import Event
-from firmware_py.core.match import Match, MatchSetup, TeamInfo, feed
+from firmware_py.core.match import Match, feed
 from firmware_py.core.phase import Phase, Stage, Team
 from firmware_py.core.preset import parse_preset
 from firmware_py.core.units import seconds
+from firmware_py.core.values import MatchSetup, TeamInfo
 from firmware_py.journal import Journal, JournalError, Record, Recovery, encode
 from firmware_py.recorder import Recorder, open_or_create
 

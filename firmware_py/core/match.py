@@ -12,17 +12,21 @@ A command never acts before the latest event (``last_at``): a press that was que
 the loop already ended the period takes effect at the period's end, not inside it. That rule
 makes the state a pure function of the sequence of inputs, so replaying a journal of the
 inputs (commands, and advances that emitted events) rebuilds exactly the same state.
+
+Beside it: the values a match holds (``values``), which command each phase allows and why
+not (``machine``, one table), and what undo records and restores (``undo``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 from typing import Any
 
+from . import machine
 from . import penalties as box_rules
 from . import shootout as shootout_rules
+from . import undo as undo_rules
 from .clock import GameClock
 from .commands import (
     Command,
@@ -41,133 +45,27 @@ from .commands import (
 )
 from .errors import Refused
 from .events import Event, EventKind
-from .penalties import Box, Change, ShiftEnd
+from .penalties import Change, ShiftEnd
 from .penalties import Penalty as ServedPenalty
-from .phase import Phase, Stage, Team
+from .phase import Phase, Team
 from .preset import Preset
 from .shootout import ShotRecord
+from .undo import UndoEntry, UndoKind
 from .units import NS_PER_S, Nanos, ceil_ms, ms
+from .values import (
+    DecidedBy,
+    Fed,
+    GoalRecord,
+    HornOutlook,
+    HornSignal,
+    MatchSetup,
+    MatchState,
+    Result,
+    TimeoutState,
+)
 
 # A technical loss is recorded 0:5 (rules 000 "Rules", rules 001 "Player's start").
 FORFEIT_GOALS = 5
-
-
-class DecidedBy(StrEnum):
-    REGULATION = "regulation"
-    OVERTIME = "overtime"
-    SHOOTOUT = "shootout"
-    FORFEIT = "forfeit"
-
-
-@dataclass(frozen=True, slots=True)
-class TeamInfo:
-    name: str
-    colours: tuple[str, str]
-
-
-@dataclass(frozen=True, slots=True)
-class MatchSetup:
-    """What is known before the first press: from the office's ``next`` or the config."""
-
-    match_id: str = "M1"
-    stage: Stage = Stage.GROUP
-    home: TeamInfo = TeamInfo("Home", ("#10233f", "#ffffff"))  # home dark (rules 000)
-    away: TeamInfo = TeamInfo("Away", ("#f2f2f2", "#10233f"))
-
-
-@dataclass(frozen=True, slots=True)
-class GoalRecord:
-    seq: int  # the goal event's seq: what undo names
-    at: Nanos
-    team: Team
-    player: int | None
-    period: int
-    clock_ms: int  # time left on the period clock when it was scored
-
-
-@dataclass(frozen=True, slots=True)
-class Result:
-    home: int
-    away: int
-    decided_by: DecidedBy
-
-    def to_json(self) -> dict[str, Any]:
-        return {"home": self.home, "away": self.away, "decided_by": self.decided_by.value}
-
-
-@dataclass(frozen=True, slots=True)
-class HornSignal:
-    """The horn sounds from ``start`` until ``end``; whether it sounds now is derived from
-    the instant, so a horn ends by itself without an event or a timer."""
-
-    reason: str
-    start: Nanos
-    end: Nanos
-
-    def sounding(self, now: Nanos) -> bool:
-        return self.start <= now < self.end
-
-
-class UndoKind(StrEnum):
-    GOAL = "goal"
-    PENALTY = "penalty"
-    TIMEOUT = "timeout"
-    SHOT = "shot"
-    SET_CLOCK = "set_clock"
-    END = "end"
-    FORFEIT = "forfeit"
-
-
-@dataclass(frozen=True, slots=True)
-class TimeoutState:
-    """A running time-out: a real-time countdown, horn at its end (rules 001 'Time-out')."""
-
-    team: Team
-    start: Nanos
-    end: Nanos
-
-
-@dataclass(frozen=True, slots=True)
-class UndoEntry:
-    kind: UndoKind
-    seq: int  # the seq of the event it reverts
-    at: Nanos  # when the action was taken
-    epoch: int  # the state's epoch right after the action
-    before: MatchState | None = None  # the phase machine to rewind to (end, forfeit)
-    delta: Nanos = 0  # set_clock: how much it added to the clock
-    elapsed: Nanos = 0  # game time when the action was taken
-    changes: tuple[Change, ...] = ()  # goal: what it did in the penalty box
-    team: Team | None = None  # time-out: whose
-
-
-@dataclass(frozen=True, slots=True)
-class MatchState:
-    clock: GameClock
-    phase: Phase = Phase.PREGAME
-    period: int = 1  # during a break: the period that follows
-    started: bool = False  # the current period's clock has run
-    goals: tuple[GoalRecord, ...] = ()
-    forfeit: Team | None = None  # the team that lost by forfeit
-    result: Result | None = None
-    horn_auto: HornSignal | None = None
-    horn_manual: HornSignal | None = None
-    undo: tuple[UndoEntry, ...] = ()
-    epoch: int = 0  # counts phase changes: an undo may not reach across one it did not cause
-    played: Nanos = 0  # game time of the periods before the current one (penalties run on it)
-    box: Box = ()  # every penalty of the match, served or not
-    shift_mark: Nanos = 0  # period game time of the last line change (rules 002)
-    timeout: TimeoutState | None = None
-    timeouts_used: tuple[int, int] = (0, 0)  # home, away
-    shots: tuple[ShotRecord, ...] = ()
-    barred: frozenset[tuple[Team, int]] = frozenset()  # may not shoot (rules 002)
-    seq: int = 0  # seq of the latest event
-    last_at: Nanos | None = None  # instant of the latest event
-
-    def score(self) -> dict[Team, int]:
-        score = {Team.HOME: 0, Team.AWAY: 0}
-        for goal in self.goals:
-            score[goal.team] += 1
-        return score
 
 
 @dataclass(slots=True)
@@ -188,16 +86,7 @@ class _Step:
         self.state = replace(self.state, **changes)
 
     def enter(self, phase: Phase, **changes: Any) -> None:
-        self.state = replace(self.state, phase=phase, epoch=self.state.epoch + 1, **changes)
-
-
-@dataclass(frozen=True, slots=True)
-class Fed:
-    """What feeding one command produced: the events (of time passing and of the command)
-    and, if the rules refused the command, why."""
-
-    events: list[Event]
-    refused: Refused | None
+        self.state = self.state.entered(phase, **changes)
 
 
 class Match:
@@ -301,14 +190,39 @@ class Match:
         s = self._state
         return any(h is not None and h.sounding(now) for h in (s.horn_auto, s.horn_manual))
 
-    def next_horn_change(self, now: Nanos) -> Nanos | None:
-        """The next instant after ``now`` at which the horn switches on or off as far as
-        the state knows now (a deadline that has not fallen due yet is not included: the
-        horn at a period's end is known once ``advance`` has passed it)."""
+    def horn_outlook(self, now: Nanos) -> HornOutlook:
+        """Whether the horn sounds at ``now`` and the next instant after it at which that
+        may change: what the horn relay follows.
+
+        The horn of a deadline (a period's end) exists in the state only once ``advance``
+        has passed that deadline, and the shell advances the match through the journal (an
+        fsync) first. So this looks ahead on a scratch copy advanced to ``now``: the state
+        is immutable, so the copy is cheap and this match is not touched, and replaying the
+        journal reaches the same state, so the horn never sounds for something the journal
+        will not hold. The state is read once: a caller on another thread gets a consistent
+        answer while this match moves on."""
+        ahead = Match(self.preset, self.setup, self._state)
+        ahead.advance(now)
+        s = ahead.state
+        horns = [h for h in (s.horn_auto, s.horn_manual) if h is not None]
+        # A horn edge, or the next deadline, which may start a horn.
+        changes: list[Nanos | None] = [t for h in horns for t in (h.start, h.end)]
+        changes.append(ahead.next_deadline())
+        return HornOutlook(on=ahead.horn_sounding(now),
+                           next_change=min((t for t in changes if t is not None and t > now),
+                                           default=None))
+
+    def start_stop(self, at: Nanos) -> Start | Stop:
+        """What a press of the START/STOP button at ``at`` means: stop while the game clock
+        runs (a period or overtime), start otherwise (begin the match or a period, resume
+        play, or end a break early).
+
+        Judged on the state as it stands, not advanced to ``at``: a press just after the
+        clock reached zero, before the period's end has been processed, was meant to stop
+        that clock. It stays a stop (refused, the period being over) and never becomes a
+        start that would cut the intermission short."""
         s = self._state
-        edges = [t for h in (s.horn_auto, s.horn_manual) if h is not None
-                 for t in (h.start, h.end) if t > now]
-        return min(edges, default=None)
+        return Stop(at) if s.phase.is_play and s.clock.running else Start(at)
 
     def display_deadline(self, now: Nanos) -> Nanos | None:
         """The next instant after ``now`` at which the state document changes: a shown clock
@@ -372,9 +286,11 @@ class Match:
             raise ValueError(
                 f"advance({at}) before applying {command.name}: something falls due at {due}"
             )
-        handler = self._handlers().get(type(command))
-        if handler is None:
-            raise Refused(command.name, "not supported by this version of the scoreboard")
+        # The phase table first: a handler then refuses only for reasons beyond the phase.
+        why = machine.refusal(command, self._state.phase)
+        if why is not None:
+            raise Refused(command.name, why)
+        handler = self._handlers()[type(command)]
         step = _Step(self._state)
         handler(step, command, at)
         if (self._state.phase is Phase.FINAL and step.state.phase is Phase.FINAL
@@ -407,8 +323,6 @@ class Match:
 
     def _start(self, step: _Step, cmd: Start, at: Nanos) -> None:
         s = step.state
-        if s.phase in (Phase.SHOOTOUT, Phase.FINAL):
-            raise Refused("start", f"there is no game clock in the {s.phase.value} phase")
         if s.clock.running and s.phase.is_play:
             raise Refused("start", "the clock is already running")
         if s.timeout is not None:
@@ -430,28 +344,21 @@ class Match:
 
     def _stop(self, step: _Step, cmd: Stop, at: Nanos) -> None:
         s = step.state
-        if s.phase.is_break:
-            raise Refused("stop", "the break clock runs by itself; use next or end to end "
-                          "the break, set_clock to correct it")
-        if not s.phase.is_play or not s.clock.running:
-            raise Refused("stop", "the clock is already stopped")
+        if not s.clock.running:
+            raise Refused("stop", machine.STOPPED)
         step.set(clock=s.clock.stop(at))
         step.emit(at, EventKind.CLOCK_STOPPED, period=s.period,
                   clock_ms=ceil_ms(step.state.clock.remaining(at)))
 
     def _goal(self, step: _Step, cmd: Goal, at: Nanos) -> None:
         s = step.state
-        if s.phase is Phase.SHOOTOUT:
-            raise Refused("goal", "in the shootout, record shots (shot, scored: true)")
         if s.phase is Phase.INTERMISSION:
             # Entered during the break: it was scored in the period that just ended.
             period, clock_ms = s.period - 1, 0
-        elif s.phase.is_play:
-            period, clock_ms = s.period, ceil_ms(s.clock.remaining(at))
         else:
-            raise Refused("goal", f"no goal can be scored in the {s.phase.value} phase")
+            period, clock_ms = s.period, ceil_ms(s.clock.remaining(at))
         seq = s.seq + 1
-        goals = (*s.goals, GoalRecord(seq, at, cmd.team, cmd.player, period, clock_ms))
+        goals = (*s.goals, GoalRecord(seq, cmd.team, cmd.player, period, clock_ms))
         step.set(goals=goals)
         score = step.state.score()
         step.emit(at, EventKind.GOAL, team=cmd.team.value, player=cmd.player, period=period,
@@ -582,8 +489,6 @@ class Match:
                           f"is a {self.setup.stage.value} match")
         if s.timeout is not None:
             raise Refused("timeout", f"a time-out of {s.timeout.team.value} is running")
-        if not s.phase.is_play:
-            raise Refused("timeout", f"no time-out in the {s.phase.value} phase")
         if s.clock.running:
             raise Refused("timeout", "a time-out is taken with the game clock stopped")
         used = s.timeouts_used[0 if cmd.team is Team.HOME else 1]
@@ -621,16 +526,14 @@ class Match:
     def _shot(self, step: _Step, cmd: Shot, at: Nanos) -> None:
         s = step.state
         rules = self.preset.shootout
-        if rules is not None and s.shots and shootout_rules.winner(rules, s.shots) is not None:
-            raise Refused("shot", "the shootout is already decided")
-        if s.phase is not Phase.SHOOTOUT or rules is None:
-            raise Refused("shot", f"no shootout is on (the match is in the {s.phase.value} "
-                          "phase)")
+        # The table admits shots only in the shootout phase, which only a preset with a
+        # shootout reaches, and a decided shootout is final at once: never decided here.
+        assert rules is not None
         why = shootout_rules.refusal(rules, s.shots, cmd.team, cmd.player, s.barred)
         if why is not None:
             raise Refused("shot", why)
         seq = s.seq + 1
-        shots = (*s.shots, ShotRecord(seq, at, cmd.team, cmd.player, cmd.scored))
+        shots = (*s.shots, ShotRecord(seq, cmd.team, cmd.player, cmd.scored))
         step.set(shots=shots)
         step.emit(at, EventKind.SHOT, team=cmd.team.value, player=cmd.player,
                   scored=cmd.scored, tally=self._tally(shots))
@@ -643,8 +546,6 @@ class Match:
 
     def _set_clock(self, step: _Step, cmd: SetClock, at: Nanos) -> None:
         s = step.state
-        if s.phase in (Phase.SHOOTOUT, Phase.FINAL):
-            raise Refused("set_clock", f"there is no game clock in the {s.phase.value} phase")
         limit = self._full_length(s)
         value = ms(cmd.ms)
         if value > limit:
@@ -664,26 +565,17 @@ class Match:
         if s.phase.is_break:
             self._end_break(step, at, early=True)
             return
-        if s.phase.is_play and not s.clock.running:
-            # A deliberate gesture (NEXT is held) with the clock stopped: end the period.
-            self._end(step, End(at), at)
-            return
-        if s.phase.is_play:
+        if s.clock.running:
             raise Refused("next", "the clock is running: stop it first (or use end)")
-        raise Refused("next", f"nothing follows the {s.phase.value} phase by itself"
-                      + ("; press start to begin" if s.phase is Phase.PREGAME else ""))
+        # A deliberate gesture (NEXT is held) with the clock stopped: end the period.
+        self._end(step, End(at), at)
 
     def _end(self, step: _Step, cmd: End, at: Nanos) -> None:
-        s = step.state
-        if s.phase.is_play:
-            before = s
+        before = step.state
+        if before.phase.is_play:
             self._end_period(step, at, shortened=True)
-        elif s.phase.is_break:
-            before = s
-            self._end_break(step, at, early=True)
         else:
-            raise Refused("end", f"there is no period or break to end in the {s.phase.value} "
-                          "phase")
+            self._end_break(step, at, early=True)
         self._push_undo(step, UndoKind.END, step.state.seq, at, before=before)
 
     def _forfeit(self, step: _Step, cmd: Forfeit, at: Nanos) -> None:
@@ -704,7 +596,7 @@ class Match:
         if cmd.on == sounding:
             return  # a release after the cap, or a second press: nothing changes
         if cmd.on:
-            horn = HornSignal("manual", at, at + self.preset.horn.manual_cap)
+            horn = HornSignal(at, at + self.preset.horn.manual_cap)
         else:
             assert s.horn_manual is not None
             horn = replace(s.horn_manual, end=at)
@@ -717,36 +609,34 @@ class Match:
     def _push_undo(self, step: _Step, kind: UndoKind, seq: int, at: Nanos, *,
                    before: MatchState | None = None, delta: Nanos = 0, elapsed: Nanos = 0,
                    changes: tuple[Change, ...] = (), team: Team | None = None) -> None:
-        entry = UndoEntry(kind, seq, at, step.state.epoch, before, delta, elapsed, changes,
-                          team)
-        step.set(undo=(*step.state.undo, entry))
+        step.state = undo_rules.pushed(step.state, kind, seq, at, before=before, delta=delta,
+                                       elapsed=elapsed, changes=changes, team=team)
 
     def _undo(self, step: _Step, cmd: Undo, at: Nanos) -> None:
         s = step.state
         if not s.undo:
             raise Refused("undo", "there is nothing to undo")
         entry = s.undo[-1]
+        why = undo_rules.refusal(entry, s)
+        if why is not None:
+            raise Refused("undo", why)
         step.set(undo=s.undo[:-1])
         if entry.kind is UndoKind.GOAL:
             self._undo_goal(step, entry, at)
         elif entry.kind is UndoKind.SET_CLOCK:
-            if s.epoch != entry.epoch:
-                raise Refused("undo", "the clock correction was in a phase that is over; "
-                              "correct the clock with set_clock")
             step.set(clock=s.clock.adjusted(at, -entry.delta))
             self._resync_shifts(step, at)
         elif entry.kind is UndoKind.PENALTY:
-            self._undo_penalty(step, entry, at)
+            step.state = undo_rules.without_penalty(step.state, entry)
+            # A place it held is free now: the next waiting penalty starts at once.
+            self._schedule(step, at, self.elapsed(step.state, at), None)
         elif entry.kind is UndoKind.TIMEOUT:
-            self._undo_timeout(step, entry, at)
+            step.state = undo_rules.without_timeout(step.state, entry)
         elif entry.kind is UndoKind.SHOT:
-            self._undo_shot(step, entry, at)
+            step.state = undo_rules.without_shot(step.state, entry)
         else:
-            if s.epoch != entry.epoch:
-                raise Refused("undo", f"the {entry.kind.value} cannot be undone: the game has "
-                              "moved on since; correct it with set_clock")
             assert entry.before is not None
-            self._rewind(step, entry.before, entry.at)
+            step.state = undo_rules.rewound(step.state, entry.before, entry.at)
         step.emit(at, EventKind.UNDONE, undone_seq=entry.seq, what=entry.kind.value,
                   score=_score_json(step.state.score()), phase=step.state.phase.value,
                   clock_ms=ceil_ms(step.state.clock.remaining(at)))
@@ -759,48 +649,13 @@ class Match:
             into = self.play_length(s) - s.clock.remaining(at)
             step.set(shift_mark=(into // shifts.length) * shifts.length)
 
-    def _undo_penalty(self, step: _Step, entry: UndoEntry, at: Nanos) -> None:
-        s = step.state
-        step.set(box=tuple(p for p in s.box if p.seq != entry.seq))
-        # A place it held is free now: the next waiting penalty starts at once.
-        self._schedule(step, at, self.elapsed(step.state, at), None)
-
-    def _undo_timeout(self, step: _Step, entry: UndoEntry, at: Nanos) -> None:
-        """A time-out given by mistake: it stops, and the team has it again."""
-        s = step.state
-        assert entry.team is not None
-        if s.timeout is not None and s.timeout.team is entry.team:
-            step.set(timeout=None)
-        home, away = s.timeouts_used
-        step.set(timeouts_used=(home - 1, away) if entry.team is Team.HOME else (home, away - 1))
-
     def _unrelease(self, step: _Step, entry: UndoEntry, at: Nanos) -> None:
         """Undo of a goal that released a penalty: the penalty comes back with the time it
         had left at the goal; what started because its place freed goes back to waiting."""
-        s = step.state
-        now = self.elapsed(s, at)
-        restored: dict[int, ServedPenalty] = {}
-        for change in entry.changes:
-            before = change.before
-            if before.running and before.expiry is not None:
-                before = replace(before, expiry=before.expiry + (now - entry.elapsed))
-            restored[before.seq] = before
-        box = tuple(restored.get(p.seq, p) for p in s.box)
-        rules = self.preset.penalties
-        for team in Team:
-            # A penalty given since may have taken the freed place: the latest starter waits.
-            while box_rules.running_shorthanded(box, team) > rules.max_shorthanded:
-                latest = max((p for p in box if p.team is team and p.running and p.shorthanded
-                              and p.seq not in restored), key=lambda p: (p.started or 0, p.seq))
-                box = tuple(box_rules.pause(p, now) if p is latest else p for p in box)
-        step.set(box=box)
+        now = self.elapsed(step.state, at)
+        step.set(box=undo_rules.unreleased(step.state.box, entry, now,
+                                           self.preset.penalties.max_shorthanded))
         self._schedule(step, at, now, None)
-
-    def _undo_shot(self, step: _Step, entry: UndoEntry, at: Nanos) -> None:
-        s = step.state
-        step.set(shots=tuple(shot for shot in s.shots if shot.seq != entry.seq))
-        if s.phase is Phase.FINAL:
-            step.enter(Phase.SHOOTOUT, result=None)
 
     def _undo_goal(self, step: _Step, entry: UndoEntry, at: Nanos) -> None:
         s = step.state
@@ -824,21 +679,6 @@ class Match:
             step.set(result=None)
             self._after_regulation(step, at)
 
-    def _rewind(self, step: _Step, before: MatchState, action_at: Nanos) -> None:
-        """Return the phase machine to ``before`` (the state just before an end or forfeit).
-
-        Goals, the event count and the undo stack are kept: only the phase, period and clock
-        go back. A play clock that was running is stopped at the instant of the action,
-        because play did stop then; a break clock runs on as if never interrupted."""
-        clock = before.clock
-        if before.phase.is_play and clock.running:
-            clock = clock.stop(action_at)
-        step.enter(before.phase, period=before.period, started=before.started, clock=clock,
-                   result=None, forfeit=None, horn_auto=before.horn_auto,
-                   played=before.played, shift_mark=before.shift_mark)
-        # The entry's epoch check compares against the state after the action; rewinding
-        # is itself a phase change.
-
     # ---------------------------------------------------------------- phase machine
 
     def _full_length(self, s: MatchState) -> Nanos:
@@ -854,11 +694,11 @@ class Match:
     def _horn_auto(self, step: _Step, at: Nanos, reason: str) -> None:
         horn = self.preset.horn
         length = horn.shift if reason == "shift" else horn.end
-        signal = HornSignal(reason, at, at + length)
+        signal = HornSignal(at, at + length)
         current = step.state.horn_auto
         if current is not None and current.sounding(at) and current.end > signal.end:
             # A horn already sounding longer (a period end over a line change) is not cut.
-            signal = replace(current, end=current.end)
+            signal = current
         step.set(horn_auto=signal)
         step.emit(at, EventKind.HORN, reason=reason, on=True, length_ms=ceil_ms(length))
 

@@ -2,8 +2,9 @@
 
 The scoreboard records what happens on the ice and never blocks the referee: ``next`` only
 suggests who shoots by the rules, and either team may take the first shot of a round. What is
-refused is what cannot be right: a team shooting twice in one round, a shot after the
-decision, a shooter the rules exclude.
+refused is what cannot be right: a team shooting twice in one round, a shooter the rules
+exclude. (A shot after the decision is refused by the phase table: a decided shootout is
+final at once.)
 """
 
 from __future__ import annotations
@@ -12,13 +13,11 @@ from dataclasses import dataclass
 
 from .phase import Team
 from .preset import ShootoutRules
-from .units import Nanos
 
 
 @dataclass(frozen=True, slots=True)
 class ShotRecord:
-    seq: int
-    at: Nanos
+    seq: int  # the shot event's seq: what undo names
     team: Team
     player: int | None
     scored: bool
@@ -74,9 +73,7 @@ def next_team(rules: ShootoutRules, shots: Shots) -> Team | None:
 
 def refusal(rules: ShootoutRules, shots: Shots, team: Team, player: int | None,
             barred: frozenset[tuple[Team, int]]) -> str | None:
-    """Why the rules refuse this shot, or None."""
-    if winner(rules, shots) is not None:
-        return "the shootout is already decided"
+    """Why the rules refuse this shot in an undecided shootout, or None."""
     mine, theirs = len(_of(shots, team)), len(_of(shots, team.other))
     if mine > theirs:
         return f"{team.value} has already shot in this round; {team.other.value} shoots next"

@@ -10,10 +10,11 @@ from typing import TextIO
 from display.snapshot import snapshot
 from firmware_py import presets
 from firmware_py.core.events import Event, EventKind
-from firmware_py.core.match import Match, MatchSetup, TeamInfo, feed
+from firmware_py.core.match import Match, feed
 from firmware_py.core.phase import Stage
 from firmware_py.core.state import state_document
 from firmware_py.core.units import NS_PER_S
+from firmware_py.core.values import MatchSetup, TeamInfo
 from firmware_py.demo.narration import NARRATED, event_text
 from firmware_py.demo.tournaments import REPO
 from firmware_py.script import parse_script

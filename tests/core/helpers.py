@@ -9,10 +9,11 @@ from typing import Any
 from firmware_py import presets
 from firmware_py.core.commands import Command
 from firmware_py.core.events import Event, EventKind
-from firmware_py.core.match import Match, MatchSetup, feed
+from firmware_py.core.match import Match, feed
 from firmware_py.core.phase import Stage
 from firmware_py.core.state import state_document
 from firmware_py.core.units import ns_from_seconds
+from firmware_py.core.values import MatchSetup
 
 
 def S(seconds: float | int | str) -> int:

@@ -59,19 +59,13 @@ from firmware_py.core.commands import (
 )
 from firmware_py.core.errors import Refused
 from firmware_py.core.events import Event
-from firmware_py.core.match import (
-    FORFEIT_GOALS,
-    DecidedBy,
-    Match,
-    MatchSetup,
-    MatchState,
-    UndoKind,
-    feed,
-)
+from firmware_py.core.match import FORFEIT_GOALS, Match, feed
 from firmware_py.core.phase import Phase, Stage, Team
 from firmware_py.core.preset import Preset
 from firmware_py.core.state import state_document
+from firmware_py.core.undo import UndoKind
 from firmware_py.core.units import NS_PER_MS, Nanos, ms, seconds
+from firmware_py.core.values import DecidedBy, MatchSetup, MatchState
 from firmware_py.journal import Journal, Record
 from firmware_py.recorder import Recorder
 

@@ -30,10 +30,11 @@ from firmware_py.core.commands import (
     Undo,
 )
 from firmware_py.core.events import EventKind
-from firmware_py.core.match import Match, MatchSetup, feed
+from firmware_py.core.match import Match, feed
 from firmware_py.core.phase import Phase, Stage, Team
 from firmware_py.core.state import state_document
 from firmware_py.core.units import seconds
+from firmware_py.core.values import MatchSetup
 
 PRESETS = ["ice-hockey-2x20", "floorball-2x20", "youth-hockey-3x18", "floorball-2x15"]
 teams = st.sampled_from(list(Team))

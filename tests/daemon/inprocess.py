@@ -231,7 +231,7 @@ class TestParts(HallParts):
     def horn(self, relay: Relay, timeline: Timeline, time: TimeSource,
              current: Callable[[], Match]) -> Horn:
         assert isinstance(relay, HornRelay)
-        self.made["horn"] = LoopHorn(HornDriver(relay), timeline, current)
+        self.made["horn"] = LoopHorn(HornDriver(relay, timeline.now), timeline, current)
         return self.made["horn"]
 
     def display(self, mode: str, size: tuple[int, int]) -> tuple[Display, Keyboard]:

@@ -20,10 +20,11 @@ from typing import Any
 import pytest
 
 from firmware_py import presets
-from firmware_py.core.match import Match, MatchSetup, feed
+from firmware_py.core.match import Match, feed
 from firmware_py.core.phase import Stage
 from firmware_py.core.state import state_document
 from firmware_py.core.units import NS_PER_S
+from firmware_py.core.values import MatchSetup
 from firmware_py.script import ScriptLine, parse_script
 from tests.daemon.conftest import ROOT, reference_state, script_origin, write_script
 from tests.daemon.inprocess import START_NS, FakeTime, Frame, InProcessHall, TestParts

@@ -15,9 +15,9 @@ from display.keyboard import _BUTTONS, ButtonEdge, Keyboard, KeypadKey
 from firmware_py import presets
 from firmware_py.cli import KEY_MAP_HELP
 from firmware_py.core.commands import Goal, Start
-from firmware_py.core.match import MatchSetup
 from firmware_py.core.phase import Team
 from firmware_py.core.units import NS_PER_S
+from firmware_py.core.values import MatchSetup
 from firmware_py.matchfiles import MatchFiles
 from firmware_py.outputs import status_text, steady_part
 from firmware_py.runconfig import resolve_display_mode

@@ -21,9 +21,10 @@ from firmware_py.core.commands import (
     Timeout,
     Undo,
 )
-from firmware_py.core.match import Match, MatchSetup, feed
+from firmware_py.core.match import Match, feed
 from firmware_py.core.phase import Stage, Team
 from firmware_py.core.state import state_document
+from firmware_py.core.values import MatchSetup
 from hardware.console import Console, ConsoleConfigError, load_config
 
 from .conftest import FakeTicks

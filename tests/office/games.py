@@ -13,8 +13,9 @@ from typing import Any
 
 from firmware_py import presets
 from firmware_py.core.commands import Command, End, Goal, Penalty, Shot, Start
-from firmware_py.core.match import Match, MatchSetup, TeamInfo, feed
+from firmware_py.core.match import Match, feed
 from firmware_py.core.phase import Phase, Stage, Team
+from firmware_py.core.values import MatchSetup, TeamInfo
 from firmware_py.wire import event_document
 from office.intake import HallEvent
 

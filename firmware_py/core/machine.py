@@ -1,0 +1,89 @@
+"""The phase machine's one table: which command may be given in which phase, and why not.
+
+Kept in one place, as h11 keeps its connection states, so the whole protocol reads at a
+glance and a test can hold it against the commands and the phases: every command has a row
+and every row a cell per phase. ``Match.apply`` consults it before any handler runs, so a
+handler only refuses for reasons beyond the phase (a clock already running, a time-out
+already used, a shooter barred).
+
+The order of the phases themselves (what follows what) is in ``Phase``'s docstring and in
+``Match``, because it depends on the score and the preset, not on the command alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+from .commands import (
+    Command,
+    End,
+    Forfeit,
+    Goal,
+    Horn,
+    Next,
+    Penalty,
+    SetClock,
+    Shot,
+    Start,
+    Stop,
+    Timeout,
+    Undo,
+)
+from .phase import Phase
+
+# A cell: None where the command is allowed, else why not ("{phase}" is the phase's name).
+Cell = str | None
+OK: Final = None
+
+# Why not, one name each, so that the table below fits on a screen.
+NO_CLOCK: Final = "there is no game clock in the {phase} phase"
+STOPPED: Final = "the clock is already stopped"
+BREAK_RUNS: Final = ("the break clock runs by itself; use next or end to end the break, "
+                     "set_clock to correct it")
+NO_GOAL: Final = "no goal can be scored in the {phase} phase"
+SHOTS_ONLY: Final = "in the shootout, record shots (shot, scored: true)"
+NO_TIMEOUT: Final = "no time-out in the {phase} phase"
+NO_SHOTS: Final = "no shootout is on (the match is in the {phase} phase)"
+DECIDED: Final = "the match is over (final phase): the shootout, if any, is decided"
+NO_NEXT: Final = "nothing follows the {phase} phase by itself"
+PRESS_START: Final = "nothing follows the {phase} phase by itself; press start to begin"
+NO_END: Final = "there is no period or break to end in the {phase} phase"
+OVER: Final = "the match is already over (undo first to change it)"
+
+COLUMNS: Final = tuple(Phase)
+
+# The table: a row per command, a cell per phase in the order of COLUMNS.
+GRID: Final[Mapping[type[Command], tuple[Cell, ...]]] = {
+    #          PREGAME      PERIOD      INTERMISS.  OT_BREAK    OVERTIME    SHOOTOUT    FINAL
+    Start:    (OK,          OK,         OK,         OK,         OK,         NO_CLOCK,   NO_CLOCK),
+    Stop:     (STOPPED,     OK,         BREAK_RUNS, BREAK_RUNS, OK,         STOPPED,    STOPPED),
+    Goal:     (NO_GOAL,     OK,         OK,         NO_GOAL,    OK,         SHOTS_ONLY, NO_GOAL),
+    Penalty:  (OK,          OK,         OK,         OK,         OK,         OK,         OK),
+    Timeout:  (NO_TIMEOUT,  OK,         NO_TIMEOUT, NO_TIMEOUT, OK,         NO_TIMEOUT, NO_TIMEOUT),
+    Shot:     (NO_SHOTS,    NO_SHOTS,   NO_SHOTS,   NO_SHOTS,   NO_SHOTS,   OK,         DECIDED),
+    Next:     (PRESS_START, OK,         OK,         OK,         OK,         NO_NEXT,    NO_NEXT),
+    SetClock: (OK,          OK,         OK,         OK,         OK,         NO_CLOCK,   NO_CLOCK),
+    Horn:     (OK,          OK,         OK,         OK,         OK,         OK,         OK),
+    Undo:     (OK,          OK,         OK,         OK,         OK,         OK,         OK),
+    Forfeit:  (OK,          OK,         OK,         OK,         OK,         OK,         OVER),
+    End:      (NO_END,      OK,         OK,         OK,         OK,         NO_END,     NO_END),
+}  # fmt: skip
+
+# The same, to look up: command -> phase -> cell (zip's strict: a row short of a cell fails
+# at import, not at the match it would have let through).
+TABLE: Final[Mapping[type[Command], Mapping[Phase, Cell]]] = {
+    command: dict(zip(COLUMNS, row, strict=True)) for command, row in GRID.items()
+}
+
+UNSUPPORTED: Final = "not supported by this version of the scoreboard"
+
+
+def refusal(command: Command, phase: Phase) -> str | None:
+    """Why ``command`` is refused in ``phase`` whatever else holds, or ``None`` if the phase
+    allows it (its handler may still refuse it for another reason)."""
+    row = TABLE.get(type(command))
+    if row is None:
+        return UNSUPPORTED
+    cell = row[phase]
+    return None if cell is None else cell.format(phase=phase.value)
