@@ -4,6 +4,10 @@ A preset is parsed from a TOML document (``tomllib`` output: parsing is pure; re
 file is the shell's job). Every field is validated here and an error names the file, the key
 and the problem. The core never tests a preset's name: everything it does is driven by
 these fields (DESIGN.md 2, rule 5).
+
+Citations are data: any table may hold ``cite.FIELD = "rule document and section"`` for its
+fields (``Preset.cite`` finds a field's, or the nearest table's). ``extends = "NAME"``
+builds a preset on another; ``resolve`` defines the merge and is given the bases' data.
 """
 
 from __future__ import annotations
@@ -577,9 +581,10 @@ def _merge(base: Mapping[str, Any], over: Mapping[str, Any], source: str, where:
             out[key] = _merge(old, value, source, f"{where}{key}.")
             continue
         if key in out and isinstance(old, Mapping) != isinstance(value, Mapping):
-            what = "a table" if isinstance(old, Mapping) else "a value, not a table"
-            raise PresetError(f"{source}: {where}{key}: is {what} in the preset it extends; "
-                              "a preset can change a base's values, not their kind")
+            was, now = ("a table", "a value") if isinstance(old, Mapping) else ("a value",
+                                                                                 "a table")
+            raise PresetError(f"{source}: {where}{key}: is {was} in the preset it extends, "
+                              f"not {now} (a preset changes its base's values, not their kind)")
         out[key] = value
         if cites is not None:
             cites.pop(key, None)
