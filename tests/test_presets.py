@@ -330,3 +330,13 @@ def test_presets_help_explains_show_and_citations(capsys: pytest.CaptureFixture[
         main(["presets", "--help"])
     out = capsys.readouterr().out
     assert "--show NAME" in out and "cite." in out and "extends" in out
+
+
+def test_the_example_of_a_users_own_preset_loads_and_is_cited(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    path = PRESET_DIR.parents[1] / "examples" / "presets" / "club-floorball-2x12.toml"
+    preset = presets.load_file(path)
+    assert (preset.period_length, preset.breaks) == (seconds(720), (seconds(180),))
+    lines = _show(capsys, str(path))
+    assert "(no citation)" not in lines
+    assert _cited(lines, "clock.breaks_s") == "club cup rules: 3 minutes between periods"
