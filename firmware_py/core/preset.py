@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from types import MappingProxyType
 from typing import Any, Self
 
 from .errors import PresetError
@@ -198,7 +199,8 @@ class Preset:
     extra_player: ExtraPlayerRules | None = None
     standings: StandingsRules = field(default_factory=StandingsRules)
     forfeit_goals: int = 5  # a forfeit is recorded 0 : forfeit_goals against the loser
-    citations: Mapping[str, str] = field(default_factory=dict)  # field path -> rule document
+    # Field path ("clock.period_s") -> the rule document and section behind it.
+    citations: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def cite(self, path: str) -> str | None:
         """The rule document behind the field at ``path`` (``"clock.period_s"``): its own
@@ -345,7 +347,7 @@ def parse_preset(data: Mapping[str, object], source: str) -> Preset:
         extra_player=extra_player,
         standings=standings,
         forfeit_goals=forfeit_goals,
-        citations=dict(top.cites),
+        citations=MappingProxyType(dict(top.cites)),
     )
 
 
