@@ -16,7 +16,8 @@ from firmware_py import presets, publish
 from firmware_py.core.errors import ScoreboardError
 from firmware_py.core.match import Match
 from firmware_py.core.phase import Stage
-from firmware_py.core.preset import Preset
+from firmware_py.core.preset import Preset, cited_fields, parse_preset
+from firmware_py.core.tables import toml_value
 from firmware_py.core.values import MatchSetup
 from firmware_py.demo import command as demo
 from firmware_py.replay import replay
@@ -53,6 +54,21 @@ first frame, WATCHDOG=1 at half of WatchdogSec, STATUS= with the match and its c
 
 for tests only: {BOOT_ID_ENV}=ID pretends the machine booted again (the power-loss path:
 the clock comes back stopped at its last journalled value, marked CLOCK RESTORED - CHECK)."""
+
+
+PRESETS_EPILOG = """\
+--show prints the preset resolved: a preset that extends another (extends = "NAME") is
+shown with its bases merged in, as a match plays it and as the journal keeps it. Each field
+is one line `PATH = VALUE`, and under it the rule document and section it comes from: the
+`cite.FIELD = "..."` entry of its table, or of the nearest table holding it (the citation
+of `penalties.kinds` covers every kind). "(no citation)" marks a field nobody cited.
+
+citations are data, not comments: in a preset file of your own, write them beside the
+fields, e.g.
+  [clock]
+  period_s = 900
+  cite.period_s = "rules 001, 'Playing time': in the basic groups 2 x 15 mins"
+"""
 
 
 def _seconds(text: str) -> Decimal:
@@ -120,8 +136,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --publish: script seconds per real second; 0 = no waiting")
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("presets", help="list the bundled rule presets",
-                       description="List the bundled rule presets with a one-line summary.")
+    p = sub.add_parser("presets", help="list the bundled rule presets, or show one with the "
+                       "rule document behind each field",
+                       description="List the bundled rule presets with a one-line summary; "
+                       "with --show, print one preset field by field, each with its citation.",
+                       epilog=PRESETS_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--show", metavar="NAME",
+                   help="a bundled preset's name, or the path of a preset file of your own "
+                   "(a path has a '/' or ends in .toml)")
     p.set_defaults(func=cmd_presets)
 
     p = sub.add_parser(
@@ -245,10 +267,28 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_presets(args: argparse.Namespace) -> int:
+    if args.show is not None:
+        print(show_preset(args.show), end="")
+        return 0
     width = max(len(n) for n in presets.names())
     for name in presets.names():
         print(f"{name:<{width}}  {presets.load(name).summary}")
     return 0
+
+
+def show_preset(name: str) -> str:
+    """A preset, resolved, field by field with the rule document behind each field."""
+    is_file = "/" in name or name.endswith(".toml")
+    text, source = presets.file_text(name) if is_file else presets.bundled_text(name)
+    data, where = presets.resolved(text, source)
+    preset = parse_preset(data, where)
+    lines = [f"{preset.name}: {preset.summary}", f"  from {where}", ""]
+    lines += [f"  {line}" for line in preset.rules.splitlines()]
+    for path, value, citation in cited_fields(preset, data):
+        if path in ("name", "summary", "rules"):
+            continue
+        lines += ["", f"{path} = {toml_value(value)}", f"    {citation or '(no citation)'}"]
+    return "\n".join(lines) + "\n"
 
 
 def _scale(text: str) -> Fraction:

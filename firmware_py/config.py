@@ -8,13 +8,13 @@ unknown tables and keys are mistakes too (a misspelt key must not be silently ig
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from firmware_py import presets
 from firmware_py.core.phase import Stage
+from firmware_py.core.tables import Table, parse_toml
 from firmware_py.core.values import MatchSetup, TeamInfo
 from firmware_py.linkconfig import LinkConfig, LinkConfigError, parse_link_config
 from firmware_py.wire import check_name
@@ -83,102 +83,81 @@ def load(path: Path | None) -> Config:
         return parse({}, f"{path} (absent: defaults)")
     except (OSError, UnicodeDecodeError) as err:
         raise ConfigError(f"{path}: cannot read: {err}") from err
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"{path}: not valid TOML: {err}") from err
-    return parse(data, str(path))
+    return parse(parse_toml(text, str(path), ConfigError), str(path))
 
 
 def parse(data: dict[str, Any], source: str) -> Config:
-    def fail(key: str, problem: str) -> ConfigError:
-        return ConfigError(f"{source}: {key}: {problem}")
-
-    for name, value in data.items():
-        if name not in _KEYS and name not in _FREE_TABLES:
-            raise fail(name, f"unknown table (one of {', '.join(sorted([*_KEYS, *_FREE_TABLES]))})")
-        if not isinstance(value, dict):
-            raise fail(name, f"must be a table ([{name}])")
-        for key in value if name in _KEYS else ():
-            if key not in _KEYS[name]:
-                raise fail(f"{name}.{key}", "unknown key (misspelt?)")
-
-    def get(table: str, key: str, kind: type | tuple[type, ...], default: Any) -> Any:
-        value = data.get(table, {}).get(key, default)
-        if isinstance(value, bool) and kind is not bool:
-            raise fail(f"{table}.{key}", f"must be {_kind_name(kind)}, got {value!r}")
-        if not isinstance(value, kind):
-            raise fail(f"{table}.{key}", f"must be {_kind_name(kind)}, got {value!r}")
-        return value
-
-    def choice(table: str, key: str, options: tuple[str, ...], default: str) -> str:
-        value = get(table, key, str, default)
-        if value not in options:
-            raise fail(f"{table}.{key}", f"must be one of {', '.join(options)}, got {value!r}")
-        return str(value)
+    top = Table(data, source, ConfigError, keys=sorted([*_KEYS, *_FREE_TABLES]),
+                entries="table")
+    # Every table first (unknown keys are refused as each is opened), then the values.
+    tables = {name: top.table(name, sorted(_KEYS[name]), default={}) for name in _KEYS}
+    match, display, serial = tables["match"], tables["display"], tables["serial"]
 
     # [match]
-    preset = get("match", "preset", str, MatchConfig.preset)
-    preset_file = get("match", "preset_file", str, "")
+    preset = match.text("preset", MatchConfig.preset)
+    preset_file = match.text("preset_file", "")
     if not preset_file and preset not in presets.names():
-        raise fail("match.preset", f"unknown preset {preset!r} (one of "
-                   f"{', '.join(presets.names())}; or preset_file for your own)")
-    match_id = get("match", "id", str, "M1")
+        raise match.error("preset", f"unknown preset {preset!r} (one of "
+                          f"{', '.join(presets.names())}; or preset_file for your own)")
+    match_id = match.text("id", "M1")
     try:
         check_name("match.id", match_id)
     except ValueError as err:
-        raise fail("match.id", str(err)) from err
-    stage = choice("match", "stage", tuple(s.value for s in Stage), "group")
+        raise match.error("id", str(err)) from err
+    stage = match.choice("stage", tuple(s.value for s in Stage), "group")
     default = MatchSetup()
     teams = []
     for side, info in (("home", default.home), ("away", default.away)):
-        name = get("match", side, str, info.name)
+        name = match.text(side, info.name)
         if not name.strip():
-            raise fail(f"match.{side}", "must not be empty")
-        colours = get("match", f"{side}_colours", list, list(info.colours))
-        if len(colours) != 2 or not all(_is_colour(c) for c in colours):
-            raise fail(f"match.{side}_colours", f"must be two \"#rrggbb\" colours, got {colours!r}")
+            raise match.error(side, "must not be empty")
+        colours = match.get(f"{side}_colours", list(info.colours))
+        if (not isinstance(colours, list) or len(colours) != 2
+                or not all(_is_colour(c) for c in colours)):
+            raise match.error(f"{side}_colours",
+                              f"must be two \"#rrggbb\" colours, got {colours!r}")
         teams.append(TeamInfo(name, (colours[0], colours[1])))
     setup = MatchSetup(match_id=match_id, stage=Stage(stage), home=teams[0], away=teams[1])
 
-    state_dir = get("state", "dir", str, "/var/lib/scoreboard")
+    state_dir = tables["state"].text("dir", "/var/lib/scoreboard")
     if not state_dir:
-        raise fail("state.dir", "must not be empty")
+        raise tables["state"].error("dir", "must not be empty")
 
     # [display]
-    mode = choice("display", "mode", DISPLAY_MODES, "auto")
-    size_text = get("display", "size", str, "1280x720")
-    final_hold_s = get("display", "final_hold_s", int, 30)
+    mode = display.choice("mode", DISPLAY_MODES, "auto")
+    size_text = display.text("size", "1280x720")
+    final_hold_s = display.integer("final_hold_s", minimum=None, default=30)
     if not 0 <= final_hold_s <= 3600:
-        raise fail("display.final_hold_s", f"must be 0 to 3600 seconds, got {final_hold_s}")
+        raise display.error("final_hold_s", f"must be 0 to 3600 seconds, got {final_hold_s}")
     try:
         size = parse_size(size_text)
     except ValueError as err:
-        raise fail("display.size", str(err)) from err
+        raise display.error("size", str(err)) from err
 
-    pin_factory = choice("gpio", "pin_factory", PIN_FACTORIES, "auto")
+    pin_factory = tables["gpio"].choice("pin_factory", PIN_FACTORIES, "auto")
 
+    # [console] and [mqtt]: tables of their own modules, read whole.
     try:
-        console = load_config(data.get("console", {}), source=f"{source}: console")
+        console = load_config(top.table("console", default={}).data,
+                              source=f"{source}: console")
     except ConsoleConfigError as err:
         raise ConfigError(str(err)) from err
 
-    url = get("serial", "url", str, "")
-    baud = get("serial", "baud", int, 115200)
-    if baud <= 0:
-        raise fail("serial.baud", f"must be a positive number, got {baud}")
-    state_hz = get("serial", "state_hz", (int, float), 4)
+    url = serial.text("url", "")
+    baud = serial.integer("baud", minimum=1, default=115200)
+    state_hz = serial.number("state_hz", 4)
     if not 0 < state_hz <= 100:
-        raise fail("serial.state_hz", f"must be above 0 and at most 100, got {state_hz}")
+        raise serial.error("state_hz", f"must be above 0 and at most 100, got {state_hz:g}")
 
     mqtt = None
-    if "mqtt" in data:
+    mqtt_table = top.optional_table("mqtt")
+    if mqtt_table is not None:
         try:
-            mqtt = parse_link_config(data["mqtt"], source)
+            mqtt = parse_link_config(mqtt_table.data, source)
         except LinkConfigError as err:
             raise ConfigError(str(err)) from err
 
-    level = choice("log", "level", LOG_LEVELS, "info")
+    level = tables["log"].choice("level", LOG_LEVELS, "info")
     return Config(
         source=source,
         match=MatchConfig(preset, Path(preset_file) if preset_file else None, setup),
@@ -188,7 +167,7 @@ def parse(data: dict[str, Any], source: str) -> Config:
         final_hold_s=final_hold_s,
         pin_factory=pin_factory,
         console=console,
-        serial=SerialConfig(url, baud, float(state_hz)),
+        serial=SerialConfig(url, baud, state_hz),
         mqtt=mqtt,
         log_level=level,
     )
@@ -207,10 +186,3 @@ def parse_size(text: str) -> tuple[int, int]:
 def _is_colour(value: object) -> bool:
     return (isinstance(value, str) and len(value) == 7 and value[0] == "#"
             and set(value[1:]) <= COLOUR_HEX)
-
-
-def _kind_name(kind: type | tuple[type, ...]) -> str:
-    names = {str: "a string", int: "a whole number", float: "a number", list: "a list",
-             bool: "true or false"}
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    return " or ".join(dict.fromkeys(names.get(k, k.__name__) for k in kinds))

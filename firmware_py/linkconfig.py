@@ -14,11 +14,12 @@ logged: ``LinkConfig``'s repr hides it.
 
 from __future__ import annotations
 
-import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from firmware_py.core.tables import Table, parse_toml
 from firmware_py.mqtt import BrokerUrl, Tls, parse_broker_url
 from firmware_py.wire import check_name
 
@@ -40,45 +41,35 @@ class LinkConfig:
     tls: Tls | None = None
 
 
-def parse_link_config(table: dict[str, Any], source: str) -> LinkConfig:
-    def fail(key: str, problem: str) -> LinkConfigError:
-        return LinkConfigError(f"{source}: mqtt.{key}: {problem}")
+def parse_link_config(table: Mapping[str, Any], source: str) -> LinkConfig:
+    mqtt = Table(table, source, LinkConfigError, where="mqtt.", keys=sorted(KEYS))
 
-    for key in table:
-        if key not in KEYS:
-            raise fail(key, "unknown key (misspelt?)")
+    def fail(key: str, problem: str) -> Exception:
+        return mqtt.error(key, problem)
 
-    def text(key: str, required: bool = False) -> str | None:
-        value = table.get(key)
-        if value is None:
-            if required:
-                raise fail(key, "missing")
-            return None
-        if not isinstance(value, str) or not value:
-            raise fail(key, f"must be a non-empty string, got {value!r}")
-        return value
-
+    url = mqtt.string("broker")
     try:
-        broker = parse_broker_url(text("broker", required=True) or "")
+        broker = parse_broker_url(url)
     except ValueError as err:
         raise fail("broker", str(err)) from err
     names = {}
     for key in ("tournament", "hall"):
+        value = mqtt.string(key)
         try:
-            names[key] = check_name(key, text(key, required=True) or "")
+            names[key] = check_name(key, value)
         except ValueError as err:
             raise fail(key, str(err)) from err
     password = None
-    password_file = text("password_file")
+    password_file = mqtt.optional_string("password_file")
     if password_file is not None:
         try:
             password = Path(password_file).read_text(encoding="utf-8").strip()
         except OSError as err:
             raise fail("password_file", f"cannot read it: {err.strerror or err}") from err
-    ca_file = text("ca_file")
+    ca_file = mqtt.optional_string("ca_file")
     if broker.tls and ca_file is None:
         raise fail("ca_file", "needed for mqtts://")
-    cert_file, key_file = text("cert_file"), text("key_file")
+    cert_file, key_file = mqtt.optional_string("cert_file"), mqtt.optional_string("key_file")
     if (cert_file is None) != (key_file is None):
         raise fail("cert_file" if cert_file is None else "key_file",
                    "a client certificate needs both cert_file and key_file")
@@ -86,7 +77,7 @@ def parse_link_config(table: dict[str, Any], source: str) -> LinkConfig:
         broker=broker,
         tournament=names["tournament"],
         hall=names["hall"],
-        username=text("username"),
+        username=mqtt.optional_string("username"),
         password=password,
         tls=Tls(ca_file, cert_file, key_file) if ca_file is not None else None,
     )
@@ -95,12 +86,13 @@ def parse_link_config(table: dict[str, Any], source: str) -> LinkConfig:
 def load_link_config(path: str | Path) -> LinkConfig:
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except OSError as err:
         raise LinkConfigError(f"{path}: cannot read: {err.strerror or err}") from err
-    except tomllib.TOMLDecodeError as err:
-        raise LinkConfigError(f"{path}: not valid TOML: {err}") from err
-    table = data.get("mqtt")
-    if not isinstance(table, dict):
-        raise LinkConfigError(f"{path}: mqtt: missing (a [mqtt] table)")
-    return parse_link_config(table, str(path))
+    except UnicodeDecodeError as err:
+        raise LinkConfigError(f"{path}: not UTF-8 text ({err.reason} at byte "
+                              f"{err.start})") from err
+    top = Table(parse_toml(text, str(path), LinkConfigError), str(path), LinkConfigError)
+    if not top.has("mqtt"):
+        raise top.error("mqtt", "missing (a [mqtt] table)")
+    return parse_link_config(top.table("mqtt").data, str(path))

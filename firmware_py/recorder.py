@@ -12,7 +12,6 @@ match is put back as it was and the caller gets the error.
 from __future__ import annotations
 
 import logging
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,9 +21,9 @@ from firmware_py.core.errors import CommandError, PresetError
 from firmware_py.core.events import Event, EventKind
 from firmware_py.core.match import Match, feed
 from firmware_py.core.phase import Stage
-from firmware_py.core.preset import parse_preset
 from firmware_py.core.values import Fed, MatchSetup, MatchState, TeamInfo
 from firmware_py.journal import Journal, Record
+from firmware_py.presets import journal_text, parse_journalled
 
 log = logging.getLogger(__name__)
 
@@ -52,8 +51,7 @@ def setup_record(preset_toml: str, preset_source: str, setup: MatchSetup) -> Rec
 
 def match_from_setup_record(record: Record) -> Match:
     try:
-        data = tomllib.loads(record["preset_toml"])
-        preset = parse_preset(data, record["preset_source"])
+        preset = parse_journalled(record["preset_toml"], record["preset_source"])
         teams = record["teams"]
         setup = MatchSetup(
             match_id=record["match"],
@@ -61,7 +59,7 @@ def match_from_setup_record(record: Record) -> Match:
             home=TeamInfo(teams["home"]["name"], tuple(teams["home"]["colours"])),
             away=TeamInfo(teams["away"]["name"], tuple(teams["away"]["colours"])),
         )
-    except (KeyError, TypeError, ValueError, tomllib.TOMLDecodeError) as err:
+    except (KeyError, TypeError, ValueError) as err:
         raise PresetError(f"journal setup record is unusable: {err!r}") from err
     return Match(preset, setup)
 
@@ -92,9 +90,10 @@ class Recorder:
     @classmethod
     def create(cls, journal: Journal, preset_toml: str, preset_source: str, setup: MatchSetup,
                *, wall: WallClock | None = None, boot_id: str = "") -> Recorder:
-        """A new match, its setup journalled first."""
-        data = tomllib.loads(preset_toml)
-        match = Match(parse_preset(data, preset_source), setup)
+        """A new match, its setup journalled first. The journal keeps the preset's whole
+        text, self-contained (a preset that extends another is kept resolved)."""
+        preset_toml = journal_text(preset_toml, preset_source)
+        match = Match(parse_journalled(preset_toml, preset_source), setup)
         recorder = cls(match, journal, wall=wall, boot_id=boot_id)
         journal.append(recorder._stamp(setup_record(preset_toml, preset_source, setup)))
         return recorder

@@ -9,7 +9,6 @@ press means is the core's decision (``Match.start_stop``); this module only time
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +26,7 @@ from firmware_py.core.commands import (
 from firmware_py.core.entry import EntryWhat, KeypadEntry
 from firmware_py.core.match import Match
 from firmware_py.core.phase import Team
+from firmware_py.core.tables import Table, parse_toml
 from hardware.buttons import ButtonLogic, ButtonPanel, ButtonSpec, Press
 
 MS = 1_000_000
@@ -56,7 +56,7 @@ class ConsoleConfig:
 def default_map() -> dict[str, Any]:
     # Beside this module (importlib.resources trips over setuptools' editable finder here).
     text = (Path(__file__).parent / "console.toml").read_text(encoding="utf-8")
-    return tomllib.loads(text)
+    return parse_toml(text, "hardware/console.toml", ConsoleConfigError)
 
 
 def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
@@ -69,66 +69,53 @@ def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+_KEYS = ("debounce_ms", "hold_ms", "double_tap_ms", "keypad", "entry_timeout_ms", "horn",
+         "buttons")
+_BUTTON_KEYS = ("pin", "pull", "action", "hold", "disabled")
+_HORN_KEYS = ("pin", "active_high")
+
+
 def load_config(overrides: Mapping[str, Any] | None = None,
                 source: str = "console") -> ConsoleConfig:
     """The default console map with a user's overrides (the config file's [console] table)."""
-    data = _merge(default_map(), overrides or {})
+    top = Table(_merge(default_map(), overrides or {}), source, ConsoleConfigError, keys=_KEYS)
 
-    def fail(key: str, problem: str) -> ConsoleConfigError:
-        return ConsoleConfigError(f"{source}: {key}: {problem}")
-
-    def number(key: str, value: Any, low: int, high: int) -> int:
-        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-            raise fail(key, f"must be a whole number {low}..{high}, got {value!r}")
+    def number(table: Table, key: str, low: int, high: int) -> int:
+        value = table.integer(key, minimum=None)
+        if not low <= value <= high:
+            raise table.error(key, f"must be a whole number {low}..{high}, got {value!r}")
         return value
 
-    def flag(key: str, value: Any) -> bool:
-        if not isinstance(value, bool):
-            raise fail(key, f"must be true or false, got {value!r}")
-        return value
-
-    known = {"debounce_ms", "hold_ms", "double_tap_ms", "keypad", "entry_timeout_ms", "horn",
-             "buttons"}
-    for key in data:
-        if key not in known:
-            raise fail(key, "unknown key (misspelt?)")
     buttons: list[ButtonSpec] = []
     used: dict[int, str] = {}
-    for name, spec in data.get("buttons", {}).items():
-        where = f"buttons.{name}"
-        if not isinstance(spec, Mapping):
-            raise fail(where, "must be a table")
-        for key in spec:
-            if key not in ("pin", "pull", "action", "hold", "disabled"):
-                raise fail(f"{where}.{key}", "unknown key (misspelt?)")
-        if spec.get("disabled") is True:
+    all_buttons = top.table("buttons", default={})
+    for name in all_buttons.key_names():
+        spec = all_buttons.table(name, _BUTTON_KEYS)
+        if spec.boolean("disabled", default=False):
             continue
-        pin = number(f"{where}.pin", spec.get("pin"), BCM_PINS.start, BCM_PINS.stop - 1)
+        pin = number(spec, "pin", BCM_PINS.start, BCM_PINS.stop - 1)
         if pin in used:
-            raise fail(f"{where}.pin", f"GPIO{pin} is already used by {used[pin]}")
-        used[pin] = where
-        pull = spec.get("pull", "up")
-        if pull not in ("up", "down"):
-            raise fail(f"{where}.pull", f"must be \"up\" or \"down\", got {pull!r}")
+            raise spec.error("pin", f"GPIO{pin} is already used by {used[pin]}")
+        used[pin] = f"buttons.{name}"
+        pull = spec.choice("pull", ("up", "down"), default="up")
         action = spec.get("action")
         if action not in ACTIONS:
-            raise fail(f"{where}.action", f"unknown action {action!r} (one of "
-                       f"{', '.join(ACTIONS)})")
-        hold = flag(f"{where}.hold", spec.get("hold", False))
-        buttons.append(ButtonSpec(name, pin, pull, action, hold))
-    horn = data.get("horn", {})
-    horn_pin = number("horn.pin", horn.get("pin"), BCM_PINS.start, BCM_PINS.stop - 1)
+            raise spec.error("action", f"unknown action {action!r} (one of "
+                             f"{', '.join(ACTIONS)})")
+        buttons.append(ButtonSpec(name, pin, pull, action, spec.boolean("hold", default=False)))
+    horn = top.table("horn", _HORN_KEYS, default={})
+    horn_pin = number(horn, "pin", BCM_PINS.start, BCM_PINS.stop - 1)
     if horn_pin in used:
-        raise fail("horn.pin", f"GPIO{horn_pin} is already used by {used[horn_pin]}")
+        raise horn.error("pin", f"GPIO{horn_pin} is already used by {used[horn_pin]}")
     return ConsoleConfig(
         buttons=tuple(buttons),
-        debounce_ns=number("debounce_ms", data["debounce_ms"], 0, 1000) * MS,
-        hold_ns=number("hold_ms", data["hold_ms"], 0, 10_000) * MS,
-        double_tap_ns=number("double_tap_ms", data["double_tap_ms"], 0, 5000) * MS,
-        keypad=flag("keypad", data["keypad"]),
-        entry_timeout_ns=number("entry_timeout_ms", data["entry_timeout_ms"], 500, 60_000) * MS,
+        debounce_ns=number(top, "debounce_ms", 0, 1000) * MS,
+        hold_ns=number(top, "hold_ms", 0, 10_000) * MS,
+        double_tap_ns=number(top, "double_tap_ms", 0, 5000) * MS,
+        keypad=top.boolean("keypad"),
+        entry_timeout_ns=number(top, "entry_timeout_ms", 500, 60_000) * MS,
         horn_pin=horn_pin,
-        horn_active_high=flag("horn.active_high", horn.get("active_high", True)),
+        horn_active_high=horn.boolean("active_high", default=True),
     )
 
 

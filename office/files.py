@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 
 from firmware_py import presets as bundled
 from firmware_py.core.errors import PresetError
 from firmware_py.core.preset import Preset
+from firmware_py.core.tables import parse_toml
 
 from .model import Tournament
 from .tournament import TournamentError, parse_tournament
@@ -26,10 +26,7 @@ def load_tournament(path: str | Path) -> Tournament:
     except UnicodeDecodeError as err:
         raise TournamentError(f"{source}: not UTF-8 text ({err.reason} at byte "
                               f"{err.start})") from err
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise TournamentError(f"{source}: not valid TOML: {err}") from err
+    data = parse_toml(text, source, TournamentError)
     return parse_tournament(data, source, load_presets(data, source))
 
 

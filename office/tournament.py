@@ -31,16 +31,17 @@ A slot's text is read as a team name first: a team literally named "A1" is that 
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time
 from types import MappingProxyType
+from typing import Any
 
 from firmware_py.core.errors import PresetError
 from firmware_py.core.phase import Stage as PhaseStage
 from firmware_py.core.preset import Preset, StandingsRules, parse_standings
+from firmware_py.core.tables import MISSING, Table
 
 from .model import Group, ScheduledMatch, Slot, SlotKind, Stage, TeamEntry, Tournament
 
@@ -51,7 +52,6 @@ _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 _PLAYER_NUMBER = re.compile(r"[0-9]{1,2}")
 _SHORT_MAX = 6
 _PLACEHOLDERS = "A1 = first of group A, W:SF1 / L:SF1 = winner / loser of match SF1"
-_MISSING = object()
 
 _TOP_KEYS = ("name", "id", "preset", "points", "standings", "groups", "matches")
 _GROUP_KEYS = ("name", "teams")
@@ -63,61 +63,28 @@ class TournamentError(ValueError):
     """A tournament file is invalid; the message names the file, the key and the problem."""
 
 
-class _Table:
-    """A TOML table being read. Unknown keys are refused up front, before any "missing" error,
-    so a misspelt key is reported as what it is rather than as the key it was meant to be."""
+class _Table(Table):
+    """A tournament file's table (``firmware_py.core.tables``): unknown keys are refused up
+    front; strings are exact (matches refer to teams by their text: a stray space would be a
+    different team)."""
 
-    def __init__(self, data: Mapping[str, object], where: str, source: str,
-                 keys: Sequence[str]) -> None:
-        self.data = data
-        self.where = where
-        self.source = source
-        for key in data:
-            if key not in keys:
-                close = difflib.get_close_matches(key, keys, n=1)
-                hint = f"; did you mean {close[0]!r}?" if close else ""
-                raise self.error(key, f"unknown key (misspelt?){hint}")
-
-    def error(self, key: str, problem: str) -> TournamentError:
-        return TournamentError(f"{self.source}: {self.where}{key}: {problem}")
-
-    def get(self, key: str, default: object = _MISSING) -> object:
-        if key in self.data:
-            return self.data[key]
-        if default is _MISSING:
-            raise self.error(key, "missing")
-        return default
-
-    def string(self, key: str, default: object = _MISSING) -> str:
-        value = self.get(key, default)
-        if not isinstance(value, str) or not value.strip():
-            raise self.error(key, f"must be a non-empty string, got {value!r}")
-        if value != value.strip():
-            # Matches refer to teams by exact text: a stray space would be a different team.
-            raise self.error(key, f"{value!r} has leading or trailing spaces")
-        return value
+    def string(self, key: str, default: Any = MISSING, *, exact: bool = True) -> str:
+        return super().string(key, default, exact=exact)
 
     def name(self, key: str) -> str:
-        value = self.string(key)
-        if not _NAME.fullmatch(value):
-            raise self.error(key, f"{value!r} is not a valid name ({_NAME_RULE})")
-        return value
+        return self.matching(key, _NAME, f"a valid name ({_NAME_RULE})")
 
-    def tables(self, key: str, keys: Sequence[str]) -> list[_Table]:
-        value = self.get(key)
-        if not isinstance(value, list) or not all(isinstance(v, Mapping) for v in value):
-            raise self.error(key, f"must be an array of tables ([[{key}]])")
-        if not value:
-            raise self.error(key, "is empty")
-        return [_Table(v, f"{self.where}{key}[{i}].", self.source, keys)
-                for i, v in enumerate(value)]
+
+def _read(data: Mapping[str, Any], source: str, keys: Sequence[str], where: str = ""
+          ) -> _Table:
+    return _Table(data, source, TournamentError, where=where, keys=keys)
 
 
 def parse_tournament(data: Mapping[str, object], source: str,
                      presets: Mapping[str, Preset]) -> Tournament:
     """Validate a parsed tournament file. ``source`` (the file's name) prefixes every error;
     ``presets`` maps preset names to parsed presets and must hold every one the file names."""
-    top = _Table(data, "", source, _TOP_KEYS)
+    top = _read(data, source, _TOP_KEYS)
     name = top.string("name")
     tournament_id = top.name("id")
     preset = _preset(top, presets)
@@ -172,7 +139,7 @@ def _groups(top: _Table) -> tuple[dict[str, TeamEntry], tuple[Group, ...], dict[
     teams: dict[str, TeamEntry] = {}
     group_of: dict[str, str] = {}
     groups: list[Group] = []
-    for table in top.tables("groups", _GROUP_KEYS):
+    for table in top.tables("groups", _GROUP_KEYS, required=True):
         name = table.name("name")
         if name[-1].isdigit():
             raise table.error("name", f"{name!r} ends in a digit: 'A1' must mean one thing "
@@ -207,7 +174,7 @@ def _team(item: object, where: str, source: str) -> TeamEntry:
     if not isinstance(item, Mapping):
         raise TournamentError(f"{source}: {where}: must be a team name or a table "
                               f"{{name = ..., short = ...}}, got {item!r}")
-    table = _Table(item, f"{where}.", source, _TEAM_KEYS)
+    table = _read(item, source, _TEAM_KEYS, where=f"{where}.")
     name = table.string("name")
     short = table.string("short", _default_short(name))
     if len(short) > _SHORT_MAX:
@@ -297,7 +264,7 @@ class _Schedule:
             # Groups alone are enough to rank results (`office standings`); the service
             # needs a schedule to know halls and what is complete.
             return ()
-        for i, table in enumerate(self.top.tables("matches", _MATCH_KEYS)):
+        for i, table in enumerate(self.top.tables("matches", _MATCH_KEYS, required=True)):
             raw = self._read(i, table)
             self.raw[raw.id] = raw
         scheduled = [self._resolve(raw) for raw in self.raw.values()]
@@ -311,7 +278,7 @@ class _Schedule:
             raise table.error("id", f"match id {match_id!r} is used twice "
                               f"(first at matches[{self.raw[match_id].index}])")
         group = table.get("group", None)
-        stage_text = table.get("stage", Stage.GROUP.value if group is not None else _MISSING)
+        stage_text = table.get("stage", Stage.GROUP.value if group is not None else MISSING)
         if not isinstance(stage_text, str) or stage_text not in {s.value for s in Stage}:
             raise table.error("stage", f"must be one of group, playoff, placement, "
                               f"got {stage_text!r}")

@@ -64,9 +64,6 @@ from .values import (
     TimeoutState,
 )
 
-# A technical loss is recorded 0:5 (rules 000 "Rules", rules 001 "Player's start").
-FORFEIT_GOALS = 5
-
 
 @dataclass(slots=True)
 class _Step:
@@ -365,11 +362,11 @@ class Match:
                   clock_ms=clock_ms, score=_score_json(score))
         elapsed = self.elapsed(s, at)
         changes: tuple[Change, ...] = ()
-        if s.phase is not Phase.OVERTIME and self.strength(s, cmd.team) > \
-                self.strength(s, cmd.team.other):
+        # The preset's decision.sudden_death: the first goal in overtime ends the match.
+        golden = s.phase is Phase.OVERTIME and self.preset.decision.sudden_death
+        if not golden and self.strength(s, cmd.team) > self.strength(s, cmd.team.other):
             changes = self._release(step, cmd.team.other, elapsed, seq, at)
-        if s.phase is Phase.OVERTIME:
-            # Golden goal (rules 002 "Overtime"): the first goal in overtime ends the match.
+        if golden:
             step.set(clock=s.clock.stop(at) if s.clock.running else s.clock)
             self._finish(step, at, DecidedBy.OVERTIME)
         self._push_undo(step, UndoKind.GOAL, seq, at, elapsed=elapsed, changes=changes)
@@ -669,7 +666,14 @@ class Match:
         step.set(goals=tuple(g for g in s.goals if g.seq != entry.seq))
         if entry.changes:
             self._unrelease(step, entry, at)
-        if decided is DecidedBy.OVERTIME:
+        if decided is DecidedBy.OVERTIME and not self.preset.decision.sudden_death:
+            if goal.period <= self.preset.periods:
+                raise Refused("undo", "the goal was scored in regulation and overtime was "
+                              "played; the office corrects the result")
+            # Overtime was played out: how it ended is decided again, now.
+            step.set(result=None)
+            self._after_overtime(step, at)
+        elif decided is DecidedBy.OVERTIME:
             # The golden goal is taken back: overtime goes on from the goal, clock stopped.
             step.enter(Phase.OVERTIME, result=None,
                        clock=GameClock.stopped_at(ms(goal.clock_ms)))
@@ -782,9 +786,10 @@ class Match:
         if decided_by is DecidedBy.FORFEIT:
             assert s.forfeit is not None
             loser = s.forfeit
+            goals = self.preset.forfeit_goals  # the preset's [forfeit] goals
             result = Result(
-                home=0 if loser is Team.HOME else FORFEIT_GOALS,
-                away=0 if loser is Team.AWAY else FORFEIT_GOALS,
+                home=0 if loser is Team.HOME else goals,
+                away=0 if loser is Team.AWAY else goals,
                 decided_by=decided_by,
             )
         else:

@@ -4,20 +4,31 @@ A preset is parsed from a TOML document (``tomllib`` output: parsing is pure; re
 file is the shell's job). Every field is validated here and an error names the file, the key
 and the problem. The core never tests a preset's name: everything it does is driven by
 these fields (DESIGN.md 2, rule 5).
+
+Citations are data: any table may hold ``cite.FIELD = "rule document and section"`` for its
+fields (``Preset.cite`` finds a field's, or the nearest table's). ``extends = "NAME"``
+builds a preset on another; ``resolve`` defines the merge and is given the bases' data.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from types import MappingProxyType
+from typing import Any, Self
 
 from .errors import PresetError
 from .penalties import PenaltyKind
 from .phase import Stage, Team
+from .tables import MISSING, ErrorClass, Table
 from .units import NS_PER_S, Nanos, ms, seconds
 
-_MISSING = object()
+_MISSING = MISSING
+CITE = "cite"
+"""The key of a table's citations: ``cite.FIELD = "rules 000, 'Rules'"``."""
+EXTENDS = "extends"
+"""The key naming the preset a preset extends."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +48,7 @@ class Decision:
     overtime: Nanos | None = None
     overtime_players: int | None = None
     shootout: bool = True
+    sudden_death: bool = True  # the first goal in overtime ends the match (golden goal)
 
     def required(self, stage: Stage) -> bool:
         return stage in self.stages
@@ -186,6 +198,19 @@ class Preset:
     shifts: ShiftRules | None = None
     extra_player: ExtraPlayerRules | None = None
     standings: StandingsRules = field(default_factory=StandingsRules)
+    forfeit_goals: int = 5  # a forfeit is recorded 0 : forfeit_goals against the loser
+    # Field path ("clock.period_s") -> the rule document and section behind it.
+    citations: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+    def cite(self, path: str) -> str | None:
+        """The rule document behind the field at ``path`` (``"clock.period_s"``): its own
+        citation, else the nearest citation of a table holding it."""
+        while path:
+            if path in self.citations:
+                return self.citations[path]
+            cut = max(path.rfind("."), path.rfind("["))
+            path = path[:cut] if cut > 0 else ""
+        return None
 
     def break_after(self, period: int) -> Nanos:
         return self.breaks[period - 1]
@@ -197,112 +222,48 @@ class Preset:
         return None
 
 
-class _Table:
-    """A TOML table being read: typed getters that name the key on error, and a final
-    check that no key was left unread (a typo must not silently become a default)."""
+class _Table(Table):
+    """A preset's table: a ``Table`` raising ``PresetError`` that also reads the table's
+    ``cite`` (which rule document says so) into the citations shared by the whole preset."""
 
-    def __init__(self, data: Mapping[str, object], where: str, source: str) -> None:
-        self._data = data
-        self._where = where
-        self._source = source
-        self._read: set[str] = set()
+    def __init__(self, data: Mapping[str, Any], source: str,
+                 error: ErrorClass = PresetError, *, where: str = "",
+                 keys: Sequence[str] | None = None, cites: dict[str, str] | None = None
+                 ) -> None:
+        super().__init__(data, source, error, where=where, keys=keys)
+        self.cites: dict[str, str] = {} if cites is None else cites
+        if CITE in data:
+            self._read_cite()
 
-    def error(self, key: str, problem: str) -> PresetError:
-        return PresetError(f"{self._source}: {self._where}{key}: {problem}")
+    def child(self, data: Mapping[str, Any], where: str,
+              keys: Sequence[str] | None = None) -> Self:
+        return type(self)(data, self.source, PresetError, where=where, keys=keys,
+                          cites=self.cites)
 
-    def _get(self, key: str, default: object) -> object:
-        self._read.add(key)
-        if key in self._data:
-            return self._data[key]
-        if default is _MISSING:
-            raise self.error(key, "missing")
-        return default
+    def _read_cite(self) -> None:
+        cite = self.get(CITE)
+        if not isinstance(cite, Mapping):
+            raise self.error(CITE, f"must be a table of field = \"rule document and section\", "
+                             f"got {cite!r}")
+        for key, text in cite.items():
+            if not isinstance(text, str) or not text.strip():
+                raise self.error(f"{CITE}.{key}", f"must be a non-empty string, got {text!r}")
+            self.cites[f"{self.where}{key}"] = text
 
-    def string(self, key: str, default: object = _MISSING) -> str:
-        value = self._get(key, default)
-        if not isinstance(value, str) or not value.strip():
-            raise self.error(key, f"must be a non-empty string, got {value!r}")
-        return value
-
-    def integer(
-        self, key: str, *, minimum: int = 0, maximum: int | None = None, default: object = _MISSING
-    ) -> int:
-        value = self._get(key, default)
-        # bool is an int in Python; `periods = true` is still a mistake.
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise self.error(key, f"must be a whole number, got {value!r}")
-        if value < minimum or (maximum is not None and value > maximum):
-            upper = f" and at most {maximum}" if maximum is not None else ""
-            raise self.error(key, f"must be at least {minimum}{upper}, got {value}")
-        return value
-
-    def optional_integer(self, key: str, *, minimum: int = 0) -> int | None:
-        if key not in self._data:
-            self._read.add(key)
-            return None
-        return self.integer(key, minimum=minimum)
-
-    def boolean(self, key: str, default: object = _MISSING) -> bool:
-        value = self._get(key, default)
-        if not isinstance(value, bool):
-            raise self.error(key, f"must be true or false, got {value!r}")
-        return value
-
-    def integers(self, key: str, *, minimum: int = 0, default: object = _MISSING) -> list[int]:
-        value = self._get(key, default)
-        if not isinstance(value, list):
-            raise self.error(key, f"must be a list of whole numbers, got {value!r}")
-        for item in value:
-            if not isinstance(item, int) or isinstance(item, bool) or item < minimum:
-                raise self.error(
-                    key, f"every entry must be a whole number >= {minimum}, got {item!r}"
-                )
-        return list(value)
-
-    def strings(self, key: str, choices: Sequence[str] | None,
-                default: object = _MISSING) -> list[str]:
-        value = self._get(key, default)
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise self.error(key, f"must be a list of strings, got {value!r}")
-        for item in value:
-            if choices is not None and item not in choices:
-                raise self.error(key, f"unknown value {item!r} (one of {', '.join(choices)})")
-        return list(value)
-
-    def table(self, key: str) -> _Table:
-        value = self._get(key, _MISSING)
-        if not isinstance(value, Mapping):
-            raise self.error(key, f"must be a table, got {value!r}")
-        return _Table(value, f"{self._where}{key}.", self._source)
-
-    def optional_table(self, key: str) -> _Table | None:
-        return self.table(key) if key in self._data else None
-
-    def tables(self, key: str) -> list[_Table]:
-        value = self._get(key, [])
-        if not isinstance(value, list) or not all(isinstance(v, Mapping) for v in value):
-            raise self.error(key, "must be an array of tables ([[...]])")
-        return [_Table(v, f"{self._where}{key}[{i}].", self._source) for i, v in enumerate(value)]
-
-    def value(self, key: str) -> object:
-        """A value of any type, for the caller to check."""
-        return self._get(key, _MISSING)
-
-    def has(self, key: str) -> bool:
-        return key in self._data
-
-    def keys(self) -> list[str]:
-        return list(self._data)
-
-    def done(self) -> None:
-        unknown = sorted(set(self._data) - self._read)
-        if unknown:
-            raise self.error(unknown[0], "unknown key (misspelt?)")
+    def done(self, known: Sequence[str] = ()) -> None:
+        super().done(known)
+        cite = self.data.get(CITE)
+        for key in cite if isinstance(cite, Mapping) else ():
+            if key == CITE or key not in self.data:
+                raise self.error(f"{CITE}.{key}", "names no field of this table")
 
 
 def parse_preset(data: Mapping[str, object], source: str) -> Preset:
     """Validate a parsed TOML document; ``source`` (a file name) prefixes every error."""
-    top = _Table(data, "", source)
+    if EXTENDS in data:
+        raise PresetError(f"{source}: {EXTENDS}: not resolved: a preset that extends another "
+                          "is read together with its base (see extend)")
+    top = _Table(data, source)
     name = top.string("name")
     summary = top.string("summary")
     rules = top.string("rules")
@@ -349,6 +310,12 @@ def parse_preset(data: Mapping[str, object], source: str) -> Preset:
             raise PresetError(f"{source}: standings.suspensions: {rule.name!r} names "
                               f"{unknown[0]!r}, not a penalty kind of this preset")
 
+    forfeit_table = top.optional_table("forfeit")
+    forfeit_goals = 5
+    if forfeit_table is not None:
+        forfeit_goals = forfeit_table.integer("goals", minimum=1, maximum=99)
+        forfeit_table.done()
+
     horn_table = top.optional_table("horn")
     horn = HornLengths()
     if horn_table is not None:
@@ -379,6 +346,8 @@ def parse_preset(data: Mapping[str, object], source: str) -> Preset:
         shifts=shifts,
         extra_player=extra_player,
         standings=standings,
+        forfeit_goals=forfeit_goals,
+        citations=MappingProxyType(dict(top.cites)),
     )
 
 
@@ -386,7 +355,7 @@ def parse_standings(data: Mapping[str, object], source: str, base: StandingsRule
                     where: str = "standings.") -> StandingsRules:
     """A ``[standings]`` table over ``base``: what it names replaces ``base``'s (a
     tournament file overrides its preset's this way)."""
-    return _parse_standings(_Table(data, where, source), base)
+    return _parse_standings(_Table(data, source, where=where), base)
 
 
 _CRITERIA = tuple(c.value for c in Criterion if c is not Criterion.POINTS)
@@ -457,7 +426,7 @@ def _parse_penalties(table: _Table | None) -> PenaltyRules:
     major_first = table.boolean("major_first", default=False)
     kinds_table = table.table("kinds")
     kinds: dict[str, PenaltyKind] = {}
-    for name in list(kinds_table.keys()):
+    for name in [k for k in kinds_table.key_names() if k != CITE]:
         kind = kinds_table.table(name)
         parts_s = kind.integers("parts_s", minimum=1)
         if not parts_s:
@@ -533,8 +502,11 @@ def _parse_decision(table: _Table, players: int) -> Decision:
     overtime_break_s = table.optional_integer("overtime_break_s", minimum=0)
     overtime_players = table.optional_integer("overtime_players", minimum=1)
     shootout = table.boolean("shootout", default=True)
-    if overtime_s is None and (overtime_break_s is not None or overtime_players is not None):
-        raise table.error("overtime_s", "missing: overtime_break_s/overtime_players need it")
+    sudden_death = table.boolean("sudden_death", default=True)
+    if overtime_s is None and (overtime_break_s is not None or overtime_players is not None
+                               or table.has("sudden_death")):
+        raise table.error("overtime_s", "missing: overtime_break_s/overtime_players/"
+                          "sudden_death need it")
     if overtime_players is not None and overtime_players > players:
         raise table.error("overtime_players", f"more than the field's {players} players")
     if stages and overtime_s is None and not shootout:
@@ -546,4 +518,112 @@ def _parse_decision(table: _Table, players: int) -> Decision:
         overtime=seconds(overtime_s) if overtime_s is not None else None,
         overtime_players=overtime_players,
         shootout=shootout,
+        sudden_death=sudden_death,
     )
+
+
+# ---------------------------------------------------------------- extends
+
+BaseLoader = Callable[[str], tuple[Mapping[str, Any], str]]
+"""A preset's data and source (file name) by preset name; raises ``PresetError`` if there is
+no such preset (the shell reads the bundled files)."""
+
+
+def resolve(data: Mapping[str, Any], source: str, load: BaseLoader
+            ) -> tuple[dict[str, Any], str]:
+    """A preset's data with its ``extends`` chain merged in, and the source to name in errors
+    (``"floorball-2x15.toml (extends floorball-base.toml)"``).
+
+    The merge: ``extends = "NAME"`` names the preset this one builds on, which may extend
+    another (a chain; no cycles). Going from the last base to the preset itself, tables are
+    merged key by key, a value given by the preset replaces its base's, and arrays (arrays of
+    tables too) are replaced whole, never concatenated. A table stays a table: a base's table
+    cannot be replaced by a value, nor a value by a table. ``name`` is never inherited (each
+    preset names itself) and ``extends`` is not part of the result. A field the preset sets
+    drops the base's citation of it (``cite.FIELD``): the preset cites its own value.
+
+    Pure: ``load`` hands over the bases' data."""
+    layers: list[tuple[Mapping[str, Any], str]] = [(data, source)]
+    current, current_source = data, source
+    while EXTENDS in current:
+        name = current[EXTENDS]
+        if not isinstance(name, str) or not name.strip():
+            raise PresetError(f"{current_source}: {EXTENDS}: must be the name of a bundled "
+                              f"preset, got {name!r}")
+        try:
+            base, base_source = load(name)
+        except PresetError as err:
+            raise PresetError(f"{current_source}: {EXTENDS}: {err}") from None
+        seen = [s for _, s in layers]
+        if base_source in seen:
+            cycle = " -> ".join([*seen, base_source])
+            raise PresetError(f"{current_source}: {EXTENDS}: {name!r} makes a cycle ({cycle})")
+        layers.append((base, base_source))
+        current, current_source = base, base_source
+    if len(layers) == 1:
+        return dict(data), source
+    merged: dict[str, Any] = {}
+    for layer, layer_source in reversed(layers):
+        merged.pop("name", None)
+        merged = _merge(merged, layer, layer_source, "")
+    merged.pop(EXTENDS, None)
+    bases = ", ".join(s for _, s in layers[1:])
+    return merged, f"{source} (extends {bases})"
+
+
+def _merge(base: Mapping[str, Any], over: Mapping[str, Any], source: str, where: str
+           ) -> dict[str, Any]:
+    out = dict(base)
+    cites = dict(base[CITE]) if isinstance(base.get(CITE), Mapping) else None
+    for key, value in over.items():
+        if key == CITE:
+            continue
+        old = out.get(key)
+        if isinstance(value, Mapping) and isinstance(old, Mapping):
+            out[key] = _merge(old, value, source, f"{where}{key}.")
+            continue
+        if key in out and isinstance(old, Mapping) != isinstance(value, Mapping):
+            was, now = ("a table", "a value") if isinstance(old, Mapping) else ("a value",
+                                                                                 "a table")
+            raise PresetError(f"{source}: {where}{key}: is {was} in the preset it extends, "
+                              f"not {now} (a preset changes its base's values, not their kind)")
+        out[key] = value
+        if cites is not None:
+            cites.pop(key, None)
+    if CITE in over:
+        own = over[CITE]
+        if isinstance(own, Mapping) and cites is not None:
+            cites.update(own)
+        else:
+            cites = None
+            out[CITE] = own  # checked when the preset is parsed
+    if cites is not None:
+        if cites:
+            out[CITE] = cites
+        else:
+            out.pop(CITE, None)
+    return out
+
+
+def cited_fields(preset: Preset, data: Mapping[str, Any]) -> list[tuple[str, Any, str | None]]:
+    """Every field of a preset's (resolved) data, as ``(path, value, citation)`` in file
+    order: tables are walked into (``penalties.kinds.minor.parts_s``), arrays of tables by
+    index (``clock.stop_time[0].last_s``); ``cite`` tables are the citations, not fields."""
+    fields: list[tuple[str, Any, str | None]] = []
+
+    def walk(table: Mapping[str, Any], where: str) -> None:
+        for key, value in table.items():
+            if key == CITE:
+                continue
+            path = f"{where}{key}"
+            if isinstance(value, Mapping):
+                walk(value, f"{path}.")
+            elif isinstance(value, list) and value and all(isinstance(v, Mapping)
+                                                           for v in value):
+                for i, item in enumerate(value):
+                    walk(item, f"{path}[{i}].")
+            else:
+                fields.append((path, value, preset.cite(path)))
+
+    walk(data, "")
+    return fields

@@ -15,7 +15,7 @@ both stages, and checks after every step the invariants the issue tracker asks f
 - replaying the journalled inputs (accepted commands, and advances that emitted events) gives
   the same state and the same events, both by hand and through ``Recorder.resume``;
 - the state document has the keys of DESIGN.md 4.3, ``clock_ms >= 0``, a known phase, and a
-  result exactly in ``final`` (the score, or 0:5 for a forfeit).
+  result exactly in ``final`` (the score, or 0 : the preset's forfeit goals for a forfeit).
 
 Time moves in small steps, to (or 1 ns / 1 ms around) the next deadline, and by minutes;
 presses come now, ahead, around a deadline, and late (before the latest advance or even the
@@ -59,7 +59,7 @@ from firmware_py.core.commands import (
 )
 from firmware_py.core.errors import Refused
 from firmware_py.core.events import Event
-from firmware_py.core.match import FORFEIT_GOALS, Match, feed
+from firmware_py.core.match import Match, feed
 from firmware_py.core.phase import Phase, Stage, Team
 from firmware_py.core.preset import Preset
 from firmware_py.core.state import state_document
@@ -186,7 +186,7 @@ def check_clock_within_state(state: MatchState, instants: list[Nanos]) -> None:
         )
 
 
-def check_result(state: MatchState) -> None:
+def check_result(state: MatchState, forfeit_goals: int) -> None:
     if state.phase is not Phase.FINAL:
         assert state.result is None, state
         return
@@ -194,7 +194,7 @@ def check_result(state: MatchState) -> None:
     decided_by = state.result.decided_by
     if decided_by is DecidedBy.FORFEIT:
         assert state.forfeit is not None
-        expected = {state.forfeit: 0, state.forfeit.other: FORFEIT_GOALS}
+        expected = {state.forfeit: 0, state.forfeit.other: forfeit_goals}
     elif decided_by in (DecidedBy.REGULATION, DecidedBy.OVERTIME):
         expected = state.score()
     else:
@@ -507,7 +507,7 @@ class MatchMachine(RuleBasedStateMachine):
     @invariant()
     def state_is_consistent(self) -> None:
         s = self.match.state
-        check_result(s)
+        check_result(s, self.match.preset.forfeit_goals)
         check_document(self.match, self.now)
         if s.phase.is_break:
             assert s.clock.running, f"a break clock must count by itself: {s}"
@@ -629,7 +629,7 @@ def test_one_big_advance_equals_many_small_ones(
 
     assert stepwise.state == once.state
     assert _json(small) == _json(big)
-    check_result(once.state)
+    check_result(once.state, once.preset.forfeit_goals)
     check_document(once, end)
 
 
