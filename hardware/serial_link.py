@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-import serial
+import serial  # type: ignore[import-untyped]  # pyserial ships no type hints
 
 from firmware_py.core.commands import Command, parse_command
 from firmware_py.core.errors import CommandError

@@ -1,5 +1,5 @@
-"""Style and types are part of the suite: ruff on everything, mypy (strict) on the pure core
-and the office (pyproject.toml [tool.mypy] files), as DEVELOPERS.md asks."""
+"""Style and types are part of the suite: ruff on everything, mypy (strict) on every package
+we ship (pyproject.toml [tool.mypy] files)."""
 
 from __future__ import annotations
 
@@ -24,6 +24,6 @@ def test_ruff_is_clean() -> None:
 
 
 @pytest.mark.slow
-def test_mypy_is_clean_on_the_core_and_the_office() -> None:
+def test_mypy_is_clean_on_every_package() -> None:
     done = run("mypy", "--no-incremental")
     assert done.returncode == 0, done.stdout + done.stderr
