@@ -26,7 +26,6 @@ import queue
 import socket
 import ssl
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +36,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_py import presets, wire
 from firmware_py.outbox import Outbox
+from firmware_py.timesource import monotonic_s
 from firmware_py.wire import WireError
 
 __all__ = ["HallLink", "OfficePeer", "Tls", "parse_broker_url", "parse_next"]
@@ -119,7 +119,7 @@ class HallLink:
         reconnect_s: tuple[int, int] = (1, 30),
         on_next: Callable[[dict[str, Any]], None] | None = None,
         on_standings: Callable[[str, dict[str, Any] | None], None] | None = None,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] = monotonic_s,
     ) -> None:
         if username is not None and tls is None and host not in ("127.0.0.1", "localhost", "::1"):
             log.warning("MQTT to %s without TLS: credentials travel in clear", host)
@@ -334,9 +334,9 @@ class HallLink:
 
     def drain(self, timeout: float) -> bool:
         """Pump until the outbox is empty or ``timeout`` seconds passed; True if empty."""
-        deadline = time.monotonic() + timeout
+        deadline = self._clock() + timeout
         while self.unacked:
-            left = deadline - time.monotonic()
+            left = deadline - self._clock()
             if left <= 0:
                 return False
             self.pump(min(left, 0.1))
@@ -348,8 +348,8 @@ class HallLink:
             info = self._client.publish(self.topics.status, wire.build_status(online=False),
                                         qos=1, retain=True)
             self._offline_mid = info.mid
-            deadline = time.monotonic() + timeout
-            while self._offline_mid != -1 and time.monotonic() < deadline:
+            deadline = self._clock() + timeout
+            while self._offline_mid != -1 and self._clock() < deadline:
                 self.pump(0.05)
         self._client.disconnect()
         self._client.loop_stop()

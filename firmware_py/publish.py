@@ -20,7 +20,6 @@ import argparse
 import logging
 import os
 import sys
-import time
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
@@ -35,11 +34,11 @@ from firmware_py.mqtt import HallLink, Tls, parse_broker_url
 from firmware_py.outbox import JournalTail, Outbox, SeqLog, acked_path
 from firmware_py.recorder import open_or_create
 from firmware_py.script import ScriptLine, parse_script
+from firmware_py.timesource import SYSTEM, monotonic_s
 from firmware_py.wire import check_name
 
 log = logging.getLogger("firmware_py.publish")
 
-SYNCED_FLAG = Path("/run/systemd/timesync/synchronized")
 PASSWORD_ENV = "ARENA_MQTT_PASSWORD"  # never on the command line: ps shows it to everyone
 
 
@@ -146,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
     setup = MatchSetup(match_id=args.match, stage=Stage(args.stage),
                        home=replace(MatchSetup().home, name=args.home),
                        away=replace(MatchSetup().away, name=args.away))
-    wall = time.time if SYNCED_FLAG.exists() else None
+    wall = SYSTEM.wall()
     resumed = open_or_create(path, toml_text, source, setup, wall=wall, boot_id=boot_id())
     for warning in resumed.warnings:
         log.warning("%s", warning)
@@ -173,8 +172,8 @@ def run(args: argparse.Namespace) -> int:
         link.publish_state(state_document(recorder.match, max(played, default=0)))
         for line in rest:
             if args.speed > 0:
-                due = time.monotonic() + (line.t - previous_t) / 1e9 / args.speed
-                while (left := due - time.monotonic()) > 0:
+                due = monotonic_s() + (line.t - previous_t) / 1e9 / args.speed
+                while (left := due - monotonic_s()) > 0:
                     link.pump(min(left, 0.05))
             previous_t = line.t
             fed = recorder.command(line.command)

@@ -108,6 +108,16 @@ class SystemTime:
         return time.time if self._synced_flag.exists() else None
 
 
+# The one real time source of a process: the defaults of everything that takes a clock.
+SYSTEM = SystemTime()
+
+
+def monotonic_s() -> float:
+    """Now on the OS's monotonic clock, in seconds (for timeouts of network and process
+    waits, which are real time by nature)."""
+    return SYSTEM.monotonic_ns() / NS_PER_S
+
+
 def make_realtime(priority: int = REALTIME_PRIORITY) -> str:
     """Give the calling thread SCHED_FIFO scheduling if allowed; say what it got.
 

@@ -23,7 +23,6 @@ import shutil
 import signal
 import sys
 import threading
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +49,7 @@ from firmware_py.demo.tournaments import (
 )
 from firmware_py.demo.workdir import count_pngs, prepare_work_dir
 from firmware_py.loopback import find_mosquitto, free_port
+from firmware_py.timesource import SYSTEM, monotonic_s
 
 DEFAULT_TIME_SCALE = 30.0
 DEFAULT_TIMEOUT_S = 120.0
@@ -184,7 +184,7 @@ def _play(halls: list[Hall], offices: list[Office], timeout: float, clock: Clock
                 + (h.runs.child.tail_text() if h.runs.child else "    (not started)")
                 for h in late)
         if len(done) < len(halls):
-            time.sleep(POLL_S)  # between looks at processes that run by themselves
+            SYSTEM.sleep(POLL_S)  # between looks at processes that run by themselves
     return None
 
 
@@ -196,7 +196,7 @@ def _print_all_tables(offices: list[Office], clock: Clock, say: Printer) -> bool
     while pending and clock() < settle:
         pending = [o for o in pending if not tables_complete(o.tournament.file, o.db)]
         if pending:
-            time.sleep(SETTLE_POLL_S)
+            SYSTEM.sleep(SETTLE_POLL_S)
     ok = True
     for office in offices:
         say()
@@ -210,7 +210,7 @@ def _print_all_tables(offices: list[Office], clock: Clock, say: Printer) -> bool
 
 
 def run_demo(args: argparse.Namespace, out: TextIO | None = None,
-             environ: Mapping[str, str] | None = None, clock: Clock = time.monotonic) -> int:
+             environ: Mapping[str, str] | None = None, clock: Clock = monotonic_s) -> int:
     """``scoreboard demo`` (without --examples). Returns the exit code. ``clock`` measures
     the timeouts and the times printed."""
     environ = dict(os.environ if environ is None else environ)

@@ -11,7 +11,6 @@ import os
 import signal
 import subprocess
 import threading
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import TextIO
 from firmware_py.demo.configs import mosquitto_config
 from firmware_py.demo.tournaments import REPO, DemoError
 from firmware_py.loopback import free_port, port_open
+from firmware_py.timesource import SYSTEM, monotonic_s
 
 STOP_WAIT_S = 5.0  # after SIGTERM, before SIGKILL
 TAIL_LINES = 25
@@ -126,7 +126,7 @@ class Broker:
 
     def start(self, timeout: float = 10.0) -> None:
         self.child.start()
-        deadline = time.monotonic() + timeout
+        deadline = monotonic_s() + timeout
         while not port_open(self.port):
             if self.child.poll() is not None:
                 self.child.finish_output()
@@ -134,10 +134,10 @@ class Broker:
                 text = log.read_text(errors="replace") if log.exists() else ""
                 raise DemoError(f"mosquitto exited at once (code {self.child.poll()}):\n"
                                 f"{self.child.tail_text()}\n{text}")
-            if time.monotonic() > deadline:
+            if monotonic_s() > deadline:
                 raise DemoError(f"mosquitto did not listen on 127.0.0.1:{self.port} "
                                 f"within {timeout:g} s")
-            time.sleep(0.05)  # mosquitto binds within milliseconds; poll, do not spin
+            SYSTEM.sleep(0.05)  # mosquitto binds within milliseconds; poll, do not spin
 
     def stop(self) -> None:
         self.child.stop()
