@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cpuload import busy_cores, join_all, ms, percentile, whole_number
 
-from firmware_py.core.clock import GameClock
+from firmware_py.core.gameclock import GameClock
 from firmware_py.timesource import make_realtime, wait_until
 
 NS_PER_MS = 1_000_000

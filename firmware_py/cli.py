@@ -12,7 +12,7 @@ from pathlib import Path
 
 from display import snapshot as display_snapshot
 from firmware_py import config as hall_config
-from firmware_py import presets, publish
+from firmware_py import presets, replaypublisher
 from firmware_py.core.errors import ScoreboardError
 from firmware_py.core.match import Match
 from firmware_py.core.phase import Stage
@@ -245,7 +245,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 argv += [f"--{option}", str(getattr(args, option))]
         argv += (["--preset-file", str(args.preset_file)] if args.preset_file
                  else ["--preset", args.preset])
-        return publish.main(argv)
+        return replaypublisher.main(argv)
     if not args.at:
         print("scoreboard replay: give at least one --at S (or --publish)", file=sys.stderr)
         return EXIT_BAD_INPUT

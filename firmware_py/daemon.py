@@ -68,7 +68,7 @@ from firmware_py.parts import (
 )
 from firmware_py.runconfig import RunOptions, preset_text
 from firmware_py.script import ScriptLine, parse_script
-from firmware_py.scriptplay import ScriptPlayer, origin_of, played_lines
+from firmware_py.scriptplayer import ScriptPlayer, origin_of, played_lines
 from firmware_py.session import CONFIRMING, Session, open_session
 from firmware_py.timeline import Timeline, boot_id
 from firmware_py.timesource import DEFAULT_SPIN_NS, SystemTime, TimeSource

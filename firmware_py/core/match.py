@@ -27,7 +27,6 @@ from . import machine
 from . import penalties as box_rules
 from . import shootout as shootout_rules
 from . import undo as undo_rules
-from .clock import GameClock
 from .commands import (
     Command,
     End,
@@ -45,6 +44,7 @@ from .commands import (
 )
 from .errors import Refused
 from .events import Event, EventKind
+from .gameclock import GameClock
 from .penalties import Change, ShiftEnd
 from .penalties import Penalty as ServedPenalty
 from .phase import Phase, Team

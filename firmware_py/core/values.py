@@ -11,9 +11,9 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from .clock import GameClock
 from .errors import Refused
 from .events import Event
+from .gameclock import GameClock
 from .penalties import Box
 from .phase import Phase, Stage, Team
 from .shootout import ShotRecord

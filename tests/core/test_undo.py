@@ -3,8 +3,8 @@ without it. (What undo does to a whole match is in test_match.py and the statefu
 
 from __future__ import annotations
 
-from firmware_py.core.clock import GameClock
 from firmware_py.core.commands import End, Shot, Start, Stop, Timeout
+from firmware_py.core.gameclock import GameClock
 from firmware_py.core.phase import Phase, Stage, Team
 from firmware_py.core.undo import (
     UndoEntry,

@@ -197,8 +197,8 @@ def game_script(path: Path) -> Path:
 def publisher(script: Path, journal: Path, port: int, *, speed: float, hall: str = "H1",
               match: str = "M1", extra: tuple[str, ...] = (),
               log: Path | None = None) -> subprocess.Popen[bytes]:
-    """``python -m firmware_py.publish`` as a child process (the thing the tests kill)."""
-    args = [sys.executable, "-m", "firmware_py.publish", str(script),
+    """``python -m firmware_py.replaypublisher`` as a child process (the thing the tests kill)."""
+    args = [sys.executable, "-m", "firmware_py.replaypublisher", str(script),
             "--preset", "floorball-2x15", "--journal", str(journal),
             "--broker", f"mqtt://127.0.0.1:{port}", "--tournament", "T1", "--hall", hall,
             "--match", match, "--speed", str(speed), "--reconnect-max", "1", *extra]

@@ -1,6 +1,6 @@
 """Every event reaches the subscriber through broker kills, scoreboard kills and outages.
 
-The scoreboard here is ``python -m firmware_py.publish`` playing a 213-line floorball game
+The scoreboard here is ``python -m firmware_py.replaypublisher`` playing a 213-line floorball game
 (218 events, the last one ``match_ended`` with the match record) into its journal.
 """
 

@@ -11,7 +11,7 @@ from firmware_py import wire
 from firmware_py.journal import Journal
 from firmware_py.mqtt import parse_next
 from firmware_py.outbox import JournalTail, Outbox, SeqLog
-from firmware_py.publish import remaining_lines
+from firmware_py.replaypublisher import remaining_lines
 from firmware_py.script import parse_script
 from firmware_py.wire import WireError, event_document
 

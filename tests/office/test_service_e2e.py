@@ -1,7 +1,7 @@
 """End to end: two scripted halls publish through a real mosquitto; ``office serve`` stores,
 ranks, fills the bracket and publishes the retained tables and each hall's ``next``.
 
-Everything is a real process (the halls are ``python -m firmware_py.publish``, the office is
+Everything is a real process (the halls are ``python -m firmware_py.replaypublisher``, the office is
 ``python -m office serve``); the test waits for conditions with bounded polling, never for
 time to pass.
 """
@@ -141,7 +141,8 @@ def play_hall(tmp: Path, port: int, hall: str, games: list[Any]) -> None:
     for match, home, away, hg, ag, pens in games:
         s = script(tmp / f"{match}.jsonl", hg, ag, pens)
         done = subprocess.run(
-            [sys.executable, "-m", "firmware_py.publish", str(s), "--preset", "floorball-2x15",
+            [sys.executable, "-m", "firmware_py.replaypublisher", str(s),
+             "--preset", "floorball-2x15",
              "--journal", str(tmp / hall), "--broker", f"mqtt://127.0.0.1:{port}",
              "--tournament", "two-hall-cup", "--hall", hall, "--match", match,
              "--home", home, "--away", away, "--speed", "0", "--timeout", "60"],

@@ -1,6 +1,6 @@
 """Play a replay script as a live hall would: journal every event, publish it over MQTT.
 
-    python -m firmware_py.publish SCRIPT --preset P --journal DIR \\
+    python -m firmware_py.replaypublisher SCRIPT --preset P --journal DIR \\
         --broker mqtt://127.0.0.1:1883 --tournament T --hall H --match M [--speed X]
 
 The script's times are the match's monotonic times (so a restart rebuilds the very same
@@ -21,10 +21,9 @@ import logging
 import os
 import sys
 from dataclasses import replace
-from importlib import resources
 from pathlib import Path
 
-from firmware_py import presets
+from firmware_py.core.errors import PresetError
 from firmware_py.core.phase import Stage
 from firmware_py.core.state import state_document
 from firmware_py.core.values import MatchSetup
@@ -33,29 +32,15 @@ from firmware_py.linkconfig import LinkConfigError, load_link_config
 from firmware_py.mqtt import HallLink, Tls, parse_broker_url
 from firmware_py.outbox import JournalTail, Outbox, SeqLog, acked_path
 from firmware_py.recorder import open_or_create
+from firmware_py.runconfig import preset_text
 from firmware_py.script import ScriptLine, parse_script
+from firmware_py.timeline import boot_id
 from firmware_py.timesource import SYSTEM, monotonic_s
 from firmware_py.wire import check_name
 
-log = logging.getLogger("firmware_py.publish")
+log = logging.getLogger("firmware_py.replaypublisher")
 
 PASSWORD_ENV = "ARENA_MQTT_PASSWORD"  # never on the command line: ps shows it to everyone
-
-
-def preset_text(args: argparse.Namespace) -> tuple[str, str]:
-    if args.preset_file is not None:
-        return args.preset_file.read_text(encoding="utf-8"), str(args.preset_file)
-    if args.preset not in presets.names():
-        raise SystemExit(f"unknown preset {args.preset!r} (one of {', '.join(presets.names())})")
-    source = resources.files(presets).joinpath(f"{args.preset}.toml")
-    return source.read_text(encoding="utf-8"), f"{args.preset}.toml"
-
-
-def boot_id() -> str:
-    try:
-        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
-    except OSError:
-        return ""
 
 
 def remaining_lines(script: list[ScriptLine], done: set[int],
@@ -74,7 +59,7 @@ def remaining_lines(script: list[ScriptLine], done: set[int],
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m firmware_py.publish", description=__doc__,
+    p = argparse.ArgumentParser(prog="python -m firmware_py.replaypublisher", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("script", type=Path)
     group = p.add_mutually_exclusive_group(required=True)
@@ -140,7 +125,10 @@ def run(args: argparse.Namespace) -> int:
             return 2
     broker = parse_broker_url(args.broker)
     script = parse_script(args.script.read_text(encoding="utf-8"), str(args.script))
-    toml_text, source = preset_text(args)
+    try:
+        toml_text, source = preset_text(args.preset, args.preset_file)
+    except PresetError as err:
+        raise SystemExit(str(err)) from err
     path = args.journal / f"{args.match}.journal"
     setup = MatchSetup(match_id=args.match, stage=Stage(args.stage),
                        home=replace(MatchSetup().home, name=args.home),
