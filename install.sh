@@ -98,7 +98,7 @@ say "Arena Scoreboard: installing the $ROLE into ${ROOT}${PREFIX}$([ "$DRY" = 1 
 # --- Debian packages -------------------------------------------------------------------
 say "Debian packages"
 # The venv's ensurepip comes with python3-venv. A hall: lgpio from Raspberry Pi OS (it has
-# no aarch64 wheel on PyPI: STACK-NOTES), and the libraries SDL's KMSDRM driver loads at
+# no aarch64 wheel on PyPI: README "Dependency facts"), and the libraries SDL's KMSDRM driver loads at
 # run time (GBM, EGL, GLES and Mesa's GPU driver; the pygame-ce wheel does not bundle them).
 # The office: the broker and its mosquitto_passwd.
 if [ "$ROLE" = hall ]; then

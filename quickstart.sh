@@ -33,7 +33,8 @@ python3 -c 'import ensurepip, venv' 2>/dev/null || apt_install python3-venv
 
 if [ ! -x "$VENV/bin/python" ]; then
     say "creating $VENV"
-    # --system-site-packages: on a Pi, lgpio comes from Debian (python3-lgpio): STACK-NOTES.
+    # --system-site-packages: on a Pi, lgpio comes from Debian (python3-lgpio):
+    # README "Dependency facts".
     python3 -m venv --system-site-packages "$VENV"
 fi
 stamp="$VENV/.installed-$(sha256sum pyproject.toml | cut -c1-16)"

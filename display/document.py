@@ -1,4 +1,4 @@
-"""Reading the state document (DESIGN.md 4.3) and the between-games data into typed views.
+"""Reading the state document (README 4.3) and the between-games data into typed views.
 
 Pure. The display takes a snapshot once per frame and never reaches into the core; this is
 the only place that knows the JSON shape. Keys the display does not need may be missing

@@ -191,7 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--log-level", choices=hall_config.LOG_LEVELS, default=None,
                    help="config [log] level; default info")
     p.add_argument("--script", type=Path, default=None, metavar="FILE",
-                   help="play a replay script (DESIGN.md 4.2) on the match on the board: line "
+                   help="play a replay script (README 4.2) on the match on the board: line "
                    "i at the script's origin + t_i; restart-safe (no line is played twice)")
     p.add_argument("--script-dir", type=Path, default=None, metavar="DIR",
                    help="the script of each match, DIR/<match id>.jsonl (also for matches "

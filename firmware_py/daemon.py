@@ -528,7 +528,7 @@ class Daemon:
     def document(self, at: int) -> dict[str, Any]:
         assert self.session is not None
         doc = state_document(self.match, at, self.console.entry() if self.console else None)
-        doc["restored"] = self.session.restored  # an extra key (DESIGN.md 4.3 allows them)
+        doc["restored"] = self.session.restored  # an extra key (README 4.3 allows them)
         return doc
 
     def status(self) -> dict[str, Any]:

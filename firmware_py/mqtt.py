@@ -1,4 +1,4 @@
-"""The hall's MQTT link (DESIGN.md 4.4): the only module of the scoreboard that imports paho.
+"""The hall's MQTT link (README 4.4): the only module of the scoreboard that imports paho.
 
 It also holds the office's connection (``OfficePeer``, at the end), so paho stays here.
 
@@ -43,7 +43,7 @@ __all__ = ["HallLink", "OfficePeer", "Tls", "parse_broker_url", "parse_next"]
 
 log = logging.getLogger(__name__)
 
-STATE_EVERY_S = 10.0  # the retained state is refreshed at least this often (DESIGN.md 4.4)
+STATE_EVERY_S = 10.0  # the retained state is refreshed at least this often (README 4.4)
 
 @dataclass(frozen=True)
 class Tls:

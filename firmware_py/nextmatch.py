@@ -1,4 +1,4 @@
-"""The office's ``next`` (DESIGN.md 4.4): the match this hall plays next.
+"""The office's ``next`` (README 4.4): the match this hall plays next.
 
 A new ``next`` loads the match into pregame only when no match is in progress: before the
 first press of the current match, or once it is final. During a game it waits (the latest

@@ -1,9 +1,10 @@
 """The MQTT outbox: the journal's events, sent in ``seq`` order, marked sent only on PUBACK.
 
-The journal is the queue (STACK-NOTES: paho keeps unsent messages in memory only and the
-broker is transport, not storage). What has been acknowledged is kept beside the journal in
-a small append-only side file, ``<journal>.acked``, one ``seq`` per line, fsync'd per batch
-of acks. The journal itself is never rewritten: it stays the untouched source of truth.
+The journal is the queue (README "Dependency facts": paho keeps unsent messages in memory
+only and the broker is transport, not storage). What has been acknowledged is kept beside
+the journal in a small append-only side file, ``<journal>.acked``, one ``seq`` per line,
+fsync'd per batch of acks. The journal itself is never rewritten: it stays the untouched
+source of truth.
 
 A crash between a PUBACK and the fsync of its line only means the event is sent again after
 the restart: a duplicate with the same ``event_id``, which MQTT QoS 1 allows anyway and the

@@ -1,4 +1,4 @@
-"""The MQTT contract (DESIGN.md 4.4), declared once: every topic and every payload.
+"""The MQTT contract (README 4.4), declared once: every topic and every payload.
 
 The hall (``mqtt``, ``outbox``), the office (``intake``, ``service``, ``ledger``) and the
 display's between-games tables all build and check their messages here, so the wire format
@@ -37,7 +37,7 @@ NEXT = "next"
 STANDINGS = "standings"
 HALL_KINDS = (EVENTS, STATE, STATUS, NEXT)
 FROM_HALL = (EVENTS, STATE, STATUS)  # what the office reads
-# DESIGN.md 4.4's acknowledgements (what the office has durably stored of a hall's events)
+# README 4.4's acknowledgements (what the office has durably stored of a hall's events)
 # are declared here for the topic tree's sake; nothing publishes them yet.
 ACKS = "acks"
 
@@ -334,7 +334,7 @@ def _check_match_ended(topic: str, data: Mapping[str, Any]) -> None:
 
 
 def build_state(doc: Mapping[str, Any]) -> bytes:
-    """The retained ``state``: the state document (DESIGN.md 4.3, built by the core)."""
+    """The retained ``state``: the state document (README 4.3, built by the core)."""
     return encode(doc)
 
 

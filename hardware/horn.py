@@ -9,7 +9,8 @@ the daemon is not in control:
 - on a normal stop and on an exception: ``guarded``;
 - on SIGTERM (systemctl stop): ``install_sigterm``;
 - after a crash, from outside: ``force_off`` (``scoreboard horn-off``, the unit's
-  ExecStopPost), because an output can stay latched after the process dies (STACK-NOTES).
+  ExecStopPost), because an output can stay latched after the process dies
+  (README "Dependency facts").
 """
 
 from __future__ import annotations

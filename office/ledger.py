@@ -113,7 +113,7 @@ class Ledger:
         return None
 
     def next_match(self, hall: str) -> wire.Next | None:
-        """The retained ``next`` for a hall (DESIGN.md 4.4), with the players suspended for
+        """The retained ``next`` for a hall (README 4.4), with the players suspended for
         that match; None when the hall has nothing left to play."""
         m = self.next_for_hall(hall)
         if m is None:

@@ -1,4 +1,5 @@
-"""The office's durable memory: SQLite in WAL mode with ``synchronous=FULL`` (STACK-NOTES).
+"""The office's durable memory: SQLite in WAL mode with ``synchronous=FULL``
+(README "Dependency facts").
 
 Every hall event (keyed by ``event_id``: a duplicate is ignored), every office action
 (corrections, lots drawn) and every alert is appended and never changed: triggers refuse

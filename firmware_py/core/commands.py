@@ -1,4 +1,4 @@
-"""The timekeeper's commands (DESIGN.md 4.2), as values.
+"""The timekeeper's commands (README 4.2), as values.
 
 Every command carries ``at``: the monotonic instant of the physical press (the GPIO edge,
 the serial line's arrival, the script's ``t``), never the time the code got round to it.

@@ -3,7 +3,7 @@
 A preset is parsed from a TOML document (``tomllib`` output: parsing is pure; reading the
 file is the shell's job). Every field is validated here and an error names the file, the key
 and the problem. The core never tests a preset's name: everything it does is driven by
-these fields (DESIGN.md 2, rule 5).
+these fields (README 2, rule 5).
 
 Citations are data: any table may hold ``cite.FIELD = "rule document and section"`` for its
 fields (``Preset.cite`` finds a field's, or the nearest table's). ``extends = "NAME"``

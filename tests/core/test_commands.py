@@ -1,4 +1,4 @@
-"""Command parsing (DESIGN.md 4.2): well-formed commands in, precise errors for the rest."""
+"""Command parsing (README 4.2): well-formed commands in, precise errors for the rest."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Shootouts of the four rule documents, checked through the state document (DESIGN.md 4.3),
+"""Shootouts of the four rule documents, checked through the state document (README 4.3),
 the refusals and the match record.
 
 Rules 000 'The winning goal race of the ranking matches' (ice-hockey-2x20), rules 001
@@ -552,7 +552,7 @@ def test_rules_000_the_decisive_goal_of_a_first_series_win() -> None:
 @pytest.mark.parametrize("variant", VARIANTS, ids=str)
 def test_the_tally_stays_after_the_end_with_next_null(variant: Variant) -> None:
     # Rules 000 'The winning goal race' / 001 'Playing the shootout' / 002 'Penalty shots'
-    # / 003 'Ranking'; DESIGN.md 4.3: the tally stays in the state document after the end.
+    # / 003 'Ranking'; README 4.3: the tally stays in the state document after the end.
     so = Shootout(variant, goals=2)
     so.shots(f"{_misses('A', variant.rounds - 1)} A+ H+ H- A+")
     doc = so.doc()
