@@ -75,8 +75,3 @@ def text_colour_on(background: Colour) -> Colour:
     """White or black, whichever contrasts more with ``background``."""
     return WHITE if contrast(WHITE, background) >= contrast(BLACK, background) else BLACK
 
-
-def mix(a: Colour, b: Colour, amount: float) -> Colour:
-    """``a`` moved ``amount`` (0..1) of the way to ``b``."""
-    return (round(a[0] + (b[0] - a[0]) * amount), round(a[1] + (b[1] - a[1]) * amount),
-            round(a[2] + (b[2] - a[2]) * amount))

@@ -8,7 +8,8 @@
 - ``headless``: SDL's dummy driver (tests, CI).
 
 Display calls must come from the thread that opened it (README "Dependency facts"), i.e.
-the daemon's main loop. ``Display.show`` draws a frame and updates only the rectangles that changed.
+the daemon's main loop. ``Display.draw`` draws a frame into the back buffer and ``present``
+updates only the rectangles that changed.
 """
 
 from __future__ import annotations
@@ -59,11 +60,6 @@ class Display:
         """Show what ``draw`` drew (at the frame's instant: see ``pacing``)."""
         if dirty:
             pygame.display.update([pygame.Rect(r) for r in dirty])
-
-    def show(self, doc: Mapping[str, Any], **extra: Any) -> list[Rect]:
-        dirty = self.draw(doc, **extra)
-        self.present(dirty)
-        return dirty
 
     def close(self) -> None:
         pygame.display.quit()

@@ -32,7 +32,6 @@ SEGMENTS: dict[str, str] = {
     "5": "acdfg", "6": "acdefg", "7": "abc", "8": "abcdefg", "9": "abcdfg",
     "-": "g", " ": "",
 }
-CHARACTERS = frozenset(SEGMENTS) | {":", "."}
 
 
 def _horizontal(x0: float, x1: float, y: float, t: float) -> Polygon:

@@ -97,7 +97,6 @@ class Outputs:
         self._state_file = state_file
         self._serial_every = NS_PER_S / serial_hz
         self.last_steady: dict[str, Any] | None = None
-        self.last_doc: dict[str, Any] | None = None
         self._mqtt_sent_at = NEVER
         self._serial_sent_at = NEVER
 
@@ -109,7 +108,6 @@ class Outputs:
              notifier: Any, restored: bool,
              on_change: Callable[[dict[str, Any] | None, dict[str, Any]], None]) -> None:
         """``on_change(previous steady part, new steady part)`` runs on a state change."""
-        self.last_doc = doc
         write_state_file(self._state_file, doc, at)
         steady = steady_part(doc)
         changed = steady != self.last_steady

@@ -31,10 +31,6 @@ class Notifier:
         self.watchdog_ns: int | None = int(watchdog) * 1000 // 2 if usable else None
         self._status = ""
 
-    @property
-    def enabled(self) -> bool:
-        return self._sock is not None
-
     def send(self, *lines: str) -> None:
         """Send ``KEY=value`` lines in one datagram; never raises (systemd may be gone)."""
         if self._sock is None:

@@ -74,7 +74,3 @@ class Timeline:
     def ticks_to_ns(self, ticks: float) -> int:
         """A GPIO edge stamp (gpiozero ticks: monotonic seconds) on the match timeline."""
         return self.from_real(round(ticks * 1_000_000_000))
-
-    def real_seconds(self, match_ns: int) -> float:
-        """A match-time duration as real seconds (for timeouts of waits)."""
-        return float(match_ns / self.scale) / 1e9

@@ -6,8 +6,8 @@ length from the preset). This module only makes the relay follow that, and keeps
 the daemon is not in control:
 
 - at start: ``HornRelay`` opens the pin already at the inactive level (no on-glitch);
-- on a normal stop and on an exception: ``guarded``;
-- on SIGTERM (systemctl stop): ``install_sigterm``;
+- on a normal stop, on an exception and on SIGTERM (systemctl stop): the daemon's stopping
+  closes the relay, its signal handler and error path call ``switch_off``;
 - after a crash, from outside: ``force_off`` (``scoreboard horn-off``, the unit's
   ExecStopPost), because an output can stay latched after the process dies
   (README "Dependency facts").
@@ -16,21 +16,14 @@ the daemon is not in control:
 from __future__ import annotations
 
 import logging
-import signal
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from types import FrameType, TracebackType
+from collections.abc import Callable
+from types import TracebackType
 
 from gpiozero import DigitalOutputDevice, Factory  # type: ignore[import-untyped]
 
 from firmware_py.core.match import Match
 
 log = logging.getLogger(__name__)
-
-# A requested stop is a clean stop: exiting 0 keeps systemd from marking the unit failed
-# (it would log status=143 for the conventional 128 + SIGTERM).
-SIGTERM_EXIT_CODE = 0
-
 
 class HornRelay:
     """One relay on one GPIO pin, off until told otherwise.
@@ -163,35 +156,3 @@ class HornDriver:
     def fail_safe(self) -> None:
         """Drive the relay off; never raises (logs)."""
         switch_off(self.relay)
-
-
-@contextmanager
-def guarded(relay: HornRelay) -> Iterator[HornRelay]:
-    """The relay is off when the block ends, normally or by any exception (which
-    propagates unchanged)."""
-    try:
-        yield relay
-    finally:
-        switch_off(relay)
-
-
-def install_sigterm(relay: HornRelay) -> Callable[[], None]:
-    """On SIGTERM drive the relay off, then raise ``SystemExit`` (so ``guarded`` blocks and
-    ``finally`` clauses run). Returns a function that restores the previous handler.
-
-    Python's default SIGTERM ends the process without any cleanup, leaving a sounding horn
-    latched on. Call from the main thread (Python only installs handlers there).
-    """
-
-    def on_sigterm(signum: int, frame: FrameType | None) -> None:
-        switch_off(relay)
-        raise SystemExit(SIGTERM_EXIT_CODE)
-
-    previous = signal.signal(signal.SIGTERM, on_sigterm)
-
-    def uninstall() -> None:
-        # None: the previous handler was not installed from Python; the default is the
-        # closest we can restore.
-        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
-
-    return uninstall

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import os
-import signal
 import threading
 from collections.abc import Iterator
 
@@ -19,7 +18,7 @@ from firmware_py import presets
 from firmware_py.core.commands import Horn, Start
 from firmware_py.core.match import Match, feed
 from firmware_py.timesource import make_realtime, wait_until
-from hardware.horn import HornDriver, HornRelay, force_off, guarded, install_sigterm
+from hardware.horn import HornDriver, HornRelay, force_off
 
 PIN = 17
 MS = 1_000_000
@@ -129,52 +128,6 @@ def test_force_off_from_outside_after_a_crash(factory: MockFactory, active_high:
 
 
 # ------------------------------------------------------------------ fail-safe paths
-
-
-def test_guarded_turns_it_off_on_normal_exit(factory: MockFactory) -> None:
-    relay = HornRelay(PIN, pin_factory=factory)
-    with guarded(relay):
-        relay.on()
-    assert not level(factory)
-    relay.close()
-
-
-def test_guarded_turns_it_off_on_an_exception_which_propagates(factory: MockFactory) -> None:
-    relay = HornRelay(PIN, pin_factory=factory)
-    with pytest.raises(RuntimeError, match="loop broke"), guarded(relay):
-        relay.on()
-        raise RuntimeError("loop broke")
-    assert not level(factory) and not relay.is_on
-    relay.close()
-
-
-def test_guarded_does_not_hide_the_exception_when_off_fails(
-    factory: MockFactory, caplog: pytest.LogCaptureFixture
-) -> None:
-    relay = HornRelay(PIN, pin_factory=factory)
-    relay.close()  # off() now raises (device closed)
-    with pytest.raises(RuntimeError, match="loop broke"), guarded(relay):
-        raise RuntimeError("loop broke")
-    assert "could not switch the horn relay off" in caplog.text
-
-
-def test_sigterm_turns_it_off_exits_and_restores_the_previous_handler(
-    factory: MockFactory,
-) -> None:
-    previous = signal.getsignal(signal.SIGTERM)
-    relay = HornRelay(PIN, pin_factory=factory)
-    uninstall = install_sigterm(relay)
-    try:
-        relay.on()
-        assert level(factory)
-        with pytest.raises(SystemExit) as exited:
-            os.kill(os.getpid(), signal.SIGTERM)
-        assert exited.value.code == 0
-        assert not level(factory) and not relay.is_on
-    finally:
-        uninstall()
-    assert signal.getsignal(signal.SIGTERM) is previous
-    relay.close()
 
 
 def test_fail_safe_never_raises(factory: MockFactory, caplog: pytest.LogCaptureFixture) -> None:

@@ -215,10 +215,6 @@ class Table:
         """The keys of this table, in file order."""
         return list(self.data)
 
-    def mark_read(self, *keys: str) -> None:
-        """Keys read by other means (a sub-table handed to another module as a whole)."""
-        self._read.update(keys)
-
     def done(self, known: Sequence[str] = ()) -> None:
         """Every key was read; ``known`` lists the keys a hint may point to."""
         unknown = sorted(set(self.data) - self._read)
