@@ -21,7 +21,7 @@ from typing import Any
 
 from firmware_py.core.tables import Table, parse_toml
 from firmware_py.mqtt import BrokerUrl, Tls, parse_broker_url
-from firmware_py.wire import check_name
+from firmware_py.wire import check_hall, check_name
 
 KEYS = {"broker", "tournament", "hall", "username", "password_file", "ca_file", "cert_file",
         "key_file"}
@@ -53,10 +53,11 @@ def parse_link_config(table: Mapping[str, Any], source: str) -> LinkConfig:
     except ValueError as err:
         raise fail("broker", str(err)) from err
     names = {}
-    for key in ("tournament", "hall"):
+    for key, check in (("tournament", lambda v: check_name("tournament", v)),
+                       ("hall", check_hall)):
         value = mqtt.string(key)
         try:
-            names[key] = check_name(key, value)
+            names[key] = check(value)
         except ValueError as err:
             raise fail(key, str(err)) from err
     password = None

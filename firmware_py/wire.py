@@ -77,6 +77,14 @@ def check_name(kind: str, value: str) -> str:
     return value
 
 
+def check_hall(hall: str) -> str:
+    """A hall id: a name, and not a level the tournament's tree uses for itself."""
+    check_name("hall", hall)
+    if hall == STANDINGS:  # its topics would be read as the office's tables
+        raise ValueError(f"hall {hall!r}: that level is the office's tables; name it otherwise")
+    return hall
+
+
 def tournament_root(tournament: str) -> str:
     """``arena/v1/<tournament>``: every topic of one tournament is below it."""
     return f"{ROOT}/{VERSION}/{check_name('tournament', tournament)}"
@@ -86,9 +94,7 @@ def hall_topic(tournament: str, hall: str, kind: str) -> str:
     """``arena/v1/<tournament>/<hall>/<kind>``."""
     if kind not in (*HALL_KINDS, ACKS):
         raise ValueError(f"hall topic kind {kind!r}: one of {', '.join(HALL_KINDS)}")
-    if hall == STANDINGS:  # its topics would be read as the office's tables
-        raise ValueError(f"hall {hall!r}: that level is the office's tables; name it otherwise")
-    return f"{tournament_root(tournament)}/{check_name('hall', hall)}/{kind}"
+    return f"{tournament_root(tournament)}/{check_hall(hall)}/{kind}"
 
 
 def standings_topic(tournament: str, group: str) -> str:

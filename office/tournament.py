@@ -38,6 +38,7 @@ from datetime import date, datetime, time
 from types import MappingProxyType
 from typing import Any
 
+from firmware_py import wire
 from firmware_py.core.errors import PresetError
 from firmware_py.core.phase import Stage as PhaseStage
 from firmware_py.core.preset import Preset, StandingsRules, parse_standings
@@ -73,6 +74,14 @@ class _Table(Table):
 
     def name(self, key: str) -> str:
         return self.matching(key, _NAME, f"a valid name ({_NAME_RULE})")
+
+    def hall(self, key: str) -> str:
+        """A hall: a name that is also a hall's topic level (wire.check_hall)."""
+        value = self.name(key)
+        try:
+            return wire.check_hall(value)
+        except ValueError as err:
+            raise self.error(key, str(err)) from err
 
 
 def _read(data: Mapping[str, Any], source: str, keys: Sequence[str], where: str = ""
@@ -300,7 +309,7 @@ class _Schedule:
             key = "preset" if "preset" in table.data else "stage"
             raise table.error(key, f"a {stage} match must be decided, but preset {preset!r} "
                               "decides no tie in a playoff (its decision.stages)")
-        return _Raw(index, table, match_id, stage, group, table.name("hall"), _start(table),
+        return _Raw(index, table, match_id, stage, group, table.hall("hall"), _start(table),
                     preset, table.string("home"), table.string("away"))
 
     def _resolve(self, raw: _Raw) -> ScheduledMatch:

@@ -296,6 +296,8 @@ BAD: list[tuple[str, str, str]] = [
     ("missing name", edited('name = "Test Cup"\n', ""), "name: missing"),
     ("bad id", edited('id = "test-cup"', 'id = "test cup"'),
      "id: 'test cup' is not a valid name (1-64 of A-Z a-z 0-9 _ . -)"),
+    ("a hall named as the tables' level", edited('hall = "hall-1"', 'hall = "standings"'),
+     "matches[0].hall: hall 'standings': that level is the office's tables"),
     ("bad hall", edited('hall = "hall-1"', 'hall = "hall/1"'),
      "matches[0].hall: 'hall/1' is not a valid name"),
     ("quoted date", edited("start = 2026-12-05T09:00:00", 'start = "2026-12-05 09:00"'),
