@@ -795,12 +795,13 @@ class Match:
         else:
             score = s.score()
             if decided_by is DecidedBy.SHOOTOUT:
-                # Only the decisive goal is recorded in the result (rules 000).
+                # The result credits the winner the preset's goals for the shootout (rules
+                # 000: only the decisive goal), never the shots' tally.
                 rules = self.preset.shootout
                 assert rules is not None
                 won_by = shootout_rules.winner(rules, s.shots)
                 assert won_by is not None
-                score[won_by] += 1
+                score[won_by] += rules.winner_goals
             result = Result(score[Team.HOME], score[Team.AWAY], decided_by)
         step.enter(Phase.FINAL, result=result)
         step.emit(at, EventKind.MATCH_ENDED, result=result.to_json(),

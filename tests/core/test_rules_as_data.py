@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from firmware_py import presets
-from firmware_py.core.commands import Forfeit, Goal, Penalty, Start, Undo
+from firmware_py.core.commands import Forfeit, Goal, Next, Penalty, Shot, Start, Undo
 from firmware_py.core.errors import PresetError
 from firmware_py.core.match import Match, feed
 from firmware_py.core.phase import Stage, Team
@@ -74,6 +74,50 @@ def test_forfeit_goals_are_validated() -> None:
     data["forfeit"] = {"goals": 5, "score": 5}
     with pytest.raises(PresetError, match=r"^mine.toml: forfeit.score: unknown key"):
         parse_preset(data, "mine.toml")
+
+
+# ---------------------------------------------------------------- the shootout's goal
+
+
+def _shootout_win(match: Match, at: int) -> None:
+    """Shots until the away team has won the shootout (its first series)."""
+    number = 10
+    while match.state.phase.value == "shootout":
+        team = shootout_next(match)
+        feed(match, Shot(S(at), team, scored=team is AWAY, player=number))
+        at, number = at + 10, number + 1
+
+
+def shootout_next(match: Match) -> Team:
+    doc = state_document(match, match.state.last_at or 0)
+    return Team(doc["shootout"]["next"]) if doc["shootout"]["next"] else AWAY
+
+
+@pytest.mark.parametrize("preset", ["ice-hockey-2x20", "floorball-2x15", "youth-hockey-3x18",
+                                    "football-p08", "football-p10"])
+def test_a_shootout_adds_only_the_decisive_goal_to_the_result(preset: str) -> None:
+    # Rules 000 'The winning goal race of the ranking matches': only the decisive goal is
+    # recorded in the final result; the other documents say nothing, and record it so too.
+    loaded = presets.load(preset)
+    assert loaded.shootout is not None and loaded.shootout.winner_goals == 1
+    assert loaded.cite("shootout.winner_goals") is not None
+
+
+def test_the_shootout_goal_is_the_presets() -> None:
+    data = _data("ice-hockey-2x20")
+    data["shootout"]["winner_goals"] = 2
+    data["shootout"][CITE].pop("winner_goals")
+    match = Match(parse_preset(data, "test.toml"), MatchSetup(stage=Stage.PLAYOFF))
+    feed(match, Start(S(0)))
+    feed(match, Goal(S(30), HOME, 9))
+    feed(match, Goal(S(60), AWAY, 7))
+    match.advance(S(1200))  # rules 000: 2 x 20 min, a playoff tie: overtime, then shots
+    while match.state.phase.value not in ("shootout", "final"):
+        feed(match, Next(S(1300)))
+        match.advance(match.next_deadline() or S(9000))
+    _shootout_win(match, (match.state.last_at or 0) // 1_000_000_000 + 10)
+    result = state_document(match, match.state.last_at or 0)["result"]
+    assert result == {"home": 1, "away": 3, "decided_by": "shootout"}
 
 
 # ---------------------------------------------------------------- sudden death
