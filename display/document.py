@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_py.wire import FIGURES
+from firmware_py.wire import FIGURES, Row
 
 from .colour import ColourError, parse_hex
 from .items import Colour
@@ -119,21 +119,9 @@ class NextMatchView:
 
 
 @dataclass(frozen=True, slots=True)
-class TableRowView:
-    team: str
-    played: int
-    won: int
-    drawn: int
-    lost: int
-    goals_for: int
-    goals_against: int
-    points: int
-
-
-@dataclass(frozen=True, slots=True)
 class TableView:
     group: str
-    rows: tuple[TableRowView, ...]
+    rows: tuple[Row, ...]  # the wire's table row: one definition for office, hall, display
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,10 +324,10 @@ def read_between(data: Mapping[str, Any]) -> BetweenView:
         for j, raw_row in enumerate(_list(table.get("rows", []), f"{at}.rows")):
             rat = f"{at}.rows[{j}]"
             row = _map(raw_row, rat)
-            rows.append(TableRowView(
-                team=" ".join(_str(row.get("team"), f"{rat}.team").split()),
+            rows.append(Row.of(
+                " ".join(_str(row.get("team"), f"{rat}.team").split()),
                 # the figures of a table row as the office sends them (wire.FIGURES)
-                **{key: _int(row.get(key, 0), f"{rat}.{key}") for key in FIGURES},
+                {key: _int(row.get(key, 0), f"{rat}.{key}") for key in FIGURES},
             ))
         tables.append(TableView(_str(table.get("group", ""), f"{at}.group"), tuple(rows)))
     page = _int(data.get("page", 0), "page")

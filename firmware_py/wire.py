@@ -501,6 +501,12 @@ class Row:
     def figures(self) -> dict[str, int]:
         return {k: int(getattr(self, k)) for k in FIGURES}
 
+    @classmethod
+    def of(cls, team: str, figures: Mapping[str, int]) -> Row:
+        """A row from a team and its figures (every one of ``FIGURES``)."""
+        return cls(team, figures["played"], figures["won"], figures["drawn"], figures["lost"],
+                   figures["goals_for"], figures["goals_against"], figures["points"])
+
 
 @dataclass(frozen=True, slots=True)
 class Standings:

@@ -18,8 +18,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from firmware_py.wire import Row
+
 from .. import colour as pal
-from ..document import BetweenView, NextMatchView, StatusView, TableRowView, TableView
+from ..document import BetweenView, NextMatchView, StatusView, TableView
 from ..fit import fit_text, line_height
 from ..items import PANEL, Box, Item, Rect
 from .common import Canvas, footer, halves, row_cap_top, stripe, team_name, text
@@ -244,7 +246,7 @@ def table_items(canvas: Canvas, area: Rect, table: TableView, style: TableStyle
     return items
 
 
-def _cell(row: TableRowView, key: str) -> str:
+def _cell(row: Row, key: str) -> str:
     if key == "goals":
         return f"{row.goals_for}:{row.goals_against}"
     value: int = getattr(row, key)
