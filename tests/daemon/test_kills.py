@@ -8,7 +8,7 @@ at 100 crash instants is tested in-process on a fake clock (tests/daemon/test_in
 The game is examples/replay/ice-hockey-2x20-playoff.jsonl (ice-hockey-2x20, playoff stage):
 stacked penalties, goals, a clock stop, the break, period 2 with its stop-time minute, a
 misconduct, and a shootout to the final; about 2700 s of game time, played at ``SCALE``
-times real time (~55 s). The kill moments come from a seeded RNG: uniform over the whole
+times real time (~35 s). The kill moments come from a seeded RNG: uniform over the whole
 game and on into the final, plus two in each short stretch (``SHORT``: the stopped clock,
 the break, the shootout, the final). After each kill the daemon is restarted at once with
 the same state directory, script and (test-only) boot id, so the restart is a crash in the
@@ -58,7 +58,7 @@ SCRIPT = ROOT / "examples" / "replay" / "ice-hockey-2x20-playoff.jsonl"
 PRESET = "ice-hockey-2x20"
 SETUP = MatchSetup(stage=Stage.PLAYOFF)  # the config's match: M1, Home v Away
 BOOT = "kill-test-boot"  # one boot for the whole test: every kill is a crash in the same boot
-SCALE = 50  # the injected clock runs 50 times real time: the game takes ~55 s
+SCALE = 80  # the injected clock runs 80 times real time: the game takes ~35 s
 KILLS = 40
 SEED = 20260808
 FINAL_TAIL_S = 60  # kill moments run on this long (game time) past the last script line
@@ -69,7 +69,8 @@ SHORT = ((160, 200), (1240, 1300), (2500, 2670), (2670, 2670 + FINAL_TAIL_S))
 # One frame, in game time. The daemon draws at the instant the shown state next changes (the
 # clock shows whole seconds above a minute: a frame a second; tenths below), but never more
 # than one frame per MIN_FRAME_GAP_NS of real time, which at SCALE is MIN_FRAME_GAP_NS * SCALE
-# of game time (1650 ms at 50). The longer of the two is one frame of the game's display.
+# of game time (2640 ms at 80; the in-process crash test checks the countdowns exactly).
+# The longer of the two is one frame of the game's display.
 FRAME_MS = max(1000, MIN_FRAME_GAP_NS * SCALE // 1_000_000)
 
 
