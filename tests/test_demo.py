@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from firmware_py import config as hall_config_file
-from firmware_py import presets
+from firmware_py import presets, wire
 from firmware_py.cli import main
 from firmware_py.core.match import Match, feed
 from firmware_py.core.phase import Stage
@@ -34,9 +34,7 @@ from firmware_py.demo.narration import journal_lines, record_line
 from firmware_py.journal import encode, scan
 from firmware_py.loopback import find_mosquitto
 from firmware_py.script import parse_script
-from firmware_py.wire import event_document
 from office.files import load_tournament
-from office.intake import HallEvent
 from office.store import Store
 from tests.demo_fake_hall import record_match
 
@@ -154,10 +152,11 @@ def _played_into_store(d: tournaments.DemoTournament, db: Path) -> None:
             while (deadline := match.next_deadline()) is not None:
                 events += match.advance(deadline)
             for e in events:
-                p = event_document(d.hall, {"match": m.id, "seq": e.seq, "event": e.kind.value,
-                                           "data": dict(e.data), "at": e.at})
-                store.add_event(HallEvent(p["event_id"], d.hall, m.id, p["seq"], p["type"],
-                                          p["data"], p["at_ns"], p["wall"]), datetime.now())
+                body = wire.build_event(d.hall, {"match": m.id, "seq": e.seq,
+                                                 "event": e.kind.value, "data": dict(e.data),
+                                                 "at": e.at})
+                topic = wire.hall_topic(d.id, d.hall, wire.EVENTS)
+                store.add_event(wire.check_event(topic, body, d.id), datetime.now())
     finally:
         store.close()
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_py import presets
+from firmware_py import presets, wire
 from firmware_py.core.commands import Command, End, Goal, Penalty, Shot, Start
 from firmware_py.core.match import Match, feed
 from firmware_py.core.phase import Phase, Stage, Team
@@ -77,9 +77,10 @@ def play(preset: str, hall: str, game: Play, *, finish: bool = True) -> list[dic
 
 
 def hall_event(payload: dict[str, Any]) -> HallEvent:
+    """The event as the office's intake reads it off the wire (``wire.check_event``)."""
     hall = payload["event_id"].split(":")[0]
-    return HallEvent(payload["event_id"], hall, payload["match"], payload["seq"],
-                     payload["type"], payload["data"], payload["at_ns"], payload["wall"])
+    topic = wire.hall_topic("cup", hall, wire.EVENTS)
+    return wire.check_event(topic, encoded(payload), "cup")
 
 
 def encoded(payload: dict[str, Any]) -> bytes:
