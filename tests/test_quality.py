@@ -30,7 +30,10 @@ def test_mypy_is_clean_on_every_package() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-OUTSIDE = re.compile(r"STACK-NOTES|DEVELOPERS\.md|DESIGN\.md|\.\./shared|shared/tournament-rules")
+# What lies beside the checkout (spelled in pieces, so that this file does not match itself).
+OUTSIDE = re.compile("|".join(re.escape(a + b) for a, b in (
+    ("STACK", "-NOTES"), ("DEVELOPERS", ".md"), ("DESIGN", ".md"), ("../", "shared"),
+    ("shared/", "tournament-rules"))))
 
 
 def test_nothing_points_outside_the_repository() -> None:
@@ -38,7 +41,7 @@ def test_nothing_points_outside_the_repository() -> None:
     about the dependencies) is in README.md, not in files beside the checkout."""
     tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
                              check=True).stdout.split()
-    texts = [p for p in tracked if not p.endswith(".png") and p != "tests/test_quality.py"]
+    texts = [p for p in tracked if not p.endswith(".png")]
     found = [f"{p}:{n}: {line.strip()}" for p in texts
              for n, line in enumerate((ROOT / p).read_text(errors="replace").splitlines(), 1)
              if OUTSIDE.search(line)]
