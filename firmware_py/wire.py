@@ -54,6 +54,55 @@ _EVENT_TYPES = frozenset(k.value for k in EventKind)
 _DECIDED_BY = tuple(d.value for d in DecidedBy)
 
 
+# -- the messages' keys, each spelled once: the builders and the checkers below both use these
+
+
+class Ev:
+    """The keys of an ``events`` message."""
+
+    EVENT_ID = "event_id"
+    MATCH = "match"
+    SEQ = "seq"
+    TYPE = "type"
+    DATA = "data"
+    AT_NS = "at_ns"  # the hall's monotonic time of the press
+    WALL = "wall"
+    WALL_SYNCED = "wall_synced"
+    BOOT = "boot"
+
+
+class Nx:
+    """The keys of a ``next`` document (and of its teams and suspended players)."""
+
+    MATCH = "match"
+    PRESET = "preset"
+    STAGE = "stage"
+    TEAMS = "teams"
+    NAME = "name"
+    COLOURS = "colours"
+    SCHEDULED = "scheduled"
+    LABEL = "label"
+    SUSPENDED = "suspended"
+    TEAM = "team"
+    PLAYER = "player"
+
+
+class St:
+    """The keys of a ``standings`` document, of a table and of its rows (with ``FIGURES``)."""
+
+    GROUP = "group"
+    TOURNAMENT = "tournament"
+    NAME = "name"
+    PROVISIONAL = "provisional"
+    COMPLETE = "complete"
+    ROWS = "rows"
+    TEAM = "team"
+    RANK = "rank"
+    PENALTY_MINUTES = "penalty_minutes"
+    DECIDED_BY = "decided_by"
+    LOTS_NEEDED = "lots_needed"
+
+
 class WireError(ValueError):
     """A message that cannot be used; ``str()`` is ``"<topic>: <reason>"``."""
 
@@ -270,15 +319,15 @@ def event_document(hall: str, record: Mapping[str, Any]) -> dict[str, Any]:
     """
     wall = record.get("wall")
     return {
-        "event_id": event_id(hall, str(record["match"]), int(record["seq"])),
-        "match": record["match"],
-        "seq": record["seq"],
-        "type": record["event"],
-        "data": record.get("data", {}),
-        "at_ns": record["at"],  # monotonic time of the press
-        "wall": wall,
-        "wall_synced": wall is not None,
-        "boot": record.get("boot"),
+        Ev.EVENT_ID: event_id(hall, str(record["match"]), int(record["seq"])),
+        Ev.MATCH: record["match"],
+        Ev.SEQ: record["seq"],
+        Ev.TYPE: record["event"],
+        Ev.DATA: record.get("data", {}),
+        Ev.AT_NS: record["at"],
+        Ev.WALL: wall,
+        Ev.WALL_SYNCED: wall is not None,
+        Ev.BOOT: record.get("boot"),
     }
 
 
@@ -291,20 +340,20 @@ def check_event(topic: str, payload: bytes, tournament: str) -> HallEvent:
     that is the office's)."""
     hall = hall_of(topic, EVENTS, tournament)
     doc = _object(topic, payload)
-    eid = _get(topic, doc, "event_id", str, "a string")
-    match_id = _get(topic, doc, "match", str, "a string")
-    seq = _int(topic, doc, "seq", minimum=1)
-    kind = _get(topic, doc, "type", str, "a string")
+    eid = _get(topic, doc, Ev.EVENT_ID, str, "a string")
+    match_id = _get(topic, doc, Ev.MATCH, str, "a string")
+    seq = _int(topic, doc, Ev.SEQ, minimum=1)
+    kind = _get(topic, doc, Ev.TYPE, str, "a string")
     if kind not in _EVENT_TYPES:
-        _refuse(topic, f"'type' {kind!r} is not a known event type")
-    data = _get(topic, doc, "data", dict, "an object")
-    at_ns = _int(topic, doc, "at_ns", minimum=0)
-    if "wall" not in doc:
-        _refuse(topic, "'wall' is missing")
-    wall = _opt_str(topic, doc, "wall")
+        _refuse(topic, f"'{Ev.TYPE}' {kind!r} is not a known event type")
+    data = _get(topic, doc, Ev.DATA, dict, "an object")
+    at_ns = _int(topic, doc, Ev.AT_NS, minimum=0)
+    if Ev.WALL not in doc:
+        _refuse(topic, f"'{Ev.WALL}' is missing")
+    wall = _opt_str(topic, doc, Ev.WALL)
     expected = event_id(hall, match_id, seq)
     if eid != expected:
-        _refuse(topic, f"'event_id' {eid!r} does not match topic and fields "
+        _refuse(topic, f"'{Ev.EVENT_ID}' {eid!r} does not match topic and fields "
                        f"(expected {expected!r})")
     if kind == EventKind.MATCH_ENDED.value:
         _check_match_ended(topic, data)
@@ -353,7 +402,7 @@ def check_state(topic: str, payload: bytes, tournament: str) -> tuple[str, dict[
     if not payload:
         return hall, {}
     doc = _object(topic, payload)
-    _opt_str(topic, doc, "match")
+    _opt_str(topic, doc, Ev.MATCH)  # the state document's match id, as an event's
     return hall, doc
 
 
@@ -409,14 +458,14 @@ class Next:
 def next_document(n: Next) -> dict[str, Any]:
     """``n`` as its JSON document (what the hall's ``on_next`` is handed, too)."""
     doc: dict[str, Any] = {
-        "match": n.match, "preset": n.preset, "stage": n.stage,
-        "teams": {side: {"name": t.name, "colours": list(t.colours)}
-                  for side, t in (("home", n.home), ("away", n.away))},
-        "scheduled": n.scheduled,
-        "suspended": [{"team": s.team, "player": s.player} for s in n.suspended],
+        Nx.MATCH: n.match, Nx.PRESET: n.preset, Nx.STAGE: n.stage,
+        Nx.TEAMS: {side: {Nx.NAME: t.name, Nx.COLOURS: list(t.colours)}
+                   for side, t in zip(_SIDES, (n.home, n.away), strict=True)},
+        Nx.SCHEDULED: n.scheduled,
+        Nx.SUSPENDED: [{Nx.TEAM: s.team, Nx.PLAYER: s.player} for s in n.suspended],
     }
     if n.label is not None:
-        doc["label"] = n.label
+        doc[Nx.LABEL] = n.label
     return doc
 
 
@@ -427,51 +476,53 @@ def build_next(n: Next) -> bytes:
 def check_next(topic: str, payload: bytes, presets: Collection[str] | None = None) -> Next:
     """A retained ``next``; ``presets`` (when given) are the preset names the reader knows."""
     doc = _object(topic, payload)
-    match = doc.get("match")
+    match = doc.get(Nx.MATCH)
     if not isinstance(match, str) or not _NAME.fullmatch(match):
-        _refuse(topic, "'match' must be a match id (1-64 of A-Z a-z 0-9 _ . -), got "
+        _refuse(topic, f"'{Nx.MATCH}' must be a match id (1-64 of A-Z a-z 0-9 _ . -), got "
                        f"{_show(match)}")
-    preset = _get(topic, doc, "preset", str, "a preset name")
+    preset = _get(topic, doc, Nx.PRESET, str, "a preset name")
     if presets is not None and preset not in presets:
-        _refuse(topic, f"'preset' {preset!r} is not a known preset")
-    stage = doc.get("stage", "group")
+        _refuse(topic, f"'{Nx.PRESET}' {preset!r} is not a known preset")
+    stage = doc.get(Nx.STAGE, _STAGES[0])
     if stage not in _STAGES:
-        _refuse(topic, f"'stage' must be 'group' or 'playoff', got {_show(stage)}")
-    teams = doc.get("teams")
+        _refuse(topic, f"'{Nx.STAGE}' must be 'group' or 'playoff', got {_show(stage)}")
+    teams = doc.get(Nx.TEAMS)
     if not isinstance(teams, dict):
-        _refuse(topic, "'teams' must be an object with 'home' and 'away', got "
+        _refuse(topic, f"'{Nx.TEAMS}' must be an object with 'home' and 'away', got "
                        f"{kind_of(teams)}")
     sides = [_team(topic, teams.get(side), side) for side in _SIDES]
-    suspended = doc.get("suspended", [])
+    suspended = doc.get(Nx.SUSPENDED, [])
     if not isinstance(suspended, list):
-        _refuse(topic, f"'suspended' must be a list, got {kind_of(suspended)}")
+        _refuse(topic, f"'{Nx.SUSPENDED}' must be a list, got {kind_of(suspended)}")
     banned = tuple(_suspended(topic, s, i) for i, s in enumerate(suspended))
     return Next(match=match, preset=preset, stage=stage, home=sides[0], away=sides[1],
-                scheduled=_opt_str(topic, doc, "scheduled"), label=_opt_str(topic, doc, "label"),
-                suspended=banned)
+                scheduled=_opt_str(topic, doc, Nx.SCHEDULED),
+                label=_opt_str(topic, doc, Nx.LABEL), suspended=banned)
 
 
 def _team(topic: str, value: Any, side: str) -> Team:
+    where = f"{Nx.TEAMS}.{side}"
     if not isinstance(value, dict):
-        _refuse(topic, f"'teams.{side}' must be an object with 'name' and 'colours', got "
+        _refuse(topic, f"'{where}' must be an object with '{Nx.NAME}' and '{Nx.COLOURS}', got "
                        f"{kind_of(value)}")
-    name = value.get("name")
+    name = value.get(Nx.NAME)
     if not isinstance(name, str) or not name.strip():
-        _refuse(topic, f"'teams.{side}.name' must be a non-empty string, got {_show(name)}")
-    colours = value.get("colours")
+        _refuse(topic, f"'{where}.{Nx.NAME}' must be a non-empty string, got {_show(name)}")
+    colours = value.get(Nx.COLOURS)
     if not isinstance(colours, list) or len(colours) != 2 or not all(
             isinstance(c, str) and _COLOUR.fullmatch(c) for c in colours):
-        _refuse(topic, f"'teams.{side}.colours' must be two '#rrggbb' strings, got "
+        _refuse(topic, f"'{where}.{Nx.COLOURS}' must be two '#rrggbb' strings, got "
                        f"{_show(colours)}")
     return Team(name, (colours[0], colours[1]))
 
 
 def _suspended(topic: str, value: Any, i: int) -> Suspended:
-    if not isinstance(value, dict) or value.get("team") not in _SIDES \
-            or not isinstance(value.get("player"), int) or isinstance(value.get("player"), bool):
-        _refuse(topic, f"'suspended' item {i} must be {{'team': 'home'|'away', 'player': int}}, "
-                       f"got {_show(value)}")
-    return Suspended(value["team"], value["player"])
+    if not isinstance(value, dict) or value.get(Nx.TEAM) not in _SIDES \
+            or not isinstance(value.get(Nx.PLAYER), int) \
+            or isinstance(value.get(Nx.PLAYER), bool):
+        _refuse(topic, f"'{Nx.SUSPENDED}' item {i} must be {{'{Nx.TEAM}': 'home'|'away', "
+                       f"'{Nx.PLAYER}': int}}, got {_show(value)}")
+    return Suspended(value[Nx.TEAM], value[Nx.PLAYER])
 
 
 # -- standings ---------------------------------------------------------------------------------
@@ -521,20 +572,20 @@ class Standings:
 
 def row_document(row: Row) -> dict[str, Any]:
     """A row as JSON (also the office page's and ``office standings --json``'s rows)."""
-    return {"rank": row.rank, "team": row.team, **row.figures(),
-            "penalty_minutes": row.penalty_minutes, "decided_by": row.decided_by,
-            "lots_needed": row.lots_needed}
+    return {St.RANK: row.rank, St.TEAM: row.team, **row.figures(),
+            St.PENALTY_MINUTES: row.penalty_minutes, St.DECIDED_BY: row.decided_by,
+            St.LOTS_NEEDED: row.lots_needed}
 
 
 def table_document(group: str, rows: tuple[Row, ...], provisional: bool, complete: bool
                    ) -> dict[str, Any]:
     """A group table as JSON, without the tournament (the page and the CLI show it so)."""
-    return {"name": group, "provisional": provisional, "complete": complete,
-            "rows": [row_document(r) for r in rows]}
+    return {St.NAME: group, St.PROVISIONAL: provisional, St.COMPLETE: complete,
+            St.ROWS: [row_document(r) for r in rows]}
 
 
 def standings_document(s: Standings) -> dict[str, Any]:
-    return {"group": s.group, "tournament": s.tournament,
+    return {St.GROUP: s.group, St.TOURNAMENT: s.tournament,
             **table_document(s.group, s.rows, s.provisional, s.complete)}
 
 
@@ -545,7 +596,7 @@ def build_standings(s: Standings) -> bytes:
 def between_table(s: Standings) -> dict[str, Any]:
     """The part of a table the hall's display shows between games (``display.document``'s
     ``tables[]`` entry): the group and each row's team and figures."""
-    return {"group": s.group, "rows": [{"team": r.team, **r.figures()} for r in s.rows]}
+    return {St.GROUP: s.group, St.ROWS: [{St.TEAM: r.team, **r.figures()} for r in s.rows]}
 
 
 def check_standings(topic: str, payload: bytes, tournament: str | None = None) -> Standings:
@@ -557,29 +608,29 @@ def check_standings(topic: str, payload: bytes, tournament: str | None = None) -
             _refuse(topic, f"not a topic of the form {ROOT}/{VERSION}/{tournament}/"
                            f"{STANDINGS}/<group>")
     doc = _object(topic, payload)
-    group = _get(topic, doc, "group", str, "a group name")
+    group = _get(topic, doc, St.GROUP, str, "a group name")
     level = topic.rsplit("/", 1)[-1]
     if f"/{STANDINGS}/" in topic and group != level:
-        _refuse(topic, f"'group' {group!r} is not the topic's group {level!r}")
-    rows = tuple(_row(topic, raw, i) for i, raw in enumerate(_list(topic, doc, "rows")))
-    return Standings(group=group, rows=rows, tournament=_opt_str(topic, doc, "tournament"),
-                     provisional=_bool(topic, doc, "provisional", False),
-                     complete=_bool(topic, doc, "complete", False))
+        _refuse(topic, f"'{St.GROUP}' {group!r} is not the topic's group {level!r}")
+    rows = tuple(_row(topic, raw, i) for i, raw in enumerate(_list(topic, doc, St.ROWS)))
+    return Standings(group=group, rows=rows, tournament=_opt_str(topic, doc, St.TOURNAMENT),
+                     provisional=_bool(topic, doc, St.PROVISIONAL, False),
+                     complete=_bool(topic, doc, St.COMPLETE, False))
 
 
 def _row(topic: str, raw: Any, i: int) -> Row:
-    where = f"rows[{i}]."
+    where = f"{St.ROWS}[{i}]."
     if not isinstance(raw, dict):
-        _refuse(topic, f"'rows[{i}]' must be an object, got {kind_of(raw)}")
-    team = _get(topic, raw, "team", str, "a team name", where=where)
+        _refuse(topic, f"'{St.ROWS}[{i}]' must be an object, got {kind_of(raw)}")
+    team = _get(topic, raw, St.TEAM, str, "a team name", where=where)
     # Points may go below zero where a preset deducts them (a forfeit, say); counts may not.
     figures = {k: _int(topic, raw, k, -_INT64 if k == "points" else 0, where=where)
                for k in FIGURES}
-    rank = raw.get("rank")
-    pim = raw.get("penalty_minutes")
-    for name, value in (("rank", rank), ("penalty_minutes", pim)):
+    rank = raw.get(St.RANK)
+    pim = raw.get(St.PENALTY_MINUTES)
+    for name, value in ((St.RANK, rank), (St.PENALTY_MINUTES, pim)):
         if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
             _refuse(topic, f"'{where}{name}' must be an integer or null, got {kind_of(value)}")
     return Row(team=team, **figures, rank=rank, penalty_minutes=pim,
-               decided_by=_opt_str(topic, raw, "decided_by", where=where),
-               lots_needed=_bool(topic, raw, "lots_needed", False, where=where))
+               decided_by=_opt_str(topic, raw, St.DECIDED_BY, where=where),
+               lots_needed=_bool(topic, raw, St.LOTS_NEEDED, False, where=where))
