@@ -102,6 +102,62 @@ class Broker:
         return db.exists() and db.stat().st_mtime > instant
 
 
+SHIPPED_CONF = ROOT / "systemd" / "mosquitto" / "arena.conf"
+SHIPPED_ACL = ROOT / "systemd" / "mosquitto" / "arena.acl"
+
+
+def add_user(passwd: Path, user: str, password: str) -> None:
+    """One user in a mosquitto password file, the way install.sh adds the office's: the
+    password twice on standard input (``-c`` creates the file for the first user)."""
+    create = [] if passwd.exists() else ["-c"]
+    subprocess.run([MOSQUITTO_PASSWD, *create, str(passwd), user],
+                   input=f"{password}\n{password}\n".encode(), check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def shipped_config(broker: Broker, passwd: Path) -> str:
+    """systemd/mosquitto/arena.conf as shipped, moved to the test's port, password file, log
+    and data directory (the ACL is the shipped file itself). Nothing else changes."""
+    text = SHIPPED_CONF.read_text()
+    for old, new in [("listener 1883", f"listener {broker.port} 127.0.0.1"),
+                     ("/etc/mosquitto/arena.passwd", str(passwd)),
+                     ("/etc/mosquitto/arena.acl", str(SHIPPED_ACL)),
+                     # `user root`: as root mosquitto would drop to a user that cannot
+                     # write the test's directory (ignored when not started as root).
+                     ("log_dest syslog", f"log_dest file {broker.log}\nuser root")]:
+        assert old in text, old
+        text = text.replace(old, new)
+    # Debian's mosquitto.conf gives the location the shipped file relies on.
+    return text + f"persistence_location {broker.dir}/\n"
+
+
+class ShippedBroker(Broker):
+    """A mosquitto with exactly the shipped office configuration and ACL, and a password
+    file made as install.sh makes it, holding ``users`` (user name -> password)."""
+
+    def __init__(self, directory: Path, users: dict[str, str], port: int | None = None) -> None:
+        super().__init__(directory, port)
+        self.users = dict(users)
+        self.passwd = self.dir / "arena.passwd"
+        for user, password in self.users.items():
+            add_user(self.passwd, user, password)
+        self.config_text = shipped_config(self, self.passwd)
+
+
+#: The users of ``shipped_broker``: the office, two halls and a read-only display.
+SHIPPED_USERS = {"office": "office-secret", "hall-a": "a-secret", "hall-b": "b-secret",
+                 "display": "display-secret"}
+
+
+@pytest.fixture
+def shipped_broker(tmp_path: Path) -> Iterator[ShippedBroker]:
+    """The office broker as installed (``SHIPPED_USERS``), on a free loopback port."""
+    b = ShippedBroker(tmp_path / "shipped-broker", SHIPPED_USERS)
+    b.start()
+    yield b
+    b.stop()
+
+
 @pytest.fixture
 def broker(tmp_path: Path) -> Iterator[Broker]:
     b = Broker(tmp_path / "broker")

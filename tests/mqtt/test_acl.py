@@ -1,32 +1,33 @@
-"""The office broker (systemd/mosquitto/arena.conf and arena.acl) against a real mosquitto."""
+"""The office broker (systemd/mosquitto/arena.conf and arena.acl) against a real mosquitto
+started with exactly the shipped configuration (``ShippedBroker``).
+
+arena.conf binds the client id to the user name, so each user has one connection: every
+client here logs in as a different user (the ``display`` user watches what the office
+would read)."""
 
 from __future__ import annotations
 
-import subprocess
-from pathlib import Path
+from typing import Any
 
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
-from tests.mqtt.conftest import MOSQUITTO_PASSWD, ROOT, Broker, Collector, wait_for
+from firmware_py import wire
+from tests.mqtt.conftest import (
+    SHIPPED_USERS,
+    Collector,
+    ShippedBroker,
+    shipped_broker,
+    shipped_config,
+    wait_for,
+)
 
-ACL = ROOT / "systemd" / "mosquitto" / "arena.acl"
-CONF = ROOT / "systemd" / "mosquitto" / "arena.conf"
+__all__ = ["shipped_broker", "shipped_config"]  # the fixture; the old name's home
 
-
-def office_config(broker: Broker, passwd: Path) -> str:
-    """The shipped office configuration, moved to the test's port, files and directory."""
-    text = CONF.read_text()
-    for old, new in [("listener 1883", f"listener {broker.port} 127.0.0.1"),
-                     ("/etc/mosquitto/arena.passwd", str(passwd)),
-                     ("/etc/mosquitto/arena.acl", str(ACL)),
-                     ("log_dest syslog", f"log_dest file {broker.log}\nuser root")]:
-        assert old in text, old
-        text = text.replace(old, new)
-    # Debian's mosquitto.conf gives the location the shipped file relies on.
-    return text + f"persistence_location {broker.dir}/\n"
+T = "T1"
+USERS = SHIPPED_USERS
 
 
 class V5Client:
@@ -53,8 +54,8 @@ class V5Client:
                     properties: Properties | None) -> None:
         self.acks[mid] = reason
 
-    def publish(self, topic: str) -> ReasonCode:
-        mid = self.client.publish(topic, b"x", qos=1).mid
+    def publish(self, topic: str, *, retain: bool = False) -> ReasonCode:
+        mid = self.client.publish(topic, b"x", qos=1, retain=retain).mid
         wait_for(lambda: mid in self.acks, 5, f"PUBACK for {topic}")
         return self.acks[mid]
 
@@ -63,60 +64,128 @@ class V5Client:
         self.client.loop_stop()
 
 
-def test_a_hall_writes_only_its_own_subtree(tmp_path: Path) -> None:
-    passwd = tmp_path / "passwd"
-    users = {"office": "o-secret", "hall-a": "a-secret", "hall-b": "b-secret"}
-    for number, (user, password) in enumerate(users.items()):
-        flags = ["-b", "-c"] if number == 0 else ["-b"]
-        subprocess.run([MOSQUITTO_PASSWD, *flags, str(passwd), user, password], check=True)
-    broker = Broker(tmp_path / "broker")
-    broker.config_text = office_config(broker, passwd)
-    broker.start()
-    office = Collector(broker.port, "arena/#", client_id="acl-office-sub", persistent=False,
-                       username="office", password=users["office"])
-    hall_a = V5Client(broker.port, "hall-a", users["hall-a"])
-    office_pub = V5Client(broker.port, "office", users["office"])
+class Reader(Collector):
+    """A hall's subscriber with several subscriptions (as HallLink makes them)."""
+
+    def __init__(self, port: int, user: str, subscriptions: list[tuple[str, int]]) -> None:
+        self.subscriptions = subscriptions  # before the connection can call back
+        super().__init__(port, subscriptions[0][0], client_id=f"acl-{user}-reader",
+                         persistent=False, username=user, password=USERS[user])
+
+    def _on_connect(self, client: paho.Client, userdata: Any, flags: Any, reason: Any,
+                    properties: Any) -> None:
+        if not reason.is_failure:
+            client.subscribe(self.subscriptions)
+
+
+def topic(hall: str, kind: str) -> str:
+    return wire.hall_topic(T, hall, kind)
+
+
+def test_a_hall_writes_only_its_own_subtree(shipped_broker: ShippedBroker) -> None:
+    port = shipped_broker.port
+    watcher = Collector(port, "arena/#", client_id="acl-watcher", persistent=False,
+                        username="display", password=USERS["display"])
+    hall_a = V5Client(port, "hall-a", USERS["hall-a"])
+    office = V5Client(port, "office", USERS["office"])
     try:
-        wait_for(office.subscribed.is_set, 5, "the office to subscribe")
-        denied = ["arena/v1/T1/hall-b/events", "arena/v1/T1/hall-b/state",
-                  "arena/v1/T1/hall-b/status", "arena/v1/T1/hall-a/next",
-                  "arena/v1/T1/standings/A", "arena/v1/T1/hall-a/other"]
-        for topic in denied:
-            assert hall_a.publish(topic).value == 135, topic  # not authorised
-        allowed = ["arena/v1/T1/hall-a/events", "arena/v1/T1/hall-a/state",
-                   "arena/v1/T1/hall-a/status"]
-        for topic in allowed:
-            assert not hall_a.publish(topic).is_failure, topic
-        for topic in ("arena/v1/T1/hall-a/next", "arena/v1/T1/standings/A"):
-            assert not office_pub.publish(topic).is_failure, topic
-        # The office saw exactly the allowed ones (and its own), none of the denied.
-        wait_for(lambda: len(office.messages) >= 5, 5, "the office to receive")
-        seen = [t for t, _ in office.messages]
-        assert seen == [*allowed, "arena/v1/T1/hall-a/next", "arena/v1/T1/standings/A"]
-        # A hall reads its own `next` only.
-        reader = Collector(broker.port, "arena/v1/T1/+/next", client_id="acl-a-sub",
-                           persistent=False, username="hall-a", password=users["hall-a"])
-        wait_for(reader.subscribed.is_set, 5, "hall A to subscribe")
-        assert not office_pub.publish("arena/v1/T1/hall-b/next").is_failure
-        assert not office_pub.publish("arena/v1/T1/hall-a/next").is_failure
-        # Same publisher, same subscriber: were hall B's allowed, it would arrive first.
-        wait_for(lambda: bool(reader.messages), 5, "hall A's next")
-        assert [t for t, _ in reader.messages] == ["arena/v1/T1/hall-a/next"] * len(
-            reader.messages)
-        reader.close()
-        # Wrong password: refused.
-        bad = paho.Client(callback_api_version=CallbackAPIVersion.VERSION2,
-                          client_id="acl-bad", protocol=paho.MQTTv311)
-        bad.username_pw_set("hall-a", "wrong")
-        codes: list[object] = []
-        bad.on_connect = lambda c, u, f, reason, p: codes.append(reason)
-        bad.connect("127.0.0.1", broker.port)
-        bad.loop_start()
-        wait_for(lambda: bool(codes), 5, "the refusal")
-        bad.loop_stop()
-        assert getattr(codes[0], "is_failure", False)
+        wait_for(watcher.subscribed.is_set, 5, "the watcher to subscribe")
+        denied = [topic("hall-b", wire.EVENTS), topic("hall-b", wire.STATE),
+                  topic("hall-b", wire.STATUS), topic("hall-a", wire.NEXT),
+                  topic("hall-a", wire.ACKS), topic("hall-b", wire.ACKS),
+                  wire.standings_topic(T, "A"), "arena/v1/T1/hall-a/other"]
+        for t in denied:
+            assert hall_a.publish(t).value == 135, t  # not authorised
+        allowed = [topic("hall-a", wire.EVENTS), topic("hall-a", wire.STATE),
+                   topic("hall-a", wire.STATUS)]
+        for t in allowed:
+            assert not hall_a.publish(t).is_failure, t
+        from_office = [topic("hall-a", wire.NEXT), topic("hall-a", wire.ACKS),
+                       wire.standings_topic(T, "A")]
+        for t in from_office:
+            assert not office.publish(t).is_failure, t
+        # The watcher saw exactly the allowed ones and the office's, none of the denied.
+        wait_for(lambda: len(watcher.messages) >= 6, 5, "the watcher to receive")
+        assert [t for t, _ in watcher.messages] == [*allowed, *from_office]
+        # The display only reads.
+        display = V5Client(port, "display", USERS["display"])
+        try:
+            assert display.publish(wire.standings_topic(T, "A")).value == 135
+        finally:
+            display.close()
     finally:
         hall_a.close()
-        office_pub.close()
         office.close()
-        broker.stop()
+        watcher.close()
+
+
+def test_a_hall_reads_its_own_next_and_acks_and_the_tables_only(
+        shipped_broker: ShippedBroker) -> None:
+    """Retained (``next``, standings) and live (acks) alike. The hall subscribes to what
+    HallLink subscribes to, plus wildcards that would take another hall's."""
+    port = shipped_broker.port
+    office = V5Client(port, "office", USERS["office"])
+    readers: list[Collector] = []
+    try:
+        # Retained before anyone subscribes: delivered on subscribe, if allowed.
+        for hall in ("hall-b", "hall-a"):
+            assert not office.publish(topic(hall, wire.NEXT), retain=True).is_failure
+        assert not office.publish(wire.standings_topic(T, "A"), retain=True).is_failure
+        subscriptions = [*wire.hall_subscriptions(wire.hall_topics(T, "hall-a")),
+                         (topic("hall-a", wire.ACKS), 1),
+                         ("arena/v1/T1/+/next", 1), ("arena/v1/T1/+/acks", 1),
+                         ("arena/v1/T1/+/events", 1)]
+        for user in ("hall-a", "hall-b"):
+            readers.append(Reader(port, user, [(s.replace("hall-a", user), q)
+                                               for s, q in subscriptions]))
+        for reader in readers:
+            wait_for(reader.subscribed.is_set, 5, "a hall to subscribe")
+        a, b = readers
+        wait_for(lambda: len(a.messages) >= 2 and len(b.messages) >= 2, 5, "the retained")
+        # Live: the other hall's acks first, then this hall's, then a table update. Same
+        # publisher, same subscriber, QoS 1: what was allowed would arrive in this order.
+        sent = [topic("hall-b", wire.ACKS), topic("hall-a", wire.ACKS),
+                wire.standings_topic(T, "B")]
+        for t in sent:
+            assert not office.publish(t).is_failure, t
+        wait_for(lambda: len(a.on("/standings/B")) == 1 and len(b.on("/standings/B")) == 1,
+                 5, "the table update")
+        # (Overlapping subscriptions may bring a message once per subscription.)
+        for reader, hall in ((a, "hall-a"), (b, "hall-b")):
+            assert {t for t, _ in reader.messages} == {
+                topic(hall, wire.NEXT), wire.standings_topic(T, "A"),
+                topic(hall, wire.ACKS), wire.standings_topic(T, "B")}, hall
+    finally:
+        for reader in readers:
+            reader.close()
+        office.close()
+
+
+def connack(port: int, user: str | None, password: str | None) -> ReasonCode:
+    """The broker's answer to a connection attempt."""
+    codes: list[ReasonCode] = []
+
+    def on_connect(client: paho.Client, userdata: object, flags: object, reason: ReasonCode,
+                   properties: Properties | None) -> None:
+        codes.append(reason)
+
+    c = paho.Client(callback_api_version=CallbackAPIVersion.VERSION2, client_id="acl-bad",
+                    protocol=paho.MQTTv311)
+    if user is not None:
+        c.username_pw_set(user, password)
+    c.on_connect = on_connect
+    c.connect("127.0.0.1", port)
+    c.loop_start()
+    try:
+        wait_for(lambda: bool(codes), 5, "the broker's answer")
+    finally:
+        c.disconnect()
+        c.loop_stop()
+    return codes[0]
+
+
+def test_a_wrong_password_or_no_user_name_is_refused(shipped_broker: ShippedBroker) -> None:
+    port = shipped_broker.port
+    assert connack(port, "hall-a", "wrong").is_failure
+    assert connack(port, None, None).is_failure  # and no user name, no client id
+    assert not connack(port, "hall-a", USERS["hall-a"]).is_failure
