@@ -361,6 +361,9 @@ else
     put_config "$SRC/systemd/mosquitto/arena.acl" /etc/mosquitto/arena.acl 644
     [ "$WROTE" = 0 ] || mosquitto_changed=1
     # The password file (systemd/mosquitto/README.md): the office user now, the halls later.
+    # arena.conf makes every user name the client id: the office's persistent session is the
+    # user `office`'s, one `office serve` per user (a second tournament on this broker needs a
+    # user of its own: systemd/mosquitto/README.md, "Identity").
     passwd=/etc/mosquitto/arena.passwd
     add_office_user() {  # add_office_user FILE: the password goes in on standard input
         local create=()
@@ -439,6 +442,8 @@ Next (README, "Running a hall", the office machine):
   2. One broker user per hall (its hall id), then give that password to the hall:
        sudo mosquitto_passwd /etc/mosquitto/arena.passwd hall-1
        sudo systemctl reload mosquitto
+     A user name is also the client id: one connection each. Never log in as office or as a
+     hall for anything else; to watch the broker add a display user the same way.
   3. The office page: http://$(hostname 2>/dev/null || echo THIS-MACHINE):8080/
      systemctl status office mosquitto     journalctl -u office -f
 EOF
