@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_py import presets
+from firmware_py.core.errors import PresetError
 from firmware_py.core.phase import Stage
 from firmware_py.core.tables import Table, parse_toml
 from firmware_py.core.values import MatchSetup, TeamInfo
@@ -99,6 +100,13 @@ def parse(data: dict[str, Any], source: str) -> Config:
     if not preset_file and preset not in presets.names():
         raise match.error("preset", f"unknown preset {preset!r} (one of "
                           f"{', '.join(presets.names())}; or preset_file for your own)")
+    if preset_file:
+        # Read and checked now: a missing or broken preset file is a config mistake, to be
+        # reported as one (file, key, problem), not found by the daemon half-way up.
+        try:
+            presets.load_file(preset_file)
+        except PresetError as err:
+            raise match.error("preset_file", str(err)) from err
     match_id = match.text("id", "M1")
     try:
         check_name("match.id", match_id)

@@ -2,11 +2,15 @@
 
 - ``--state-file``: every frame's document, with ``at_ns`` (the instant it was computed for),
   written atomically, so a test or a second display can tell exactly what is shown;
-- the retained MQTT state: at once on a state change, clock-only changes once a second;
-- the serial link: at once on a state change, clock-only changes at most ``state_hz``;
+- the retained MQTT state: at once on any change but a countdown's, countdowns once a second;
+- the serial link: at once on any change but a countdown's, countdowns at most ``state_hz``;
 - the log: one ``state`` line per state change; systemd's STATUS= line.
 
-A "state change" is a change of anything but what ticks by itself (``TICKING``).
+A "state change" (logged, snapshotted) is a change of anything but what ticks by itself
+(``TICKING``). The links are stricter: only the remaining times (``COUNTING``) may wait for
+the rate limit. A stop, a start, the horn or a stop-time window flips a flag in ``TICKING``
+without being a "state change", and a board fed the old flag shows a running clock after the
+whistle: so any other change goes out at once, whatever the rate limit.
 """
 
 from __future__ import annotations
@@ -28,6 +32,18 @@ MQTT_CLOCK_EVERY_NS = NS_PER_S  # clock-only changes go to the retained state on
 # other key is a "state change" (logged, published at once).
 TICKING = ("clock_ms", "shift_ms", "timeout", "penalties", "running", "horn", "stop_time")
 NEVER = -(1 << 62)
+
+
+def counting_free(doc: dict[str, Any]) -> dict[str, Any]:
+    """The document without its remaining times (``clock_ms``, ``shift_ms``, a penalty's or
+    the time-out's ``remaining_ms``): what must reach the links at once when it changes."""
+    out = {k: v for k, v in doc.items() if k not in ("clock_ms", "shift_ms")}
+    out["penalties"] = {side: [{k: v for k, v in p.items() if k != "remaining_ms"}
+                               for p in listed]
+                        for side, listed in doc["penalties"].items()}
+    if doc["timeout"]:
+        out["timeout"] = {k: v for k, v in doc["timeout"].items() if k != "remaining_ms"}
+    return out
 
 
 def steady_part(doc: dict[str, Any]) -> dict[str, Any]:
@@ -97,12 +113,14 @@ class Outputs:
         self._state_file = state_file
         self._serial_every = NS_PER_S / serial_hz
         self.last_steady: dict[str, Any] | None = None
+        self._last_counting_free: dict[str, Any] | None = None
         self._mqtt_sent_at = NEVER
         self._serial_sent_at = NEVER
 
     def forget(self) -> None:
         """A new match on the board: its first frame is a state change."""
         self.last_steady = None
+        self._last_counting_free = None
 
     def send(self, doc: dict[str, Any], at: int, *, link: Any, serial: Any,
              notifier: Any, restored: bool,
@@ -112,14 +130,17 @@ class Outputs:
         steady = steady_part(doc)
         changed = steady != self.last_steady
         previous, self.last_steady = self.last_steady, steady
+        fixed = counting_free(doc)
+        urgent = fixed != self._last_counting_free  # more than a countdown moved
+        self._last_counting_free = fixed
         real = self._real()
         if changed:
             log_state(doc)
             on_change(previous, steady)
-        if link is not None and (changed or real - self._mqtt_sent_at >= MQTT_CLOCK_EVERY_NS):
+        if link is not None and (urgent or real - self._mqtt_sent_at >= MQTT_CLOCK_EVERY_NS):
             link.publish_state(doc)
             self._mqtt_sent_at = real
-        if serial is not None and (changed or real - self._serial_sent_at >= self._serial_every):
+        if serial is not None and (urgent or real - self._serial_sent_at >= self._serial_every):
             serial.send_state(doc)
             self._serial_sent_at = real
         notifier.status(status_text(doc, restored))

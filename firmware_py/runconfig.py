@@ -54,7 +54,7 @@ def resolve_pin_factory(name: str, *, pi: bool) -> str:
 def preset_text(name: str, preset_file: Path | None) -> tuple[str, str]:
     """A preset's TOML text and its source name (the journal keeps the whole text)."""
     if preset_file is not None:
-        return preset_file.read_text(encoding="utf-8"), str(preset_file)
+        return presets.file_text(preset_file)  # a PresetError names the file
     presets.load(name)  # raises a PresetError naming the bundled ones
     source = resources.files(presets).joinpath(f"{name}.toml")
     return source.read_text(encoding="utf-8"), f"{name}.toml"

@@ -194,7 +194,8 @@ class SerialLink:
         self._read_timeout = read_timeout
         self._write_timeout = write_timeout
 
-        self._stopping = threading.Event()
+        self._stopping = threading.Event()  # the reader's: stop reading, close the port
+        self._closing = threading.Event()  # the writer's: write the latest once more, end
         self._wake = threading.Event()  # the writer's doorbell: new state, new port, closing
         self._slot_lock = threading.Lock()
         self._latest: tuple[bytes, bool] | None = None  # (line, running): latest wins
@@ -225,12 +226,22 @@ class SerialLink:
             thread.start()
 
     def close(self) -> None:
-        """Stop both threads (also during a back-off wait) and close the port."""
-        self._stopping.set()
+        """Stop both threads (also during a back-off wait) and close the port.
+
+        The writer stops first, after writing the latest state if it is not out yet (the
+        daemon's last state is handed over just before ``close``), and only then does the
+        reader close the port: else the last state could be dropped on the way out.
+        """
+        self._closing.set()
         self._wake.set()
+        self._join(self._threads[1:])  # the writer ([] if never started)
+        self._stopping.set()
+        self._join(self._threads[:1])  # the reader
+
+    def _join(self, threads: list[threading.Thread]) -> None:
         # A thread can be inside a read (read_timeout) or a write (write_timeout), no longer.
         grace = self._read_timeout + self._write_timeout + 1.0
-        for thread in self._threads:
+        for thread in threads:
             thread.join(grace)
             if thread.is_alive():
                 log.error("serial %s: %s did not stop within %.1f s", self._url, thread.name,
@@ -401,13 +412,16 @@ class SerialLink:
 
     def _run_writer(self) -> None:
         sent = _Sent()
-        while not self._stopping.is_set():
+        while True:
+            closing = self._closing.is_set()  # before the write: a last pass after close()
             self._wake.clear()  # before looking, so a ring during the write is not lost
             try:
                 timeout = self._write_due(sent)
             except Exception:  # a surprise must not end the link: log it, wait for news
                 log.exception("serial %s: unexpected error in the writer", self._url)
                 timeout = None
+            if closing:
+                return
             self._wake.wait(timeout)
 
     def _write_due(self, sent: _Sent) -> float | None:

@@ -461,3 +461,50 @@ def test_no_thread_outlives_close(make_pty: Callable[[], Pty]) -> None:
             assert threading.active_count() == baseline + 2
         assert threading.active_count() == baseline
     SerialLink("never-started", clock=FakeClock()).close()  # harmless
+
+
+# -- ordering: a re-send never carries an older state than one already written ------------
+
+
+def test_resends_never_go_back_to_an_older_state_and_the_last_one_stays(
+        make_pty: Callable[[], Pty], make_link: Callable[..., SerialLink]) -> None:
+    """The daemon's thread hands over states as fast as it can while the writer re-sends
+    every millisecond by the real clock: the lines on the wire only ever move forward, and
+    once the stopped state is out no running one follows it, however long the writer runs."""
+    pty = make_pty()
+    link = make_link(pty.name, clock=time.monotonic_ns, resend_every=0.001)
+    wait_until_open(link, pty)
+    count = 300
+    stopped = state(clock_ms=0, running=False, score={"home": count, "away": 0})
+
+    def daemon_thread() -> None:
+        for goals in range(1, count):
+            link.send_state(state(running=True, score={"home": goals, "away": 0}))
+        link.send_state(stopped)
+
+    sender = threading.Thread(target=daemon_thread, name="test-sender")
+    sender.start()
+    seen: list[dict[str, Any]] = []
+    while not seen or seen[-1] != stopped:
+        seen.append(json.loads(pty.readline()))
+    sender.join(DEADLINE)
+    # The writer goes on (a stopped clock is not re-sent) until close, which writes the
+    # latest once more only if it is not out yet: nothing more may follow.
+    link.close()
+    assert not select.select([pty.master], [], [], 0)[0], "a line after the stopped state"
+    goals = [doc["score"]["home"] for doc in seen]  # type: ignore[index]
+    assert goals == sorted(goals)
+    assert goals[-1] == count and seen[-1]["running"] is False
+
+
+def test_close_writes_the_state_handed_over_just_before(
+        make_pty: Callable[[], Pty], make_link: Callable[..., SerialLink]) -> None:
+    """The daemon's last state (on SIGTERM) is handed over and the link closed at once: the
+    writer writes it before the port is closed."""
+    pty = make_pty()
+    link = make_link(pty.name)
+    wait_until_open(link, pty)
+    last = state(score={"home": 3, "away": 1})
+    link.send_state(last)
+    link.close()
+    assert pty.readline() == compact(last)

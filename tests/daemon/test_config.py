@@ -126,3 +126,68 @@ def test_a_hall_cannot_be_named_as_the_tables_level(tmp_path: Path) -> None:
                     'hall = "standings"\n')
     with pytest.raises(ConfigError, match=r"mqtt.hall: hall 'standings': that level is"):
         config.load(path)
+
+
+MQTT = '[mqtt]\nbroker = "mqtt://127.0.0.1:1883"\ntournament = "t"\nhall = "h"\n'
+# (config text, the key the error must name): a wrong type or a misspelt key in every table.
+BAD = [
+    ("colour = 1", "colour"),
+    ("match = 5", "match"),
+    ("[match]\npreset = 5", "match.preset"),
+    ("[match]\npresett = \"x\"", "match.presett"),
+    ("[match]\nid = 5", "match.id"),
+    ("[match]\nhome = 5", "match.home"),
+    ("[match]\naway_colours = 5", "match.away_colours"),
+    ("[match]\npreset_file = 3", "match.preset_file"),
+    ("[match]\npreset_file = \"absent-preset.toml\"", "match.preset_file"),
+    ("[state]\ndir = 5", "state.dir"),
+    ("[state]\ndirr = \"x\"", "state.dirr"),
+    ("[display]\nsize = 5", "display.size"),
+    ("[display]\nfinal_hold_s = \"x\"", "display.final_hold_s"),
+    ("[display]\nmod = \"auto\"", "display.mod"),
+    ("[gpio]\npin_factory = 1", "gpio.pin_factory"),
+    ("[gpio]\nfactory = \"mock\"", "gpio.factory"),
+    ("[serial]\nbaud = true", "serial.baud"),
+    ("[serial]\nurl = 5", "serial.url"),
+    ("[serial]\nstate_hz = \"x\"", "serial.state_hz"),
+    ("[log]\nlevel = 5", "log.level"),
+    ("[log]\nlevle = \"info\"", "log.levle"),
+    ("console = 5", "console"),
+    ("[console]\ndebounce = 5", "debounce"),
+    ("[console]\nkeypad = \"yes\"", "keypad"),
+    ("[console]\nhorn = 5", "horn"),
+    ("[console.horn]\nactive_hgh = false", "horn.active_hgh"),
+    ("[console.horn]\nactive_low = true", "horn.active_low"),
+    ("[console.horn]\npin = \"x\"", "horn.pin"),
+    ("[console.horn]\nactive_high = \"no\"", "horn.active_high"),
+    ("[console]\nbuttons = 5", "buttons"),
+    ("[console.buttons]\nstart_stop = 5", "buttons.start_stop"),
+    ("[console.buttons.start_stop]\npinn = 4", "buttons.start_stop.pinn"),
+    ("[console.buttons.undo]\nhodl = true", "buttons.undo.hodl"),
+    ("[console.buttons.start_stop]\npin = \"x\"", "buttons.start_stop.pin"),
+    ("[console.buttons.start_stop]\naction = [\"x\"]", "buttons.start_stop.action"),
+    ("[console.buttons.start_stop]\npull = 1", "buttons.start_stop.pull"),
+    ("[console.buttons.start_stop]\ndisabled = true\nfoo = 1", "buttons.start_stop.foo"),
+    ("mqtt = 5", "mqtt"),
+    (MQTT + "brokr = 1", "mqtt.brokr"),
+    (MQTT + "username = 5", "mqtt.username"),
+    (MQTT + "password_file = 5", "mqtt.password_file"),
+    (MQTT + "ca_file = [1]", "mqtt.ca_file"),
+    ("[mqtt.extra]\na = 1", "mqtt.extra"),
+]
+
+
+@pytest.mark.parametrize(("text", "key"), BAD, ids=[key for _, key in BAD])
+def test_scoreboard_run_refuses_every_wrong_type_and_key_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        text: str, key: str) -> None:
+    from firmware_py import cli  # noqa: PLC0415
+
+    monkeypatch.chdir(tmp_path)  # a relative preset_file is looked for here
+    path = write(tmp_path, text)
+    assert cli.main(["run", "--config", str(path), "--headless"]) == 2
+    out = capsys.readouterr()
+    lines = out.err.splitlines()
+    assert len(lines) == 1, out.err
+    assert lines[0].startswith(f"scoreboard run: {path}: ")
+    assert f": {key}: " in lines[0] or f" {key}: " in lines[0], lines[0]

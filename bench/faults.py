@@ -1,0 +1,400 @@
+"""Benchmark: the faults of issue [reliability] that one machine can stage, and what came of
+each: events lost, crashes, silent disagreements, with figures where there are any.
+
+1. STOP -> serial and STOP -> MQTT state: a whole scoreboard in this process on the real
+   clock (tests/daemon/inprocess.py's parts, ``SystemTime``), the real ``SerialLink`` on
+   pyserial's ``loop://`` read back (tests/serial_tap.py) and the real ``HallLink`` to a
+   mosquitto of our own on a free port of 127.0.0.1 (a subscriber takes the retained
+   state). ``--presses`` START/STOP presses from a thread, as the console's pins would; the
+   latency is from the press's application (the loop's ``_apply``) to the first line on the
+   wire, and the first state message at the subscriber, that carries the new ``running``.
+   Baseline: the same run with the links' old rule (a flip of ``running`` waited for the
+   rate limit like a countdown), so the ratio shows what the fix bought.
+2. A misspelt key under ``[console.horn]``: the config is parsed; refused or accepted.
+3. Garbage, a huge payload, a lone surrogate, NaN and deep nesting to the office intake's
+   checkers (firmware_py/wire.py ``check_event``/``check_state``/``check_status``).
+4. A second daemon on one state folder: both are started in-process on a fake clock; if the
+   second starts, each records a goal and the journal is read back.
+5. Storage full or read-only for the journal: listed with the tests that cover it.
+
+A fault whose fix is not in this tree is printed as "not handled", never faked.
+
+    python bench/faults.py [--presses 16] [--gap-ms 1200]
+
+Loopback only; exit 0 whatever the outcomes (they are the report).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import random
+import sys
+import tempfile
+import threading
+import time
+import tomllib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import paho.mqtt.client as paho
+from cpuload import percentile, whole_number
+from mqtt_e2e import start_broker
+from paho.mqtt.enums import CallbackAPIVersion
+
+from firmware_py import outputs, wire
+from firmware_py.config import ConfigError, parse
+from firmware_py.core.units import NS_PER_S
+from firmware_py.daemon import Daemon
+from firmware_py.loopback import find_mosquitto, free_port
+from firmware_py.parts import HallParts
+from firmware_py.timesource import SystemTime
+from hardware.serial_link import SerialLink
+from tests.daemon.inprocess import FakeTime, InProcessHall, TestParts
+from tests.serial_tap import LoopTap
+
+Row = tuple[str, str, str]  # fault, what was done, outcome
+
+# --------------------------------------------------------------------------- 1 STOP latency
+
+
+class StateSubscriber:
+    """The office's view of the retained state: (arrival ns, running) of every message."""
+
+    def __init__(self, port: int, topic: str) -> None:
+        self.seen: list[tuple[int, bool]] = []
+        self.lock = threading.Lock()
+        ready = threading.Event()
+        client = paho.Client(callback_api_version=CallbackAPIVersion.VERSION2,
+                             client_id="bench-faults-state", protocol=paho.MQTTv311)
+        client.on_connect = lambda cl, u, f, rc, p: cl.subscribe(topic, qos=0)
+        client.on_subscribe = lambda *a: ready.set()
+        client.on_message = self._on_message
+        client.connect("127.0.0.1", port)
+        client.loop_start()
+        self.client = client
+        if not ready.wait(10):
+            raise SystemExit("the state subscriber did not subscribe")
+
+    def _on_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
+        now = time.monotonic_ns()
+        if msg.payload:
+            with self.lock:
+                self.seen.append((now, bool(json.loads(msg.payload).get("running"))))
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+class BenchParts(TestParts):
+    __test__ = False
+
+    def __init__(self, tap: LoopTap) -> None:
+        super().__init__(link_factory=HallParts().link)
+        self.tap = tap
+
+    def serial(self, config: Any, clock: Callable[[], int], on_input: Callable[[], None]
+               ) -> Any:
+        self.made["serial"] = SerialLink(config.url, config.baud, clock=clock,
+                                         on_input=on_input, opener=self.tap.opener)
+        return self.made["serial"]
+
+
+@contextmanager
+def old_rule(active: bool) -> Iterator[None]:
+    """The links' rule before the fix: only a change of the steady part went out at once."""
+    kept = outputs.counting_free
+    if active:
+        outputs.counting_free = outputs.steady_part
+    try:
+        yield
+    finally:
+        outputs.counting_free = kept
+
+
+def first_after(seen: list[tuple[int, bool]], since: int, running: bool,
+                before: int | None) -> int | None:
+    for at, flag in seen:
+        if at >= since and flag is running and (before is None or at < before):
+            return at
+    return None
+
+
+def stop_latency(work: Path, port: int, presses: int, gap_ns: int, baseline: bool
+                 ) -> dict[str, list[int] | int]:
+    """Latencies (ns) from each press's application to the serial wire and the MQTT state."""
+    tap = LoopTap()
+    config = (f'[match]\npreset = "floorball-2x15"\n[serial]\nurl = "loop://"\n'
+              f'[mqtt]\nbroker = "mqtt://127.0.0.1:{port}"\ntournament = "BENCH"\n'
+              f'hall = "{"old" if baseline else "new"}"\n')
+    topic = wire.hall_topic("BENCH", "old" if baseline else "new", wire.STATE)
+    sub = StateSubscriber(port, topic)
+    hall = InProcessHall(work, config, time=SystemTime())  # type: ignore[arg-type]
+    parts = BenchParts(tap)
+    applied: list[tuple[int, str]] = []
+    with old_rule(baseline):
+        daemon = hall.start(parts=parts)
+        apply = daemon._apply  # the instant of application is what is timed
+
+        def stamped(command: Any, source: str, line: Any = None) -> None:
+            applied.append((time.monotonic_ns(), command.name))
+            apply(command, source, line)
+
+        daemon._apply = stamped  # type: ignore[method-assign]
+        console = daemon.console
+        assert console is not None
+
+        pace = random.Random(7)  # the same presses for the baseline and the fix
+
+        def presser() -> None:
+            for _ in range(presses + 1):  # the first press starts the clock
+                now = daemon.timeline.now()
+                console.button("start_stop", now, True)
+                console.button("start_stop", now + 60_000_000, False)
+                # A timekeeper's pace on the real clock, spread over +-30 % (never inside
+                # the 300 ms double-tap guard), so presses fall at every phase of the
+                # frames and of the links' rate limits.
+                time.sleep(gap_ns * pace.uniform(0.7, 1.3) / NS_PER_S)
+
+        thread = threading.Thread(target=presser, name="bench-presser")
+        end = daemon.timeline.now() + (presses + 2) * gap_ns * 13 // 10 + NS_PER_S
+        thread.start()
+        daemon.run_until(end, stop_when=lambda: not thread.is_alive())
+        daemon.run_until(daemon.timeline.now() + NS_PER_S)  # the last press's outputs
+        thread.join()
+        hall.stop()
+    sub.close()
+    serial_ns: list[int] = []
+    mqtt_ns: list[int] = []
+    wire_lines = [(at, bool(doc["running"])) for at, doc in tap.docs()]
+    stale = 0  # running lines on the wire over 100 ms after a stop, before the next start
+    for index, (at, name) in enumerate(applied):
+        running = name == "start"
+        after = applied[index + 1][0] if index + 1 < len(applied) else None
+        for seen, out in ((wire_lines, serial_ns), (sub.seen, mqtt_ns)):
+            reached = first_after(seen, at, running, after)
+            if reached is not None:
+                out.append(reached - at)
+        if not running:
+            stale += sum(1 for a, flag in wire_lines
+                         if at + 100_000_000 < a and (after is None or a < after) and flag)
+    return {"serial": serial_ns, "mqtt": mqtt_ns, "applied": len(applied), "stale": stale}
+
+
+def figures(values: list[int] | int, applied: int) -> str:
+    assert isinstance(values, list)
+    if not values:
+        return "none arrived"
+    return (f"p50 {percentile(values, 50) / 1e6:.1f} / p99 {percentile(values, 99) / 1e6:.1f}"
+            f" / max {max(values) / 1e6:.1f} ms over {len(values)} of {applied}")
+
+
+def latency_rows(presses: int, gap_ms: int) -> list[Row]:
+    if find_mosquitto() is None:
+        return [("STOP -> serial / MQTT state", "needs mosquitto on this machine",
+                 "not measured")]
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory(prefix="bench-faults-") as tmp:
+        port = free_port()
+        broker = start_broker(Path(tmp), port)
+        try:
+            results = {}
+            for baseline in (True, False):
+                work = Path(tmp) / ("old" if baseline else "new")
+                work.mkdir()
+                results[baseline] = stop_latency(work, port, presses, gap_ms * 1_000_000,
+                                                 baseline)
+        finally:
+            broker.terminate()
+            broker.wait(10)
+    for link in ("serial", "mqtt"):
+        new, old = results[False], results[True]
+        new_values, old_values = new[link], old[link]
+        assert isinstance(new_values, list) and isinstance(old_values, list)
+        applied = int(new["applied"])
+        within = sum(1 for v in new_values if v <= 100_000_000)
+        old_within = sum(1 for v in old_values if v <= 100_000_000)
+        lost = applied - len(new_values)
+        what = ("real SerialLink on loop://, read back" if link == "serial" else
+                "real HallLink -> mosquitto 127.0.0.1 -> subscriber")
+        rows.append((f"STOP/START -> {link}",
+                     f"{presses + 1} presses ~{gap_ms} ms apart, real clock; {what}",
+                     f"{within}/{applied} within 100 ms, {lost} not before the next "
+                     f"press; {figures(new_values, applied)}; baseline (old rule): "
+                     f"{old_within}/{old['applied']} within 100 ms, "
+                     f"{figures(old_values, int(old['applied']))}"))
+    rows.append(("stale 'running' after STOP (serial)",
+                 "running lines on the wire > 100 ms after a stop, before the next start",
+                 f"{results[False]['stale']} (baseline: {results[True]['stale']})"))
+    return rows
+
+
+# --------------------------------------------------------------------------- 2 config
+
+
+def config_rows() -> list[Row]:
+    rows: list[Row] = []
+    for text in ("[console.horn]\nactiv_high = false\n",
+                 "[console.buttons.start_stop]\npinn = 4\n",
+                 "[serial]\nstate_hz = \"fast\"\n"):
+        try:
+            parse(tomllib.loads(text), "bench.toml")
+            outcome = "not handled: accepted silently"
+        except ConfigError as err:
+            outcome = f"refused, one line: {err}"
+        except Exception as err:  # the fault being tested: a traceback instead of a message
+            outcome = f"CRASH: {type(err).__name__}: {err}"
+        rows.append(("misspelt / wrong-typed config key", text.strip().replace("\n", " "),
+                     outcome))
+    return rows
+
+
+# --------------------------------------------------------------------------- 3 payloads
+
+
+def payload_rows() -> list[Row]:
+    tournament = "BENCH"
+    checkers: list[tuple[str, Callable[[bytes], object]]] = [
+        ("check_event", lambda p: wire.check_event(
+            wire.hall_topic(tournament, "H1", wire.EVENTS), p, tournament)),
+        ("check_state", lambda p: wire.check_state(
+            wire.hall_topic(tournament, "H1", wire.STATE), p, tournament)),
+        ("check_status", lambda p: wire.check_status(
+            wire.hall_topic(tournament, "H1", wire.STATUS), p, tournament)),
+    ]
+    payloads = {
+        "garbage bytes": bytes(range(256)) * 4,
+        "huge (16 MB)": b'{"a":"' + b"x" * (16 << 20) + b'"}',
+        "lone surrogate (escaped)": b'{"type":"event","x":"\\ud800"}',
+        "lone surrogate (raw bytes)": b'{"type":"event","x":"\xed\xa0\x80"}',
+        "NaN": b'{"type":"event","seq":NaN}',
+        "nesting 10000 deep (under the size limit)": b"[" * 10_000 + b"]" * 10_000,
+    }
+    rows: list[Row] = []
+    for name, payload in payloads.items():
+        outcomes: list[str] = []
+        reasons: list[str] = []
+        crashed = accepted = 0
+        for checker, check in checkers:
+            try:
+                check(payload)
+                accepted += 1
+                outcomes.append(f"{checker}: ACCEPTED")
+            except wire.WireError as err:
+                reasons.append(err.reason)
+            except Exception as err:  # a crash is the fault being looked for
+                crashed += 1
+                outcomes.append(f"{checker}: CRASH {type(err).__name__}")
+        why = reasons[0][:70] + ("..." if len(reasons[0]) > 70 else "") if reasons else ""
+        verdict = (f"refused by all {len(checkers)} checkers, 0 crashes (check_event: {why})"
+                   if not outcomes else f"{crashed} crashes, {accepted} accepted: "
+                   + ", ".join(outcomes))
+        rows.append((f"payload to the office intake: {name}",
+                     f"{len(payload)} bytes to wire.check_event/state/status", verdict))
+    return rows
+
+
+# --------------------------------------------------------------------------- 4 two daemons
+
+
+def two_daemons_row() -> Row:
+    what = "two daemons started on one [state] dir (in-process, fake clock), a goal each"
+    config = '[match]\npreset = "floorball-2x15"\n[console]\nkeypad = false\n'
+    with tempfile.TemporaryDirectory(prefix="bench-faults-") as tmp:
+        time_source = FakeTime()
+        first = InProcessHall(Path(tmp), config, time=time_source)
+        second = InProcessHall(Path(tmp), config, time=time_source)
+        a = first.start()
+        try:
+            b = second.start()
+        except Exception as err:  # the storage branch's lock would refuse here
+            first.stop()
+            return ("second daemon on one state folder", what,
+                    f"second refused: {type(err).__name__}: {err}")
+        for daemon in (a, b):
+            press(daemon, "start_stop")  # a goal needs a running period
+            press(daemon, "goal_home")
+        assert a.session is not None and b.session is not None
+        seqs_a = [r.get("seq") for r in a.session.records if "seq" in r]
+        seqs_b = [r.get("seq") for r in b.session.records if "seq" in r]
+        score_a = a.document(a.timeline.now())["score"]
+        score_b = b.document(b.timeline.now())["score"]
+        second.crash()
+        first.crash()
+        from firmware_py.journal import scan  # noqa: PLC0415
+
+        path = Path(tmp) / "state" / "M1.journal"
+        on_disk = [r.get("seq") for r in scan(path.read_bytes(), str(path)).records
+                   if "seq" in r]
+    doubled = len(on_disk) - len(set(on_disk))
+    return ("second daemon on one state folder", what,
+            f"not handled: both ran; the journal holds {doubled} seq numbers twice (two "
+            f"histories in one file: a silent disagreement); boards A {score_a} seqs "
+            f"{seqs_a}, B {score_b} seqs {seqs_b}")
+
+
+def press(daemon: Daemon, action: str) -> None:
+    console = daemon.console
+    assert console is not None
+    now = daemon.timeline.now()
+    console.button(action, now, True)
+    console.button(action, now + 60_000_000, False)
+    daemon.run_until(now + NS_PER_S)
+
+
+# --------------------------------------------------------------------------- 5 storage
+
+
+def storage_row() -> Row:
+    return ("journal storage full / read-only",
+            "not staged here: the storage engineer's branch owns the daemon's handling",
+            "covered by tests/test_journal.py (a failed append raises, is cut back, the "
+            "journal goes on; errors name the path) and the daemon logs 'command not "
+            "applied: the journal cannot be written'; the display's 'not recording' line "
+            "is not in this tree: not handled here")
+
+
+# --------------------------------------------------------------------------- main
+
+
+def print_table(rows: list[Row]) -> None:
+    head = ("fault", "what was done", "outcome")
+    widths = [max(len(head[i]), *(len(r[i]) for r in rows)) for i in range(2)]
+    print(f"{head[0]:<{widths[0]}} | {head[1]:<{widths[1]}} | {head[2]}")
+    print(f"{'-' * widths[0]}-+-{'-' * widths[1]}-+-{'-' * 7}")
+    for fault, what, outcome in rows:
+        print(f"{fault:<{widths[0]}} | {what:<{widths[1]}} | {outcome}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog=__doc__.split("\n\n", 1)[1])
+    parser.add_argument("--presses", type=whole_number(), default=16,
+                        help="START/STOP presses timed after the first start (default 16)")
+    parser.add_argument("--gap-ms", type=whole_number(), default=1200,
+                        help="mean real time between presses, +-30 %% (default 1200: longer "
+                             "than the old rule's worst delay, so the baseline's late states "
+                             "are timed rather than lost)")
+    args = parser.parse_args(argv)
+    # The daemons' own log lines (a refused press, a second daemon's warnings) are not the
+    # report: only the table is printed.
+    logging.getLogger().addHandler(logging.NullHandler())
+    rows = latency_rows(args.presses, args.gap_ms)
+    rows += config_rows()
+    rows += payload_rows()
+    rows.append(two_daemons_row())
+    rows.append(storage_row())
+    print_table(rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
