@@ -9,7 +9,7 @@ The game is examples/replay/ice-hockey-2x20-playoff.jsonl (ice-hockey-2x20, play
 stacked penalties, goals, a clock stop, the break, period 2 with its stop-time minute, a
 misconduct, and a shootout to the final; about 2700 s of game time, played at ``SCALE``
 times real time (~35 s). The kill moments come from a seeded RNG: uniform over the whole
-game and on into the final, plus two in each short stretch (``SHORT``: the stopped clock,
+game and on into the final, plus one in each short stretch (``SHORT``: the stopped clock,
 the break, the shootout, the final). After each kill the daemon is restarted at once with
 the same state directory, script and (test-only) boot id, so the restart is a crash in the
 same boot: the monotonic clock kept running and a running game clock must resume where the
@@ -65,6 +65,7 @@ FINAL_TAIL_S = 60  # kill moments run on this long (game time) past the last scr
 # The script's short stretches (game seconds from its origin): the clock stopped in period 1,
 # the break, the shootout, the final.
 SHORT = ((160, 200), (1240, 1300), (2500, 2670), (2670, 2670 + FINAL_TAIL_S))
+CLEAR_S = 2 * SCALE  # two seconds of real time before each short stretch: no uniform kill
 
 # One frame, in game time. The daemon draws at the instant the shown state next changes (the
 # clock shows whole seconds above a minute: a frame a second; tenths below), but never more
@@ -106,6 +107,21 @@ def compare(doc: dict[str, Any], lines: list[ScriptLine], origin: int,
                          "".join(f" reference {r}\n" for r in tried))
 
 
+def kill_moments(rng: random.Random, end_s: float) -> list[float]:
+    """Uniform over the whole game, and one in the first half of each short stretch for sure.
+
+    A restart takes about a second of real time, ``CLEAR_S`` of game time at ``SCALE``: no
+    uniform kill falls that close before a short stretch or inside it, so the board is up
+    again when the stretch's own kill comes (a stretch is under a second of real time)."""
+    short = [rng.uniform(low, (low + high) / 2) for low, high in SHORT]
+    spread: list[float] = []
+    while len(spread) < KILLS - len(short):
+        moment = rng.uniform(0, end_s)
+        if not any(low - CLEAR_S <= moment < high for low, high in SHORT):
+            spread.append(moment)
+    return sorted(short + spread)
+
+
 def game_ns() -> int:
     """Now on the daemon's timeline: the same boot's monotonic clock, scaled, offset 0."""
     return time.monotonic_ns() * SCALE
@@ -121,10 +137,7 @@ def test_kills_during_a_game_each_resume_as_the_reference_replay(
         tmp_path: Path) -> None:
     lines = script_lines()
     end_s = lines[-1].t // NS_PER_S + FINAL_TAIL_S
-    rng = random.Random(SEED)
-    # Uniform over the whole game, and a few in each of its short stretches for sure.
-    moments = sorted([rng.uniform(low, high) for low, high in SHORT for _ in range(2)]
-                     + [rng.uniform(0, end_s) for _ in range(KILLS - 2 * len(SHORT))])
+    moments = kill_moments(random.Random(SEED), end_s)
     env = {"SCOREBOARD_TEST_BOOT_ID": BOOT}
     hall = Hall(tmp_path, f'[match]\npreset = "{PRESET}"\nstage = "{SETUP.stage.value}"\n')
     args = ("--script", str(SCRIPT), "--time-scale", str(SCALE))
