@@ -12,6 +12,7 @@ Pure: standard library and the project's pure modules only.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from firmware_py import wire
@@ -43,19 +44,20 @@ def classify(topic: str, tournament: Tournament) -> tuple[str, str] | None:
     return found.hall, found.kind
 
 
-def check_event(topic: str, payload: bytes, tournament: Tournament, stored_top: int = 0
-                ) -> HallEvent:
+def check_event(topic: str, payload: bytes, tournament: Tournament,
+                stored_top: int | Callable[[str], int] = 0) -> HallEvent:
     """A hall's event, checked against the topic, the schema, the schedule and what is
-    stored: ``stored_top`` is the highest seq stored for the event's match (0: none)."""
+    stored: ``stored_top`` is the highest seq stored for the event's match (0: none), or
+    a function of the match id giving it."""
     hall = _known_hall(topic, wire.EVENTS, tournament)
     ev = wire.check_event(topic, payload, tournament.id)
-    check_seq(topic, ev.seq, stored_top)
     scheduled = tournament.match(ev.match)
     if scheduled is None:
         raise Refusal(topic, f"unknown match {ev.match!r}")
     if scheduled.hall != hall:
         raise Refusal(topic, f"match {ev.match!r} is assigned to hall {scheduled.hall!r}, "
                              f"not {hall!r}")
+    check_seq(topic, ev.seq, stored_top(ev.match) if callable(stored_top) else stored_top)
     return ev
 
 

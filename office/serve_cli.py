@@ -18,7 +18,7 @@ from .board import SnapshotBoard
 from .files import load_tournament
 from .model import DecidedBy
 from .service import OfficeService
-from .store import Store
+from .store import Store, StoreError
 from .tournament import TournamentError
 from .web import OfficeWeb
 
@@ -87,7 +87,11 @@ def run_correct(args: argparse.Namespace) -> int:
         print("office correct: --reason must say why", file=sys.stderr)
         return 2
     home, away = int(found.group(1)), int(found.group(2))
-    store = Store(args.db)
+    try:
+        store = Store(args.db)
+    except StoreError as err:
+        print(f"office correct: {err}", file=sys.stderr)
+        return 2
     try:
         store.admin("correct", {"match": args.match, "home": home, "away": away,
                                 "decided_by": args.decided_by, "reason": args.reason.strip()},
@@ -115,7 +119,11 @@ def run_serve(args: argparse.Namespace) -> int:
             print(f"office serve: --password-file: {err.strerror or err}", file=sys.stderr)
             return 2
     tls = Tls(ca_file=args.ca_file) if broker.tls else None
-    store = Store(args.db)
+    try:
+        store = Store(args.db)
+    except StoreError as err:
+        print(f"office serve: {err}", file=sys.stderr)
+        return 2
     peer = OfficePeer(broker.host, broker.port, tournament.id, username=args.username,
                       password=password, tls=tls, client_id=args.client_id)
     board = SnapshotBoard()
