@@ -115,7 +115,7 @@ class OfficeService:
         self.store_error: str | None = None  # the store's last failure, shown on the page
         # Quarantine: stored events the office will not fold (README "The office's faults").
         self._quarantine = store.quarantine_status()
-        for e in store.events():
+        for e in store.iter_events():
             self._load(e)
         self._cache = MatchCache()
         self._published: dict[str, bytes] = {}  # topic -> retained payload last sent
@@ -338,7 +338,7 @@ class OfficeService:
         self._quarantine = status
         self._events = {m.id: {} for m in self.tournament.matches}
         self._cache = MatchCache()
-        for e in self.store.events():
+        for e in self.store.iter_events():
             self._load(e)
 
     def _show(self, ledger: Ledger, now: datetime) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -217,6 +217,22 @@ class Store:
         with self._lock:
             rows = self._db.execute(query + " ORDER BY match, seq, event_id", args).fetchall()
         return [_event(r) for r in rows]
+
+    def iter_events(self, batch: int = 2000) -> Iterator[StoredEvent]:
+        """Every stored event, as ``events()`` orders them, read ``batch`` at a time: the
+        whole tournament is never in memory at once."""
+        after: tuple[str, int, str] = ("", -(2**63), "")
+        while True:
+            with self._lock:
+                rows = self._db.execute(
+                    f"SELECT {_EVENT_COLUMNS} FROM events WHERE (match, seq, event_id) > "
+                    "(?, ?, ?) ORDER BY match, seq, event_id LIMIT ?", (*after, batch)
+                ).fetchall()
+            for r in rows:
+                yield _event(r)
+            if len(rows) < batch:
+                return
+            after = (rows[-1][2], int(rows[-1][3]), rows[-1][0])
 
     # Office actions and alerts -------------------------------------------------------------
 
