@@ -15,6 +15,7 @@ and ``data_version()`` tells the service that the other process wrote something.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping
@@ -138,8 +139,16 @@ class Conflict:
 class Store:
     """One connection to the office database; usable from several threads (one lock)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
         self.path = Path(path)
+        self.read_only = read_only
+        if read_only:  # e.g. the disk went read-only: show what is stored, store nothing
+            try:
+                self._db = read_only_connection(self.path)
+            except sqlite3.Error as err:
+                raise StoreError(f"{self.path}: {store_problem(err, self.path)}") from err
+            self._lock = threading.Lock()
+            return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # Autocommit (isolation_level=None): each write below is its own transaction,
@@ -147,7 +156,8 @@ class Store:
             self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S,
                                        isolation_level=None, check_same_thread=False)
         except (OSError, sqlite3.Error) as err:
-            raise StoreError(f"{self.path}: cannot open the store: {err}") from err
+            why = store_problem(err, self.path) if isinstance(err, sqlite3.Error) else err
+            raise StoreError(f"{self.path}: cannot open the store: {why}") from err
         self._lock = threading.Lock()
         try:
             self._db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
@@ -159,7 +169,7 @@ class Store:
             self._migrate()
         except sqlite3.Error as err:
             self._db.close()
-            raise StoreError(f"{self.path}: {store_problem(err)}") from err
+            raise StoreError(f"{self.path}: {store_problem(err, self.path)}") from err
 
     def _migrate(self) -> None:
         # IMMEDIATE: the service and the CLI opening a new file at once must not both
@@ -284,13 +294,23 @@ class Store:
             query += " WHERE event_id = ?"
             args = (event_id,)
         with self._lock:
-            rows = self._db.execute(query + " ORDER BY id", args).fetchall()
+            rows = self._optional(query + " ORDER BY id", args)
         return [QuarantineEntry(int(r[0]), str(r[1]), str(r[2]), str(r[3]),
                                 datetime.fromisoformat(r[4])) for r in rows]
 
     def quarantine_status(self) -> dict[str, QuarantineEntry]:
         """Each event ever quarantined, by id: its latest step."""
         return {q.event_id: q for q in self.quarantine_log()}
+
+    def _optional(self, query: str, args: tuple[str, ...] = ()) -> list[Any]:
+        """Rows of a table this version added: a store opened read-only that an older
+        version wrote does not have it yet (nothing in it, then)."""
+        try:
+            return self._db.execute(query, args).fetchall()
+        except sqlite3.OperationalError:
+            if self.read_only:
+                return []
+            raise
 
     def add_conflict(self, ev: HallEvent, received: datetime) -> bool:
         """Keep an event that reuses a stored ``event_id`` with other content; True if this
@@ -303,8 +323,7 @@ class Store:
 
     def conflicts(self) -> list[Conflict]:
         with self._lock:
-            rows = self._db.execute(
-                "SELECT id, event_id, content, at FROM conflicts ORDER BY id").fetchall()
+            rows = self._optional("SELECT id, event_id, content, at FROM conflicts ORDER BY id")
         return [Conflict(int(r[0]), str(r[1]), json.loads(r[2]), datetime.fromisoformat(r[3]))
                 for r in rows]
 
@@ -341,9 +360,37 @@ class Store:
 _EVENT_COLUMNS = "event_id, hall, match, seq, type, data, at_ns, wall, received"
 
 
-def store_problem(err: sqlite3.Error) -> str:
+def read_only_connection(path: Path) -> sqlite3.Connection:
+    """The store opened for reading only; where even that fails (a WAL file in a read-only
+    directory cannot get its shared-memory file), as an immutable file: nobody can be
+    writing it then."""
+    if not path.exists():
+        raise sqlite3.OperationalError("unable to open database file")
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+    try:
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return db
+    except sqlite3.OperationalError:
+        db.close()
+    except sqlite3.DatabaseError:
+        return db  # readable, but damaged: the caller meets (and says) that
+    return sqlite3.connect(f"file:{path}?immutable=1", uri=True, check_same_thread=False)
+
+
+def is_read_only(path: Path) -> bool:
+    """The store's file or its directory cannot be written (by this process)."""
+    directory = path.parent if str(path.parent) else Path(".")
+    if not os.access(directory, os.W_OK):
+        return True
+    return path.exists() and not os.access(path, os.W_OK)
+
+
+def store_problem(err: sqlite3.Error, path: Path | None = None) -> str:
     """SQLite's failure in words an operator can act on."""
     text = str(err)
+    if path is not None and ("unable to open" in text or "readonly" in text) \
+            and is_read_only(path):
+        text = f"{text}; read-only"
     if isinstance(err, sqlite3.DatabaseError) and ("not a database" in text
                                                    or "malformed" in text):
         return (f"the file is corrupt ({text}): run `office check`, then `office repair` "
@@ -362,9 +409,9 @@ def check_file(path: str | Path) -> list[str]:
     """``PRAGMA integrity_check`` of a store, read-only: [] when it is sound, else the
     problems SQLite found (or why the file could not be read at all)."""
     try:
-        db = sqlite3.connect(f"file:{Path(path)}?mode=ro", uri=True)
+        db = read_only_connection(Path(path))
     except sqlite3.Error as err:
-        return [store_problem(err)]
+        return [store_problem(err, Path(path))]
     try:
         rows = db.execute("PRAGMA integrity_check").fetchall()
         problems = [str(r[0]) for r in rows if str(r[0]) != "ok"]
@@ -386,7 +433,7 @@ def backup_file(source: str | Path, target: str | Path) -> None:
     target = Path(target)
     if target.exists():
         raise StoreError(f"{target}: already exists; name a new file")
-    src = sqlite3.connect(f"file:{Path(source)}?mode=ro", uri=True)
+    src = read_only_connection(Path(source))
     try:
         dst = sqlite3.connect(target)
         try:
@@ -408,7 +455,7 @@ def repair_file(source: str | Path, target: str | Path) -> int:
     target = Path(target)
     if target.exists():
         raise StoreError(f"{target}: already exists; name a new file")
-    src = sqlite3.connect(f"file:{Path(source)}?mode=ro", uri=True)
+    src = read_only_connection(Path(source))
     try:
         try:
             src.execute("VACUUM INTO ?", (str(target),))

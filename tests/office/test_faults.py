@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import subprocess
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -253,3 +255,60 @@ def test_a_store_failing_mid_run_leaves_the_service_up_and_says_so(
     svc.refresh()
     office = svc.board.current()["office"] if svc.board else {}
     assert "disk is full" in office["store_error"]
+
+
+@pytest.fixture
+def tiny_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 256 KiB tmpfs (root only): a disk that really fills up, or is remounted read-only."""
+    where = tmp_path / "disk"
+    where.mkdir()
+    if os.geteuid() != 0 or subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(where)],
+            capture_output=True, check=False).returncode != 0:
+        pytest.skip("needs root and mount for a tiny tmpfs")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], capture_output=True, check=False)
+
+
+def test_a_full_disk_leaves_the_service_up_read_only(tiny_disk: Path, cup: Tournament) -> None:
+    store = Store(tiny_disk / "office.sqlite")
+    peer, wall = FakePeer(), Wall()
+    svc = OfficeService(cup, store, peer, SnapshotBoard(), wall=wall, monotonic=wall.seconds)
+    first = cup.group_matches("A")[0]
+    msgs = messages_of(cup, first.id, 1, 0)
+    topic, doc = msgs[0].topic, json.loads(msgs[0].payload)
+    filler = [FakeMessage(topic, json.dumps(
+        {**doc, wire.Ev.SEQ: n, wire.Ev.EVENT_ID: wire.event_id(first.hall, first.id, n),
+         wire.Ev.DATA: {"note": "x" * 190}}).encode()) for n in range(1, 1001)]
+    n = 0
+    while svc.store_error is None and n < len(filler):
+        svc.handle(filler[n])
+        n += 1
+    assert svc.store_error is not None and "disk is full" in svc.store_error
+    assert len(peer.acked) == n - 1  # the one not stored is not acknowledged
+    svc.refresh()  # still folds and shows what is stored
+    page = svc.board.current() if svc.board else {}
+    assert "disk is full" in page["office"]["store_error"]
+    assert len(store.events()) == n - 1
+    store.close()
+
+
+def test_a_read_only_disk_gets_a_clear_message_and_the_page_stays_up(
+        tiny_disk: Path, cup: Tournament) -> None:
+    Store(tiny_disk / "office.sqlite").close()
+    subprocess.run(["mount", "-o", "remount,ro", str(tiny_disk)], check=True)
+    with pytest.raises(StoreError, match="read-only"):
+        Store(tiny_disk / "office.sqlite")
+    assert main(["check", "--db", str(tiny_disk / "office.sqlite")]) == 0
+    # What `office serve` does then: the page shows what is stored, nothing is acked.
+    store = Store(tiny_disk / "office.sqlite", read_only=True)
+    peer, wall = FakePeer(), Wall()
+    svc = OfficeService(cup, store, peer, SnapshotBoard(), wall=wall, monotonic=wall.seconds)
+    svc.refresh()
+    first = cup.group_matches("A")[0]
+    svc.handle(messages_of(cup, first.id, 1, 0)[0])
+    assert peer.acked == [] and svc.store_error is not None
+    svc.refresh()
+    assert "readonly" in (svc.board.current() if svc.board else {})["office"]["store_error"]
