@@ -52,6 +52,18 @@ _SIDES = ("home", "away")
 _STAGES = ("group", "playoff")
 _EVENT_TYPES = frozenset(k.value for k in EventKind)
 _DECIDED_BY = tuple(d.value for d in DecidedBy)
+# The protocol's ranges (README 4.4): what a real match can produce, with room to spare. A
+# number beyond them is a forgery or a bug, and would rank or suspend nonsense.
+MAX_GOALS = 999  # a team's goals in one match
+MAX_PLAYER = 99  # a shirt number (the console refuses any other)
+MAX_MINUTES = 60  # one penalty's recorded minutes (a 5+20 counts 25)
+MAX_PERIOD = 20  # periods, overtimes included
+MAX_CLOCK_MS = 24 * 3600 * 1000  # a period clock reading
+MAX_ITEMS = 1000  # goals, penalties or shots of one match
+MAX_TEXT = 200  # characters of any string in an event (a team's name, a penalty's kind)
+MAX_NUMBER = 2**53  # any other number in an event's data (JSON's safe integers)
+_PLAYER_EVENTS = frozenset({EventKind.GOAL.value, EventKind.PENALTY.value,
+                            EventKind.SHOT.value})
 
 
 # -- the messages' keys, each spelled once: the builders and the checkers below both use these
@@ -262,10 +274,15 @@ def _get(topic: str, doc: Mapping[str, Any], name: str, kind: type[Any], wanted:
     return value
 
 
-def _int(topic: str, doc: Mapping[str, Any], name: str, minimum: int, *, where: str = "") -> int:
+def _int(topic: str, doc: Mapping[str, Any], name: str, minimum: int, *, where: str = "",
+         maximum: int = _INT64 - 1) -> int:
     value: int = _get(topic, doc, name, int, "an integer", where=where)
-    if not minimum <= value < _INT64:
-        _refuse(topic, f"'{where}{name}' must be an integer from {minimum} up, got {_show(value)}")
+    if not minimum <= value <= maximum:
+        if maximum >= _INT64 - 1:
+            _refuse(topic, f"'{where}{name}' must be an integer from {minimum} up, got "
+                           f"{_show(value)}")
+        _refuse(topic, f"'{where}{name}' must be an integer from {minimum} to {maximum}, got "
+                       f"{_show(value)}")
     return value
 
 
@@ -351,38 +368,163 @@ def check_event(topic: str, payload: bytes, tournament: str) -> HallEvent:
     if Ev.WALL not in doc:
         _refuse(topic, f"'{Ev.WALL}' is missing")
     wall = _opt_str(topic, doc, Ev.WALL)
+    if wall is not None and len(wall) > MAX_TEXT:
+        _refuse(topic, f"'{Ev.WALL}' is {len(wall)} characters, more than {MAX_TEXT}")
     expected = event_id(hall, match_id, seq)
     if eid != expected:
         _refuse(topic, f"'{Ev.EVENT_ID}' {eid!r} does not match topic and fields "
                        f"(expected {expected!r})")
     if kind == EventKind.MATCH_ENDED.value:
         _check_match_ended(topic, data)
+    _check_data(topic, kind, data)
     return HallEvent(event_id=eid, hall=hall, match=match_id, seq=seq, type=kind, data=data,
                      at_ns=at_ns, wall=wall)
 
 
 def _check_match_ended(topic: str, data: Mapping[str, Any]) -> None:
-    """The last event of a match carries its result and whole record: the office ranks and
-    suspends from it alone, so it must be complete."""
-    result = _get(topic, data, "result", dict, "an object", where="data.")
-    _int(topic, result, "home", 0, where="data.result.")
-    _int(topic, result, "away", 0, where="data.result.")
-    decided_by = _get(topic, result, "decided_by", str, "a string", where="data.result.")
-    if decided_by not in _DECIDED_BY:
-        _refuse(topic, f"'data.result.decided_by' must be one of {', '.join(_DECIDED_BY)}, "
-                       f"got {decided_by!r}")
+    """The last event of a match carries its result and whole record
+    (``firmware_py.core.match.match_record``): the office ranks and suspends from it alone,
+    so every field of it is checked here, type and range."""
+    _result(topic, _get(topic, data, "result", dict, "an object", where="data."),
+            "data.result.")
+    where = "data.record."
     record = _get(topic, data, "record", dict, "an object", where="data.")
-    penalties = _list(topic, record, "penalties", where="data.record.")
-    for i, penalty in enumerate(penalties):
-        where = f"data.record.penalties[{i}]"
-        if not isinstance(penalty, dict):
-            _refuse(topic, f"'{where}' must be an object, got {kind_of(penalty)}")
-        team = _get(topic, penalty, "team", str, "a string", where=where + ".")
-        if team not in _SIDES:
-            _refuse(topic, f"'{where}.team' must be 'home' or 'away', got {team!r}")
-        _int(topic, penalty, "player", 0, where=where + ".")
-        _get(topic, penalty, "kind", str, "a string", where=where + ".")
-        _int(topic, penalty, "minutes", 0, where=where + ".")
+    _text(topic, record, "match", where=where)
+    _text(topic, record, "preset", where=where)
+    _choice(topic, record, "stage", _STAGES, where=where)
+    teams = _get(topic, record, "teams", dict, "an object", where=where)
+    for side in _SIDES:
+        _text(topic, teams, side, where=where + "teams.", nonempty=True)
+    if record.get("result") is not None:
+        _result(topic, _get(topic, record, "result", dict, "an object", where=where),
+                where + "result.")
+    score = _get(topic, record, "score", dict, "an object", where=where)
+    for side in _SIDES:
+        _int(topic, score, side, 0, where=where + "score.", maximum=MAX_GOALS)
+    goals = _items(topic, record, "goals", where)
+    for i, goal in enumerate(goals):
+        at = f"{where}goals[{i}]."
+        _side(topic, goal, "team", where=at)
+        if goal.get("player") is not None:  # a goal may be the team's, no scorer named
+            _int(topic, goal, "player", 0, where=at, maximum=MAX_PLAYER)
+        _int(topic, goal, "period", 0, where=at, maximum=MAX_PERIOD)
+        _int(topic, goal, "clock_ms", 0, where=at, maximum=MAX_CLOCK_MS)
+    for i, penalty in enumerate(_items(topic, record, "penalties", where)):
+        at = f"{where}penalties[{i}]."
+        _side(topic, penalty, "team", where=at)
+        _int(topic, penalty, "player", 0, where=at, maximum=MAX_PLAYER)
+        _text(topic, penalty, "kind", where=at, nonempty=True)
+        _int(topic, penalty, "minutes", 0, where=at, maximum=MAX_MINUTES)
+        for name in ("period", "clock_ms", "coincidental", "ejected"):
+            if name in penalty:  # older halls sent only team, player, kind and minutes
+                if name in ("coincidental", "ejected"):
+                    _bool(topic, penalty, name, False, where=at)
+                else:
+                    _int(topic, penalty, name, 0, where=at,
+                         maximum=MAX_PERIOD if name == "period" else MAX_CLOCK_MS)
+    if "penalty_minutes" in record:
+        pim = _get(topic, record, "penalty_minutes", dict, "an object", where=where)
+        for side in _SIDES:
+            if side in pim:
+                _int(topic, pim, side, 0, where=where + "penalty_minutes.",
+                     maximum=MAX_GOALS * MAX_MINUTES)
+    forfeit = record.get("forfeit")
+    if forfeit is not None and forfeit not in _SIDES:
+        _refuse(topic, f"'{where}forfeit' must be 'home', 'away' or null, got {_show(forfeit)}")
+    shootout = record.get("shootout")
+    if shootout is not None:
+        if not isinstance(shootout, dict):
+            _refuse(topic, f"'{where}shootout' must be an object or null, got "
+                           f"{kind_of(shootout)}")
+        for i, shot in enumerate(_items(topic, shootout, "shots", where + "shootout.")):
+            at = f"{where}shootout.shots[{i}]."
+            _side(topic, shot, "team", where=at)
+            _int(topic, shot, "player", 0, where=at, maximum=MAX_PLAYER)
+            _bool(topic, shot, "scored", False, where=at)
+        decisive = shootout.get("decisive")
+        if decisive is not None:
+            at = f"{where}shootout.decisive."
+            if not isinstance(decisive, dict):
+                _refuse(topic, f"'{at[:-1]}' must be an object or null, got {kind_of(decisive)}")
+            _side(topic, decisive, "team", where=at)
+            _int(topic, decisive, "player", 0, where=at, maximum=MAX_PLAYER)
+
+
+def _result(topic: str, result: Mapping[str, Any], where: str) -> None:
+    _int(topic, result, "home", 0, where=where, maximum=MAX_GOALS)
+    _int(topic, result, "away", 0, where=where, maximum=MAX_GOALS)
+    decided_by = _get(topic, result, "decided_by", str, "a string", where=where)
+    if decided_by not in _DECIDED_BY:
+        _refuse(topic, f"'{where}decided_by' must be one of {', '.join(_DECIDED_BY)}, "
+                       f"got {_show(decided_by)}")
+
+
+def _items(topic: str, doc: Mapping[str, Any], name: str, where: str) -> list[dict[str, Any]]:
+    """A list of objects (goals, penalties, shots), at most ``MAX_ITEMS`` of them."""
+    items = _list(topic, doc, name, where=where)
+    if len(items) > MAX_ITEMS:
+        _refuse(topic, f"'{where}{name}' has {len(items)} items, more than {MAX_ITEMS}")
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            _refuse(topic, f"'{where}{name}[{i}]' must be an object, got {kind_of(item)}")
+    return items
+
+
+def _side(topic: str, doc: Mapping[str, Any], name: str, *, where: str) -> str:
+    value: str = _get(topic, doc, name, str, "'home' or 'away'", where=where)
+    if value not in _SIDES:
+        _refuse(topic, f"'{where}{name}' must be 'home' or 'away', got {_show(value)}")
+    return value
+
+
+def _text(topic: str, doc: Mapping[str, Any], name: str, *, where: str = "",
+          nonempty: bool = False) -> str:
+    value: str = _get(topic, doc, name, str, "a string", where=where)
+    if len(value) > MAX_TEXT:
+        _refuse(topic, f"'{where}{name}' is {len(value)} characters, more than {MAX_TEXT}")
+    if nonempty and not value.strip():
+        _refuse(topic, f"'{where}{name}' must not be empty")
+    if not value.isprintable():
+        _refuse(topic, f"'{where}{name}' contains a control character")
+    return value
+
+
+def _choice(topic: str, doc: Mapping[str, Any], name: str, allowed: tuple[str, ...], *,
+            where: str) -> None:
+    value = _text(topic, doc, name, where=where)
+    if value not in allowed:
+        _refuse(topic, f"'{where}{name}' must be one of {', '.join(allowed)}, got {_show(value)}")
+
+
+def _check_data(topic: str, kind: str, data: Mapping[str, Any]) -> None:
+    """Any event's data: no number beyond ``MAX_NUMBER``, no string longer than ``MAX_TEXT``
+    (anywhere, however nested), and the fields the office reads of it in range: a live
+    ``score``, a ``team`` side and a ``player`` number."""
+    if "score" in data and kind != EventKind.MATCH_ENDED.value:
+        score = _get(topic, data, "score", dict, "an object", where="data.")
+        for side in _SIDES:
+            _int(topic, score, side, 0, where="data.score.", maximum=MAX_GOALS)
+    if kind in _PLAYER_EVENTS:
+        _side(topic, data, "team", where="data.")
+        if data.get("player") is not None:
+            _int(topic, data, "player", 0, where="data.", maximum=MAX_PLAYER)
+    if kind == EventKind.UNDONE.value and "phase" in data:
+        _text(topic, data, "phase", where="data.")
+    todo: list[tuple[Any, str]] = [(data, "data")]
+    while todo:
+        value, where = todo.pop()
+        if isinstance(value, bool) or value is None:
+            continue
+        if isinstance(value, int | float):
+            if not -MAX_NUMBER <= value <= MAX_NUMBER:
+                _refuse(topic, f"'{where}' is {_show(value)}, beyond +-{MAX_NUMBER}")
+        elif isinstance(value, str):
+            if len(value) > MAX_TEXT:
+                _refuse(topic, f"'{where}' is {len(value)} characters, more than {MAX_TEXT}")
+        elif isinstance(value, dict):
+            todo.extend((v, f"{where}.{k}") for k, v in value.items())
+        elif isinstance(value, list):
+            todo.extend((v, f"{where}[{i}]") for i, v in enumerate(value))
 
 
 # -- state -------------------------------------------------------------------------------------

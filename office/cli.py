@@ -19,13 +19,13 @@ from datetime import datetime
 from pathlib import Path
 
 from firmware_py.core.preset import Criterion
-from office import serve_cli
+from office import serve_cli, store_cli
 from office.files import load_tournament
 from office.model import Draw, GameResult, Group, GroupTable, ResultState, Row, Tournament
 from office.results import ResultsError, ResultsFile, draw_line, parse_results_file
 from office.service import ledger_from_store
 from office.standings import rank_group
-from office.store import Store
+from office.store import Store, StoreError
 from office.tournament import TournamentError
 
 
@@ -387,7 +387,8 @@ def _lots_wanted(group: Group, tables: Mapping[str, GroupTable]) -> list[tuple[s
 # One entry per command family: each adds its subparsers and sets `func`. The service's
 # `serve` and `correct` join here (e.g. office.serve_cli.add_commands).
 _REGISTRARS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None],
-                   ...] = (_add_standings, _add_draw_lots, serve_cli.add_commands)
+                   ...] = (_add_standings, _add_draw_lots, serve_cli.add_commands,
+                          store_cli.add_commands)
 
 
 def _draw_lots_in_store(args: argparse.Namespace) -> int:
@@ -422,6 +423,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     func: Callable[[argparse.Namespace], int] = args.func
     try:
         return func(args)
-    except (InputError, ResultsError, TournamentError) as err:
+    except (InputError, ResultsError, TournamentError, StoreError) as err:
         print(f"office {args.command}: {err}", file=sys.stderr)
         return 2

@@ -12,6 +12,7 @@ Pure: standard library and the project's pure modules only.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from firmware_py import wire
@@ -21,8 +22,14 @@ from office.model import Tournament
 # A message the office will not use; ``str()`` is ``"<topic>: <reason>"``.
 Refusal = wire.WireError
 
-__all__ = ["MAX_PAYLOAD", "HallEvent", "Refusal", "check_event", "check_state", "check_status",
-           "classify"]
+__all__ = ["MAX_PAYLOAD", "MAX_SEQ", "SEQ_AHEAD", "HallEvent", "Refusal", "check_event",
+           "check_seq", "check_state", "check_status", "classify"]
+
+# A hall numbers a match's events gaplessly from 1, and sends them in order: an event far
+# above the highest stored is a forgery or a bug, and the ledger would walk every seq up to
+# it (a seq of 2**62 would hang the office). A real match has a few hundred events.
+SEQ_AHEAD = 1000  # at most this far above the highest stored seq of its match
+MAX_SEQ = 20_000  # and never above this
 
 
 def classify(topic: str, tournament: Tournament) -> tuple[str, str] | None:
@@ -37,8 +44,11 @@ def classify(topic: str, tournament: Tournament) -> tuple[str, str] | None:
     return found.hall, found.kind
 
 
-def check_event(topic: str, payload: bytes, tournament: Tournament) -> HallEvent:
-    """A hall's event, checked against the topic, the schema and the schedule."""
+def check_event(topic: str, payload: bytes, tournament: Tournament,
+                stored_top: int | Callable[[str], int] = 0) -> HallEvent:
+    """A hall's event, checked against the topic, the schema, the schedule and what is
+    stored: ``stored_top`` is the highest seq stored for the event's match (0: none), or
+    a function of the match id giving it."""
     hall = _known_hall(topic, wire.EVENTS, tournament)
     ev = wire.check_event(topic, payload, tournament.id)
     scheduled = tournament.match(ev.match)
@@ -47,7 +57,17 @@ def check_event(topic: str, payload: bytes, tournament: Tournament) -> HallEvent
     if scheduled.hall != hall:
         raise Refusal(topic, f"match {ev.match!r} is assigned to hall {scheduled.hall!r}, "
                              f"not {hall!r}")
+    check_seq(topic, ev.seq, stored_top(ev.match) if callable(stored_top) else stored_top)
     return ev
+
+
+def check_seq(topic: str, seq: int, stored_top: int) -> None:
+    """``seq`` within reach of the highest stored of its match (``SEQ_AHEAD``, ``MAX_SEQ``)."""
+    if seq > MAX_SEQ:
+        raise Refusal(topic, f"'{wire.Ev.SEQ}' {seq} is above the protocol's {MAX_SEQ}")
+    if seq > stored_top + SEQ_AHEAD:
+        raise Refusal(topic, f"'{wire.Ev.SEQ}' {seq} is more than {SEQ_AHEAD} above the "
+                             f"highest stored for its match ({stored_top})")
 
 
 def check_state(topic: str, payload: bytes, tournament: Tournament) -> tuple[str, dict[str, Any]]:

@@ -177,6 +177,10 @@ class MatchCache:
         self._views[m.id] = (len(seqs), view)
         return view
 
+    def forget(self, match: str) -> None:
+        """Read ``match`` again next time (its events were not only added to)."""
+        self._views.pop(match, None)
+
 
 def build(
     tournament: Tournament,

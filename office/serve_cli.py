@@ -18,7 +18,7 @@ from .board import SnapshotBoard
 from .files import load_tournament
 from .model import DecidedBy
 from .service import OfficeService
-from .store import Store
+from .store import Store, StoreError, is_read_only
 from .tournament import TournamentError
 from .web import OfficeWeb
 
@@ -87,7 +87,11 @@ def run_correct(args: argparse.Namespace) -> int:
         print("office correct: --reason must say why", file=sys.stderr)
         return 2
     home, away = int(found.group(1)), int(found.group(2))
-    store = Store(args.db)
+    try:
+        store = Store(args.db)
+    except StoreError as err:
+        print(f"office correct: {err}", file=sys.stderr)
+        return 2
     try:
         store.admin("correct", {"match": args.match, "home": home, "away": away,
                                 "decided_by": args.decided_by, "reason": args.reason.strip()},
@@ -115,11 +119,25 @@ def run_serve(args: argparse.Namespace) -> int:
             print(f"office serve: --password-file: {err.strerror or err}", file=sys.stderr)
             return 2
     tls = Tls(ca_file=args.ca_file) if broker.tls else None
-    store = Store(args.db)
+    read_only_because: str | None = None
+    try:
+        store = Store(args.db)
+    except StoreError as err:
+        if not (args.db.exists() and is_read_only(args.db)):
+            print(f"office serve: {err}", file=sys.stderr)
+            return 2
+        try:  # the page can still show what is stored; nothing new is acknowledged
+            store = Store(args.db, read_only=True)
+        except StoreError as again:
+            print(f"office serve: {again}", file=sys.stderr)
+            return 2
+        read_only_because = f"{err}; serving it read-only (nothing is stored or acked)"
+        log.error("%s", read_only_because)
     peer = OfficePeer(broker.host, broker.port, tournament.id, username=args.username,
                       password=password, tls=tls, client_id=args.client_id)
     board = SnapshotBoard()
     service = OfficeService(tournament, store, peer, board)
+    service.store_error = read_only_because
     web = None
     if args.http is not None:
         web = OfficeWeb(board, host=args.host, port=args.http)

@@ -11,6 +11,7 @@ shell (``office correct``, ``office draw-lots``) reach it through the same datab
 from __future__ import annotations
 
 import logging
+import sqlite3
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -18,12 +19,20 @@ from typing import Any, Protocol
 
 from firmware_py import wire
 
-from . import bracket, intake
+from . import bracket, faults, intake
 from .board import SnapshotBoard
 from .ledger import Correction, Ledger, MatchCache, Received, build, build_from
 from .model import DecidedBy, Draw, Tournament
 from .snapshot import AlertView, HallLive, snapshot
-from .store import Store
+from .store import (
+    DISCARDED,
+    QUARANTINED,
+    RELEASED,
+    QuarantineEntry,
+    Store,
+    StoredEvent,
+    event_content,
+)
 
 log = logging.getLogger("office")
 
@@ -68,10 +77,17 @@ def corrections_and_draws(store: Store) -> tuple[list[Correction], list[Draw]]:
 
 
 def ledger_from_store(tournament: Tournament, store: Store, now: datetime) -> Ledger:
-    """The ledger as the service would fold it now (for the shell commands)."""
+    """The ledger as the service would fold it now (for the shell commands): without the
+    events in quarantine."""
     corrections, draws = corrections_and_draws(store)
-    events = [Received(e, e.received) for e in store.events()]
+    excluded = excluded_events(store)
+    events = [Received(e, e.received) for e in store.events() if e.event_id not in excluded]
     return build(tournament, events, corrections, draws, now)
+
+
+def excluded_events(store: Store) -> set[str]:
+    """The event ids set aside from folding: quarantined or discarded, not released."""
+    return {eid for eid, q in store.quarantine_status().items() if q.action != RELEASED}
 
 
 class OfficeService:
@@ -92,10 +108,15 @@ class OfficeService:
         self.wall = wall
         self.monotonic = monotonic
         self.halls: dict[str, HallLive] = {h: HallLive() for h in tournament.halls()}
-        # Every stored event of the schedule's matches, by match and seq (first arrival).
+        # Every stored event of the schedule's matches, by match and seq (first arrival), as
+        # much of it as the ledger reads (faults.lean: the memory stays bounded).
         self._events: dict[str, dict[int, Received]] = {m.id: {} for m in tournament.matches}
-        for e in store.events():
-            self._keep(Received(e, e.received))
+        self.refusals = faults.RefusalCounts()
+        self.store_error: str | None = None  # the store's last failure, shown on the page
+        # Quarantine: stored events the office will not fold (README "The office's faults").
+        self._quarantine = store.quarantine_status()
+        for e in store.iter_events():
+            self._load(e)
         self._cache = MatchCache()
         self._published: dict[str, bytes] = {}  # topic -> retained payload last sent
         self._data_version = -1
@@ -107,7 +128,12 @@ class OfficeService:
         self._view_dirty = False
         self._view_at = float("-inf")  # monotonic time the snapshot was last rebuilt
         self.ledger: Ledger | None = None
-        self.refused = 0
+        self._conflicts = store.conflicts()
+        self._fold_error = ""
+
+    @property
+    def refused(self) -> int:
+        return self.refusals.total
 
     # -- input -------------------------------------------------------------------------
 
@@ -121,11 +147,18 @@ class OfficeService:
                 raise intake.Refusal(topic, "not a topic the office reads")
             hall, what = kind
             if what == "events":
-                ev = intake.check_event(topic, message.payload, self.tournament)
+                ev = intake.check_event(topic, message.payload, self.tournament, self._top)
                 received = self.wall()
-                if self.store.add_event(ev, received):
-                    self._keep(Received(ev, received))
-                    self._dirty = True
+                try:
+                    if self.store.add_event(ev, received):
+                        self._keep(Received(ev, received))
+                        self._dirty = True
+                    else:
+                        self._duplicate(ev, received)
+                except sqlite3.Error as err:
+                    # Not stored, so not acknowledged: the broker hands it over again.
+                    self._store_failed(f"cannot store {ev.event_id}", err)
+                    return
             elif what == "state":
                 hall, doc = intake.check_state(topic, message.payload, self.tournament)
                 old = self.halls.get(hall, HallLive())
@@ -137,15 +170,78 @@ class OfficeService:
                 self.halls[hall] = HallLive(online, old.state)
                 self._view_dirty = True
         except intake.Refusal as err:
-            self.refused += 1
-            log.warning("refused %s", err)
+            counted = self.refusals.count(kind[1] if kind else "topic", err.reason)
+            log.warning("refused %s [%s]", err, counted)
+            self._view_dirty = True
         if self.peer is not None:
             self.peer.ack(message)
 
     def _keep(self, item: Received) -> None:
         seqs = self._events.get(item.event.match)
-        if seqs is not None:
-            seqs.setdefault(item.event.seq, item)
+        if seqs is not None and item.event.seq not in seqs:
+            seqs[item.event.seq] = Received(faults.lean(item.event), item.received)
+
+    def _top(self, match: str) -> int:
+        """The highest seq stored of a match (0: none yet)."""
+        seqs = self._events.get(match)
+        return max(seqs, default=0) if seqs else 0
+
+    # -- quarantine, conflicts and store faults ---------------------------------------
+
+    def _load(self, e: StoredEvent) -> None:
+        """A stored event into the fold, unless it is in quarantine or fails the checks."""
+        status = self._quarantine.get(e.event_id)
+        if status is not None and status.action in (QUARANTINED, DISCARDED):
+            return
+        reason = faults.poison_reason(self.tournament, e)
+        if reason is not None and (status is None or e.seq > intake.MAX_SEQ):
+            self._set_aside(e.event_id, f"fails the checks: {reason}")
+            return
+        self._keep(Received(e, e.received))
+
+    def _set_aside(self, event_id: str, reason: str) -> None:
+        now = self.wall()
+        log.error("quarantined %s: %s", event_id, reason)
+        try:
+            entry_id = self.store.quarantine(event_id, QUARANTINED, reason, now)
+        except sqlite3.Error as err:
+            self._store_failed(f"cannot record the quarantine of {event_id}", err)
+            entry_id = -1
+        self._quarantine[event_id] = QuarantineEntry(entry_id, event_id, QUARANTINED, reason, now)
+        self._view_dirty = True
+
+    def _duplicate(self, ev: intake.HallEvent, received: datetime) -> None:
+        """An event_id already stored: the same event again is ignored; different content is
+        a conflict, kept and flagged (the first stored stays the truth)."""
+        stored = self.store.event(ev.event_id)
+        if stored is None or event_content(stored) == event_content(ev):
+            return
+        if self.store.add_conflict(ev, received):
+            text = (f"{ev.event_id}: {ev.hall} sent other content for an event already "
+                    f"stored; the first is kept, the other is in the conflicts")
+            log.warning("%s", text)
+            self.store.add_alert(text, received)
+            self._alerts.append(AlertView(received, text))
+            self._conflicts = self.store.conflicts()
+            self._view_dirty = True
+
+    def _store_failed(self, what: str, err: sqlite3.Error) -> None:
+        self.store_error = f"{what}: {err} (the store at {self.store.path.name})"
+        log.error("store: %s", self.store_error)
+        self._view_dirty = True
+
+    def office_document(self) -> dict[str, object]:
+        """The office's own health for the page: refusals, quarantine, conflicts, store."""
+        return {
+            "refused_total": self.refusals.total,
+            "refused": self.refusals.to_json(),
+            "quarantine": [{"event": q.event_id, "status": q.action, "reason": q.reason,
+                            "at": q.at.isoformat(timespec="seconds")}
+                           for q in self._quarantine.values() if q.action != RELEASED],
+            "conflicts": [{"event": c.event_id, "at": c.at.isoformat(timespec="seconds")}
+                          for c in self._conflicts],
+            "store_error": self.store_error,
+        }
 
     def pump(self, timeout: float = 0.2) -> int:
         """Take what the broker sent (waiting up to ``timeout``), then refresh if needed."""
@@ -165,6 +261,8 @@ class OfficeService:
             # Another process wrote (`office correct`, `office draw-lots`): read its actions.
             self._data_version = version
             self._admin = corrections_and_draws(self.store)
+            self._reload_quarantine()
+            self._conflicts = self.store.conflicts()
             self._dirty = True
         ledger = self.ledger
         now = self.wall()
@@ -179,25 +277,76 @@ class OfficeService:
     def refresh(self, now: datetime | None = None) -> Ledger:
         now = now or self.wall()
         self._dirty = False
-        corrections, draws = self._admin
-        ledger = build_from(self.tournament, self._events, corrections, draws, now,
-                            cache=self._cache)
+        ledger = self._fold(now)
         if self.ledger is not None:
             for change in bracket.changes(self.ledger.pairings, ledger.pairings):
                 text = f"bracket re-filled: {change}"
                 log.warning("%s", text)
-                self.store.add_alert(text, now)
+                try:
+                    self.store.add_alert(text, now)
+                except sqlite3.Error as err:
+                    self._store_failed("cannot store an alert", err)
                 self._alerts.append(AlertView(now, text))
         self.ledger = ledger
         self._publish(ledger)
         self._show(ledger, now)
         return ledger
 
+    def _fold(self, now: datetime) -> Ledger:
+        """The ledger; should folding ever fail on a stored event, that event is found (one
+        match, then one event at a time) and quarantined, and the rest is folded."""
+        corrections, draws = self._admin
+        try:
+            return build_from(self.tournament, self._events, corrections, draws, now,
+                              cache=self._cache)
+        except Exception:
+            log.exception("folding the ledger failed: looking for the event it failed on")
+        trial: dict[str, dict[int, Received]] = {mid: {} for mid in self._events}
+
+        def folds() -> bool:
+            try:
+                build_from(self.tournament, trial, corrections, draws, now, cache=self._cache)
+            except Exception as err:
+                self._fold_error = f"{type(err).__name__}: {err}"
+                return False
+            return True
+
+        for mid, seqs in self._events.items():
+            trial[mid] = dict(seqs)
+            self._cache.forget(mid)
+            if folds():
+                continue
+            trial[mid] = {}
+            for seq in sorted(seqs):
+                trial[mid][seq] = seqs[seq]
+                self._cache.forget(mid)
+                if not folds():
+                    del trial[mid][seq]
+                    self._cache.forget(mid)
+                    ev = seqs[seq].event
+                    eid = ev.event_id if isinstance(ev, faults.FoldEvent) else f"{mid}:{seq}"
+                    self._set_aside(eid, f"the ledger fails on it: {self._fold_error}"[:500])
+        self._events = trial
+        return build_from(self.tournament, self._events, corrections, draws, now,
+                          cache=self._cache)
+
+    def _reload_quarantine(self) -> None:
+        """Another process released or discarded an event: fold the stored events again."""
+        status = self.store.quarantine_status()
+        if status == self._quarantine:
+            return
+        self._quarantine = status
+        self._events = {m.id: {} for m in self.tournament.matches}
+        self._cache = MatchCache()
+        for e in self.store.iter_events():
+            self._load(e)
+
     def _show(self, ledger: Ledger, now: datetime) -> None:
         self._view_dirty = False
         self._view_at = self.monotonic()
         if self.board is not None:
-            self.board.publish(snapshot(ledger, self.halls, self._alerts, now))
+            self.board.publish(snapshot(ledger, self.halls, self._alerts, now,
+                                        office=self.office_document()))
 
     def _publish(self, ledger: Ledger) -> None:
         tid = self.tournament.id

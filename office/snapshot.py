@@ -26,9 +26,11 @@ class AlertView:
 
 
 def snapshot(ledger: Ledger, halls: Mapping[str, HallLive], alerts: Sequence[AlertView],
-             now: datetime) -> dict[str, Any]:
+             now: datetime, *, office: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """``office``: the service's own health (refusals, quarantine, conflicts, the store)."""
     t = ledger.tournament
     return {
+        "office": dict(office or {}),
         "generated": _iso(now),
         "tournament": {"id": t.id, "name": t.name},
         "groups": [ledger.tables[g.name].to_json() for g in t.groups],

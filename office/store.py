@@ -15,14 +15,16 @@ and ``data_version()`` tells the service that the other process wrote something.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from firmware_py import wire
 from office.intake import HallEvent
 
 SCHEMA_VERSION = 1
@@ -56,9 +58,29 @@ CREATE TABLE IF NOT EXISTS alerts (
     at TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+-- A stored event the office cannot fold (or that no longer passes the checks) is set aside
+-- here, never deleted: each row is one step of its history, the last one counts
+-- ('quarantined', then 'released' back into the fold or 'discarded' for good).
+CREATE TABLE IF NOT EXISTS quarantine (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    event_id TEXT NOT NULL,
+    action TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    at TEXT NOT NULL
+);
+-- An event that reuses a stored event_id with different content: kept for the jury, not
+-- folded (the first one stored stays the truth). Each different content once.
+CREATE TABLE IF NOT EXISTS conflicts (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    event_id TEXT NOT NULL,
+    content TEXT NOT NULL UNIQUE,
+    at TEXT NOT NULL
+);
 """
 
-_APPEND_ONLY = ("events", "admin", "alerts")
+_APPEND_ONLY = ("events", "admin", "alerts", "quarantine", "conflicts")
+QUARANTINED, RELEASED, DISCARDED = "quarantined", "released", "discarded"
+QUARANTINE_ACTIONS = (QUARANTINED, RELEASED, DISCARDED)
 
 
 class StoreError(RuntimeError):
@@ -93,24 +115,61 @@ class Alert:
     at: datetime
 
 
+@dataclass(frozen=True)
+class QuarantineEntry:
+    """One step of a stored event's quarantine: ``action`` is one of QUARANTINE_ACTIONS."""
+
+    id: int
+    event_id: str
+    action: str
+    reason: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """A received event whose ``event_id`` was stored with other content."""
+
+    id: int
+    event_id: str
+    content: Mapping[str, Any]  # the event as received: the HallEvent's fields
+    at: datetime
+
+
 class Store:
     """One connection to the office database; usable from several threads (one lock)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        # Autocommit (isolation_level=None): each write below is its own transaction,
-        # committed (and fsync'd, synchronous=FULL) before the method returns.
-        self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None,
-                                   check_same_thread=False)
+        self.read_only = read_only
+        if read_only:  # e.g. the disk went read-only: show what is stored, store nothing
+            try:
+                self._db = read_only_connection(self.path)
+            except sqlite3.Error as err:
+                raise StoreError(f"{self.path}: {store_problem(err, self.path)}") from err
+            self._lock = threading.Lock()
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # Autocommit (isolation_level=None): each write below is its own transaction,
+            # committed (and fsync'd, synchronous=FULL) before the method returns.
+            self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S,
+                                       isolation_level=None, check_same_thread=False)
+        except (OSError, sqlite3.Error) as err:
+            why = store_problem(err, self.path) if isinstance(err, sqlite3.Error) else err
+            raise StoreError(f"{self.path}: cannot open the store: {why}") from err
         self._lock = threading.Lock()
-        self._db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-        mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-        if str(mode).lower() != "wal":
-            raise StoreError(f"{self.path}: cannot use WAL mode (got {mode!r})")
-        self._db.execute("PRAGMA synchronous = FULL")
-        self._db.execute("PRAGMA foreign_keys = ON")
-        self._migrate()
+        try:
+            self._db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+            mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise StoreError(f"{self.path}: cannot use WAL mode (got {mode!r})")
+            self._db.execute("PRAGMA synchronous = FULL")
+            self._db.execute("PRAGMA foreign_keys = ON")
+            self._migrate()
+        except sqlite3.Error as err:
+            self._db.close()
+            raise StoreError(f"{self.path}: {store_problem(err, self.path)}") from err
 
     def _migrate(self) -> None:
         # IMMEDIATE: the service and the CLI opening a new file at once must not both
@@ -169,6 +228,22 @@ class Store:
             rows = self._db.execute(query + " ORDER BY match, seq, event_id", args).fetchall()
         return [_event(r) for r in rows]
 
+    def iter_events(self, batch: int = 2000) -> Iterator[StoredEvent]:
+        """Every stored event, as ``events()`` orders them, read ``batch`` at a time: the
+        whole tournament is never in memory at once."""
+        after: tuple[str, int, str] = ("", -(2**63), "")
+        while True:
+            with self._lock:
+                rows = self._db.execute(
+                    f"SELECT {_EVENT_COLUMNS} FROM events WHERE (match, seq, event_id) > "
+                    "(?, ?, ?) ORDER BY match, seq, event_id LIMIT ?", (*after, batch)
+                ).fetchall()
+            for r in rows:
+                yield _event(r)
+            if len(rows) < batch:
+                return
+            after = (rows[-1][2], int(rows[-1][3]), rows[-1][0])
+
     # Office actions and alerts -------------------------------------------------------------
 
     def admin(self, kind: str, data: Mapping[str, Any], at: datetime) -> int:
@@ -196,6 +271,61 @@ class Store:
         with self._lock:
             rows = self._db.execute("SELECT id, text, at FROM alerts ORDER BY id").fetchall()
         return [Alert(int(r[0]), str(r[1]), datetime.fromisoformat(r[2])) for r in rows]
+
+    # Quarantine and conflicts -------------------------------------------------------------
+
+    def quarantine(self, event_id: str, action: str, reason: str, at: datetime) -> int:
+        """Append one step of ``event_id``'s quarantine (see QUARANTINE_ACTIONS)."""
+        if action not in QUARANTINE_ACTIONS:
+            raise ValueError(f"quarantine action {action!r}: one of "
+                             f"{', '.join(QUARANTINE_ACTIONS)}")
+        with self._lock:
+            cur = self._db.execute(
+                "INSERT INTO quarantine (event_id, action, reason, at) VALUES (?, ?, ?, ?)",
+                (event_id, action, reason, at.isoformat()))
+            assert cur.lastrowid is not None
+            return cur.lastrowid
+
+    def quarantine_log(self, event_id: str | None = None) -> list[QuarantineEntry]:
+        """Every step, oldest first (of one event, or all)."""
+        query = "SELECT id, event_id, action, reason, at FROM quarantine"
+        args: tuple[str, ...] = ()
+        if event_id is not None:
+            query += " WHERE event_id = ?"
+            args = (event_id,)
+        with self._lock:
+            rows = self._optional(query + " ORDER BY id", args)
+        return [QuarantineEntry(int(r[0]), str(r[1]), str(r[2]), str(r[3]),
+                                datetime.fromisoformat(r[4])) for r in rows]
+
+    def quarantine_status(self) -> dict[str, QuarantineEntry]:
+        """Each event ever quarantined, by id: its latest step."""
+        return {q.event_id: q for q in self.quarantine_log()}
+
+    def _optional(self, query: str, args: tuple[str, ...] = ()) -> list[Any]:
+        """Rows of a table this version added: a store opened read-only that an older
+        version wrote does not have it yet (nothing in it, then)."""
+        try:
+            return self._db.execute(query, args).fetchall()
+        except sqlite3.OperationalError:
+            if self.read_only:
+                return []
+            raise
+
+    def add_conflict(self, ev: HallEvent, received: datetime) -> bool:
+        """Keep an event that reuses a stored ``event_id`` with other content; True if this
+        content was not kept already."""
+        with self._lock:
+            cur = self._db.execute(
+                "INSERT OR IGNORE INTO conflicts (event_id, content, at) VALUES (?, ?, ?)",
+                (ev.event_id, _dump(event_content(ev)), received.isoformat()))
+            return cur.rowcount == 1
+
+    def conflicts(self) -> list[Conflict]:
+        with self._lock:
+            rows = self._optional("SELECT id, event_id, content, at FROM conflicts ORDER BY id")
+        return [Conflict(int(r[0]), str(r[1]), json.loads(r[2]), datetime.fromisoformat(r[3]))
+                for r in rows]
 
     # Small service state ------------------------------------------------------------------
 
@@ -228,6 +358,150 @@ class Store:
 
 
 _EVENT_COLUMNS = "event_id, hall, match, seq, type, data, at_ns, wall, received"
+
+
+def read_only_connection(path: Path) -> sqlite3.Connection:
+    """The store opened for reading only; where even that fails (a WAL file in a read-only
+    directory cannot get its shared-memory file), as an immutable file: nobody can be
+    writing it then."""
+    if not path.exists():
+        raise sqlite3.OperationalError("unable to open database file")
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+    try:
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return db
+    except sqlite3.OperationalError:
+        db.close()
+    except sqlite3.DatabaseError:
+        return db  # readable, but damaged: the caller meets (and says) that
+    return sqlite3.connect(f"file:{path}?immutable=1", uri=True, check_same_thread=False)
+
+
+def is_read_only(path: Path) -> bool:
+    """The store's file or its directory cannot be written (by this process)."""
+    directory = path.parent if str(path.parent) else Path(".")
+    if not os.access(directory, os.W_OK):
+        return True
+    return path.exists() and not os.access(path, os.W_OK)
+
+
+def store_problem(err: sqlite3.Error, path: Path | None = None) -> str:
+    """SQLite's failure in words an operator can act on."""
+    text = str(err)
+    if path is not None and ("unable to open" in text or "readonly" in text) \
+            and is_read_only(path):
+        text = f"{text}; read-only"
+    if isinstance(err, sqlite3.DatabaseError) and ("not a database" in text
+                                                   or "malformed" in text):
+        return (f"the file is corrupt ({text}): run `office check`, then `office repair` "
+                "(it writes a repaired copy; the original is kept)")
+    if "readonly" in text or "read-only" in text:
+        return (f"cannot write ({text}): the file or its directory is read-only; the page "
+                "can still show the tables")
+    if "disk is full" in text or "full" in text:
+        return f"the disk is full ({text}): free space; nothing stored was lost"
+    if "unable to open" in text:
+        return f"cannot open the file ({text}): check the path and its permissions"
+    return text
+
+
+def check_file(path: str | Path) -> list[str]:
+    """``PRAGMA integrity_check`` of a store, read-only: [] when it is sound, else the
+    problems SQLite found (or why the file could not be read at all)."""
+    try:
+        db = read_only_connection(Path(path))
+    except sqlite3.Error as err:
+        return [store_problem(err, Path(path))]
+    try:
+        rows = db.execute("PRAGMA integrity_check").fetchall()
+        problems = [str(r[0]) for r in rows if str(r[0]) != "ok"]
+        if not problems:
+            tables = {r[0] for r in db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            problems = [f"table {t!r} is missing" for t in ("events", "admin", "alerts")
+                        if t not in tables]
+        return problems
+    except sqlite3.Error as err:
+        return [store_problem(err)]
+    finally:
+        db.close()
+
+
+def backup_file(source: str | Path, target: str | Path) -> None:
+    """A consistent copy of a store while the service may be writing it (SQLite's online
+    backup); ``target`` must not exist."""
+    target = Path(target)
+    if target.exists():
+        raise StoreError(f"{target}: already exists; name a new file")
+    src = read_only_connection(Path(source))
+    try:
+        dst = sqlite3.connect(target)
+        try:
+            src.backup(dst)
+        finally:
+            dst.close()
+    except sqlite3.Error as err:
+        target.unlink(missing_ok=True)
+        raise StoreError(f"{source}: cannot back up: {store_problem(err)}") from err
+    finally:
+        src.close()
+
+
+def repair_file(source: str | Path, target: str | Path) -> int:
+    """A repaired copy of a store in ``target`` (which must not exist); the source is never
+    changed. First ``VACUUM INTO`` (rebuilds every page and index); if SQLite cannot read
+    the whole file, every row it can still read is copied table by table instead. Returns
+    the number of events in the copy."""
+    target = Path(target)
+    if target.exists():
+        raise StoreError(f"{target}: already exists; name a new file")
+    src = read_only_connection(Path(source))
+    try:
+        try:
+            src.execute("VACUUM INTO ?", (str(target),))
+        except sqlite3.Error:
+            target.unlink(missing_ok=True)
+            _salvage(src, target)
+    finally:
+        src.close()
+    if check_file(target):
+        raise StoreError(f"{target}: the repaired copy does not pass the check either")
+    copy = sqlite3.connect(target)
+    try:
+        return int(copy.execute("SELECT count(*) FROM events").fetchone()[0])
+    finally:
+        copy.close()
+
+
+def _salvage(src: sqlite3.Connection, target: Path) -> None:
+    """Every row that can still be read, into a fresh store (its schema and triggers)."""
+    Store(target).close()
+    dst = sqlite3.connect(target, isolation_level=None)
+    try:
+        for table in ("events", "admin", "alerts", "kv", "quarantine", "conflicts"):
+            try:
+                rows = src.execute(f"SELECT * FROM {table}").fetchall()
+            except sqlite3.Error:
+                rows = []
+                try:  # row by row up to where the damage is
+                    for row in src.execute(f"SELECT * FROM {table}"):
+                        rows.append(row)
+                except sqlite3.Error:
+                    pass
+            if rows:
+                marks = ", ".join("?" * len(rows[0]))
+                dst.executemany(f"INSERT OR IGNORE INTO {table} VALUES ({marks})", rows)
+    finally:
+        dst.close()
+
+
+def event_content(ev: HallEvent | StoredEvent) -> dict[str, Any]:
+    """What a hall said in an event (not when the office received it): two events with the
+    same ``event_id`` are the same event when this is equal."""
+    return {wire.Ev.EVENT_ID: ev.event_id, "hall": ev.hall, wire.Ev.MATCH: ev.match,
+            wire.Ev.SEQ: ev.seq, wire.Ev.TYPE: ev.type,
+            wire.Ev.DATA: json.loads(_dump(ev.data)), wire.Ev.AT_NS: ev.at_ns,
+            wire.Ev.WALL: ev.wall}
 
 
 def _dump(value: Any) -> str:

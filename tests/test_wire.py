@@ -98,8 +98,16 @@ def journal_record(**changes: Any) -> dict[str, Any]:
 
 def ended(**result: Any) -> bytes:
     data = {"result": {"home": 3, "away": 2, "decided_by": "shootout", **result},
-            "record": {"penalties": [{"team": "away", "player": 4, "kind": "minor",
-                                      "minutes": 2}]}}
+            "record": {"match": "A1", "preset": "youth", "stage": "group",
+                       "teams": {"home": "Lions", "away": "Bears"},
+                       "result": {"home": 3, "away": 1, "decided_by": "shootout"},
+                       "score": {"home": 3, "away": 1},
+                       "goals": [{"team": "home", "player": 7, "period": 1, "clock_ms": 600_000}],
+                       "penalties": [{"team": "away", "player": 12, "kind": "minor", "minutes": 2,
+                                      "period": 1, "clock_ms": 300_000, "coincidental": False,
+                                      "ejected": False}],
+                       "penalty_minutes": {"home": 0, "away": 2}, "forfeit": None,
+                       "shootout": None}}
     return wire.build_event(H, journal_record(event="match_ended", data=data))
 
 
@@ -229,6 +237,10 @@ def teams(**home: Any) -> dict[str, Any]:
     (edited(GOOD_NEXT, suspended=[{"team": "visitors", "player": 7}]),
      "'suspended' item 0 must be {'team': 'home'|'away', 'player': int}"),
     (edited(GOOD_NEXT, suspended=[{"team": "home", "player": True}]), "'suspended' item 0"),
+    # A retained next with a lone surrogate in a team name crash-looped the hall: refused
+    # by safejson before any field is read, whether escaped or not.
+    (edited(GOOD_NEXT, teams=teams(name="Li\ud800ns")), "not valid Unicode (a lone surrogate)"),
+    (GOOD_NEXT.replace(b"Lions", b"Li\\udc00ns"), "not valid Unicode (a lone surrogate)"),
 ])
 def test_a_bad_next_is_refused_naming_the_field(body: bytes, reason: str) -> None:
     assert reason in refused(wire.check_next, NEXT, body, PRESETS).reason

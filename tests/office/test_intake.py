@@ -71,9 +71,20 @@ def encode(doc: Any) -> bytes:
 
 def ended_data(**result_changes: Any) -> dict[str, Any]:
     result = {"home": 3, "away": 1, "decided_by": "regulation", **result_changes}
-    return {"result": result,
-            "record": {"penalties": [{"team": "away", "player": 12, "kind": "minor",
-                                      "minutes": 2, "period": 1}]}}
+    return {"result": result, "record": full_record()}
+
+
+def full_record() -> dict[str, Any]:
+    """A match record as ``firmware_py.core.match.match_record`` writes it."""
+    return {"match": "A1", "preset": "youth", "stage": "group",
+            "teams": {"home": "Lions", "away": "Bears"},
+            "result": {"home": 3, "away": 1, "decided_by": "regulation"},
+            "score": {"home": 3, "away": 1},
+            "goals": [{"team": "home", "player": 7, "period": 1, "clock_ms": 600_000}],
+            "penalties": [{"team": "away", "player": 12, "kind": "minor", "minutes": 2,
+                           "period": 1, "clock_ms": 300_000, "coincidental": False,
+                           "ejected": False}],
+            "penalty_minutes": {"home": 0, "away": 2}, "forfeit": None, "shootout": None}
 
 
 def without(doc: dict[str, Any], key: str) -> dict[str, Any]:
@@ -87,6 +98,12 @@ def ended(**result_changes: Any) -> bytes:
 def ended_penalty(**changes: Any) -> bytes:
     data = ended_data()
     data["record"]["penalties"][0].update(changes)
+    return encode(event_document("hall-1", record(9, "match_ended", data)))
+
+
+def ended_record(**changes: Any) -> bytes:
+    data = ended_data()
+    data["record"].update(changes)
     return encode(event_document("hall-1", record(9, "match_ended", data)))
 
 
@@ -150,7 +167,60 @@ GARBAGE: list[tuple[str, str, bytes, str]] = [
     ("penalty minutes", EVENTS, ended_penalty(minutes=None),
      "'data.record.penalties[0].minutes' must be an integer, got null"),
     ("penalty kind", EVENTS, ended_penalty(kind=2), "'data.record.penalties[0].kind' must be"),
+    # Found in review: each of these crashed the service, or was ranked.
+    ("record teams a list", EVENTS, ended_record(teams=["Lions", "Bears"]),
+     "'data.record.teams' must be an object, got a list"),
+    ("penalty minutes a string", EVENTS, ended_record(penalty_minutes="2"),
+     "'data.record.penalty_minutes' must be an object, got a string"),
+    ("a score of 2**62", EVENTS, ended(home=2**62),
+     "'data.result.home' must be an integer from 0 to 999"),
+    ("record score huge", EVENTS, ended_record(score={"home": 2**62, "away": 0}),
+     "'data.record.score.home' must be an integer from 0 to 999"),
+    ("record team name empty", EVENTS, ended_record(teams={"home": " ", "away": "Bears"}),
+     "'data.record.teams.home' must not be empty"),
+    ("record team name huge", EVENTS, ended_record(teams={"home": "L" * 201, "away": "B"}),
+     "'data.record.teams.home' is 201 characters"),
+    ("record team name control", EVENTS, ended_record(teams={"home": "L\x1b[2J", "away": "B"}),
+     "'data.record.teams.home' contains a control character"),
+    ("record goals not objects", EVENTS, ended_record(goals=[1]),
+     "'data.record.goals[0]' must be an object, got an integer"),
+    ("goal player 100", EVENTS, ended_record(goals=[{"team": "home", "player": 100,
+                                                     "period": 1, "clock_ms": 0}]),
+     "'data.record.goals[0].player' must be an integer from 0 to 99"),
+    ("penalty 1000 minutes", EVENTS, ended_penalty(minutes=1000),
+     "'data.record.penalties[0].minutes' must be an integer from 0 to 60"),
+    ("record stage", EVENTS, ended_record(stage="final"), "'data.record.stage' must be one of"),
+    ("record forfeit", EVENTS, ended_record(forfeit="both"), "'data.record.forfeit' must be"),
+    ("shootout shots", EVENTS, ended_record(shootout={"shots": [{"team": "home"}]}),
+     "'data.record.shootout.shots[0].player' is missing"),
+    ("record missing teams", EVENTS, encode(event_document("hall-1", record(
+        9, "match_ended", {"result": ended_data()["result"],
+                           "record": without(full_record(), "teams")}))),
+     "'data.record.teams' is missing"),
+    ("live score huge", EVENTS, encode(payload(data={"team": "home", "player": 7,
+                                                     "score": {"home": 2**62, "away": 0}})),
+     "'data.score.home' must be an integer from 0 to 999"),
+    ("a goal by player 1000", EVENTS, encode(payload(data={"team": "home", "player": 1000})),
+     "'data.player' must be an integer from 0 to 99"),
+    ("a goal of nobody's", EVENTS, encode(payload(data={"team": "both"})),
+     "'data.team' must be 'home' or 'away'"),
+    ("any number huge", EVENTS, encode(payload(data={"team": "home", "x": [2**60]})),
+     "'data.x[0]' is 1152921504606846976, beyond"),
+    ("any string huge", EVENTS, encode(payload(data={"team": "home", "x": "y" * 201})),
+     "'data.x' is 201 characters"),
+    ("wall huge", EVENTS, encode(payload(wall="w" * 201)), "'wall' is 201 characters"),
+    ("seq 2**62", EVENTS, encode(payload(seq=2**62, event_id=f"hall-1:A1:{2**62}")),
+     "'seq' 4611686018427387904 is above the protocol's 20000"),
+    ("seq far ahead", EVENTS, encode(payload(seq=1001, event_id="hall-1:A1:1001")),
+     "'seq' 1001 is more than 1000 above the highest stored for its match (0)"),
 ]
+
+
+def test_seq_is_bounded_by_what_is_stored() -> None:
+    body = encode(payload(seq=1500, event_id="hall-1:A1:1500"))
+    with pytest.raises(Refusal, match="more than 1000 above the highest stored"):
+        check_event(EVENTS, body, TOURNAMENT, stored_top=499)
+    assert check_event(EVENTS, body, TOURNAMENT, stored_top=500).seq == 1500
 
 
 @pytest.mark.parametrize(("topic", "body", "reason"), [g[1:] for g in GARBAGE],
@@ -180,15 +250,12 @@ def test_a_match_record_and_a_null_wall_are_accepted() -> None:
 
 
 def test_the_size_limit_is_exact() -> None:
-    doc = payload()
-    doc["data"] = {"pad": ""}
-    pad = MAX_PAYLOAD - len(encode(doc))
-    doc["data"] = {"pad": "x" * pad}
-    assert len(encode(doc)) == MAX_PAYLOAD
-    check_event(EVENTS, encode(doc), TOURNAMENT)
-    doc["data"] = {"pad": "x" * (pad + 1)}
+    body = encode(payload())
+    padded = body + b" " * (MAX_PAYLOAD - len(body))  # JSON's whitespace counts too
+    assert len(padded) == MAX_PAYLOAD
+    check_event(EVENTS, padded, TOURNAMENT)
     with pytest.raises(Refusal, match="over the 65536-byte limit"):
-        check_event(EVENTS, encode(doc), TOURNAMENT)
+        check_event(EVENTS, padded + b" ", TOURNAMENT)
 
 
 def test_classify() -> None:
