@@ -130,6 +130,8 @@ class Daemon:
         self._retry_gap = RETRY_FIRST_NS
         self._fault_logged = 0
         self._pointer_pending: str | None = None
+        self._link_waits = False  # the office link could not start on the failing disk
+        self._ack_logged: int | None = None
         self.notifier = self.parts.notifier()
         self.next_match = NextMatch()
         self.final_hold = config.final_hold_s * NS_PER_S
@@ -246,7 +248,7 @@ class Daemon:
         if cfg.serial.url:
             self.serial = parts.serial(cfg.serial, self.timeline.now, self._serial_woke)
             self.serial.start()
-        self._open_link()
+        self._start_link()
         self.horn = parts.horn(self.relay, self.timeline, self.time, lambda: self.match)
         self.horn.start()
 
@@ -335,8 +337,7 @@ class Daemon:
         self._advance(now)
         self._storage()
         self._take_next()
-        if self.link is not None:
-            self.link.pump()
+        self._pump_link()
         self._watchdog()
         if self.stopping is not None:
             return
@@ -397,7 +398,7 @@ class Daemon:
                 return
             self.time.sleep(min(SLICE_S, (left - DEFAULT_SPIN_NS) / 1e9))
             if self.link is not None:
-                self.link.pump()
+                self._pump_link()
                 if self._next_arrived:
                     # Only a new arrival wakes the loop: one that waits for the final
                     # must not keep it spinning.
@@ -577,7 +578,38 @@ class Daemon:
            down_s=round(down / NS_PER_S, 1))
         if self._pointer_pending is not None:
             self._set_current(self._pointer_pending)
+        if self._link_waits:
+            self._start_link()
         self._dirty = True
+
+    def _start_link(self) -> None:
+        """The office link, unless the state folder cannot take its side files (a read-only
+        card at start): then the board plays without it and tries again once the journal
+        is written (``_storage``)."""
+        try:
+            self._open_link()
+        except OSError as err:
+            self.link = None
+            self._link_waits = True
+            kv(log, logging.ERROR, "office link not started: the state folder cannot be "
+               "written", problem=str(err))
+        else:
+            self._link_waits = False
+
+    def _pump_link(self) -> None:
+        """The link's pump; an acknowledgement the disk cannot keep must not stop the board
+        (the event stays unacknowledged and is sent again later: a duplicate the office
+        removes). Logged at most once a minute."""
+        if self.link is None:
+            return
+        try:
+            self.link.pump()
+        except OSError as err:
+            real = self.time.monotonic_ns()
+            if self._ack_logged is None or real - self._ack_logged >= FAULT_LOG_EVERY_NS:
+                self._ack_logged = real
+                kv(log, logging.ERROR, "office acknowledgements not kept: the disk refuses",
+                   problem=str(err))
 
     # -------------------------------------------------------------- a damaged journal
 
@@ -651,6 +683,7 @@ class Daemon:
             self.script.close()
             self.script = None
         self.session = new
+        self._damage_found()  # that match's journal may be damaged too: ask first
         if self.link is not None:
             outbox = Outbox(acked_path(new.path))
             outbox.add(new.records)

@@ -39,6 +39,7 @@ from tests.daemon.test_inprocess import (
 from tests.mqtt.conftest import wait_for
 
 FLOORBALL = '[match]\npreset = "floorball-2x15"\n'
+LINKED = FLOORBALL + '[mqtt]\nbroker = "mqtt://127.0.0.1:1883"\ntournament = "T1"\nhall = "H1"\n'
 STRAIGHT_GOALS = FLOORBALL + "[console]\nkeypad = false\n"  # a GOAL press scores at once
 MS = 1_000_000
 
@@ -229,7 +230,7 @@ def test_a_read_only_state_folder_at_start_still_shows_a_board_and_records_once_
         disk: Path, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="firmware_py.daemon")
     clock = FakeTime()
-    hall = InProcessHall(disk, FLOORBALL, time=clock)
+    hall = InProcessHall(disk, LINKED, time=clock)
     hall.start()
     hall.stop()  # the folder, its journal and its lock file exist: a hall played before
     journal = hall.state_dir / "M1.journal"
@@ -241,6 +242,9 @@ def test_a_read_only_state_folder_at_start_still_shows_a_board_and_records_once_
     assert hall.frames[-1].status["recording"] is False
     problem = messages(caplog, "NOT RECORDING")[0].kv["problem"]  # type: ignore[attr-defined]
     assert "Read-only file system" in problem and str(journal) in problem
+    # The office link's side files cannot be written either: it waits, the board plays.
+    assert messages(caplog, "office link not started")
+    assert daemon.link is None
     t0 = clock.now
     press(hall, "start_stop", t0)
     daemon.run_until(t0 + 20 * NS_PER_S)
@@ -250,8 +254,12 @@ def test_a_read_only_state_folder_at_start_still_shows_a_board_and_records_once_
     daemon.run_until(clock.now + 6 * NS_PER_S)
     assert daemon.status()["recording"]
     assert journal.stat().st_size > size
-    assert [r["command"]["do"] for r in records(hall) if r.get("type") == "command"] == \
-        ["start"]
+    kept = records(hall)
+    assert [r["command"]["do"] for r in kept if r.get("type") == "command"] == ["start"]
+    # The office link started with the catch-up and got the events, in order.
+    assert daemon.link is not None and hall.link.started
+    events = [(r["match"], r["seq"]) for r in kept if r.get("type") == "event"]
+    assert events and [(r["match"], r["seq"]) for r in hall.link.sent] == events
     hall.stop()
 
 
