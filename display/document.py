@@ -134,10 +134,15 @@ class BetweenView:
 @dataclass(frozen=True, slots=True)
 class StatusView:
     """``restored``: the clock came back from the journal after a power loss and the
-    timekeeper has not confirmed it yet. ``office_online``: None when there is no office."""
+    timekeeper has not confirmed it yet. ``office_online``: None when there is no office.
+    ``recording``: false while the journal cannot be written (the game is only in memory).
+    ``journal_damaged``: the byte offset of a record damaged in the middle of the journal,
+    until the timekeeper's NEXT hold."""
 
     restored: bool = False
     office_online: bool | None = None
+    recording: bool = True
+    journal_damaged: int | None = None
 
 
 # ------------------------------------------------------------------ typed getters
@@ -342,4 +347,6 @@ def read_status(data: Mapping[str, Any] | None) -> StatusView:
     return StatusView(
         restored=_bool(data.get("restored", False), "status.restored"),
         office_online=None if online is None else _bool(online, "status.office_online"),
+        recording=_bool(data.get("recording", True), "status.recording"),
+        journal_damaged=_opt_int(data.get("journal_damaged"), "status.journal_damaged"),
     )

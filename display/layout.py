@@ -12,7 +12,9 @@ Which screen:
   when: it passes ``between`` before the first face-off and some time after the final horn
   (the final result stays up until then).
 
-``status`` adds the status marks on every screen: "CLOCK RESTORED - CHECK" until the
+``status`` adds the status marks on every screen: "NOT RECORDING - STORAGE FAULT" (red)
+while the journal cannot be written, "JOURNAL DAMAGED AT BYTE N - HOLD NEXT" (red) until the
+timekeeper confirms playing on from a damaged journal, "CLOCK RESTORED - CHECK" until the
 timekeeper confirms a clock brought back after a power loss, and a small mark while the
 office link is down.
 

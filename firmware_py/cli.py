@@ -28,6 +28,7 @@ from hardware.console import load_config
 from hardware.horn import force_off
 
 EXIT_BAD_INPUT = 2
+EXIT_IN_USE = 3  # the state folder is another scoreboard's
 
 # Kept beside the parser so `scoreboard --help` needs no pygame; display/keyboard.py holds
 # the map itself and tests/daemon checks that the two agree.
@@ -360,11 +361,18 @@ def run_setup(args: argparse.Namespace) -> tuple[hall_config.Config, RunOptions]
 
 def cmd_run(args: argparse.Namespace) -> int:
     from firmware_py.daemon import Daemon  # noqa: PLC0415 - pygame etc. only for `run`
+    from firmware_py.statelock import StateLocked  # noqa: PLC0415
 
     setup = run_setup(args)
     if isinstance(setup, int):
         return setup
-    return Daemon(*setup).run()
+    try:
+        return Daemon(*setup).run()
+    except StateLocked as err:
+        # Not a fault of this daemon to retry: another one has the folder (README "The
+        # scoreboard daemon"). Said on stderr, so journald and a terminal both show it.
+        print(f"scoreboard run: {err}", file=sys.stderr)
+        return EXIT_IN_USE
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

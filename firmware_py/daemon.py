@@ -25,6 +25,15 @@ Nothing here waits on the broker, the serial port or the GPIO library: they have
 threads and queues. The horn relay is switched at its deadlines by its own thread
 (firmware_py/hornthread.py), never by a frame.
 
+Storage (README "The journal"): when the journal cannot be written the game goes on from
+memory (firmware_py/recorder.py keeps the records, in order); ``status()`` says
+``recording: false`` and the display shows NOT RECORDING - STORAGE FAULT; the loop retries,
+backing off from ``RETRY_FIRST_NS`` to ``RETRY_MAX_NS``, and logs one line when it starts
+failing, at most one a minute while it fails and one when it has caught up. A journal damaged
+in the middle is shown (``journal_damaged``: the byte offset) and nothing but the horn is
+played until the timekeeper holds NEXT. ``scoreboard.lock`` (firmware_py/statelock.py)
+keeps a second daemon off the state folder.
+
 Stopping (SIGTERM, SIGINT, the window closed, ``--exit-when-done``), in order: STOPPING=1,
 inputs closed, horn off, the last state and ``offline`` published, journal closed, display
 closed; exit 0.
@@ -34,6 +43,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import signal
 from collections.abc import Callable
 from pathlib import Path
@@ -42,14 +52,14 @@ from typing import Any
 
 from firmware_py.between import between_games
 from firmware_py.config import Config
-from firmware_py.core.commands import Command
+from firmware_py.core.commands import Command, Next, Stop
+from firmware_py.core.commands import Horn as HornCommand
 from firmware_py.core.events import Event
 from firmware_py.core.match import Match
 from firmware_py.core.phase import Phase
 from firmware_py.core.state import state_document
 from firmware_py.core.units import NS_PER_S
 from firmware_py.frameplan import MIN_FRAME_GAP_NS, FramePlanner
-from firmware_py.journal import JournalError
 from firmware_py.logfmt import kv
 from firmware_py.matchfiles import MatchFiles
 from firmware_py.nextmatch import NextMatch, setup_from_next
@@ -70,6 +80,7 @@ from firmware_py.runconfig import RunOptions, preset_text
 from firmware_py.script import ScriptLine, parse_script
 from firmware_py.scriptplayer import ScriptPlayer, origin_of, played_lines
 from firmware_py.session import CONFIRMING, Session, open_session
+from firmware_py.statelock import StateLock
 from firmware_py.timeline import Timeline, boot_id
 from firmware_py.timesource import DEFAULT_SPIN_NS, SystemTime, TimeSource
 
@@ -82,8 +93,16 @@ SCRIPTED_PREGAME_NS = 20 * NS_PER_S
 # the clock comes back stopped at the last journalled instant, so at most this much behind
 # the game instead of back at the last goal or whistle.
 CHECKPOINT_NS = 5 * NS_PER_S
+# While the journal cannot be written: the first retry after this long (real time), each
+# failure doubling the wait up to the last; a retry is one open and one write, so cheap, and
+# a disk that comes back is caught up within RETRY_MAX_NS.
+RETRY_FIRST_NS = NS_PER_S // 4
+RETRY_MAX_NS = 5 * NS_PER_S
+FAULT_LOG_EVERY_NS = 60 * NS_PER_S  # "still not recording": at most one line a minute
+# What the timekeeper may still do while a damaged journal waits for the NEXT hold.
+WHILE_DAMAGED = frozenset({Next.name, HornCommand.name})
 
-__all__ = ["CHECKPOINT_NS", "MIN_FRAME_GAP_NS", "Daemon"]
+__all__ = ["CHECKPOINT_NS", "MIN_FRAME_GAP_NS", "RETRY_MAX_NS", "Daemon"]
 
 
 class Daemon:
@@ -103,6 +122,16 @@ class Daemon:
         self.timeline = Timeline(self.time.monotonic_ns, options.time_scale)
         self.boot = boot_id() if boot is None else boot
         self.files = MatchFiles(options.state_dir)
+        self.lock = StateLock(options.state_dir)
+        # Storage: when the journal started failing (real time), the next retry, its gap, the
+        # last "still not recording" line, and a `current` pointer not yet written.
+        self._fault_since: int | None = None
+        self._retry_at = 0
+        self._retry_gap = RETRY_FIRST_NS
+        self._fault_logged = 0
+        self._pointer_pending: str | None = None
+        self._link_waits = False  # the office link could not start on the failing disk
+        self._ack_logged: int | None = None
         self.notifier = self.parts.notifier()
         self.next_match = NextMatch()
         self.final_hold = config.final_hold_s * NS_PER_S
@@ -200,6 +229,11 @@ class Daemon:
         kv(log, logging.INFO, "starting", config=cfg.source, state_dir=opts.state_dir,
            display=opts.display_mode, pins=opts.pin_factory, boot=self.boot,
            time_scale=opts.time_scale, wall_synced=self.wall is not None)
+        # The lock before anything: a second daemon must touch neither the journal nor the
+        # relay's pin. StateLocked propagates: `scoreboard run` prints it and exits.
+        self.lock.acquire()
+        if self.lock.problem is not None:
+            kv(log, logging.WARNING, "state folder not locked", problem=self.lock.problem)
         # The relay first: claiming its pin drives it off, whatever a crash left latched.
         self.pins = parts.pins(opts.pin_factory)
         self.relay = parts.relay(cfg, self.pins)
@@ -214,7 +248,7 @@ class Daemon:
         if cfg.serial.url:
             self.serial = parts.serial(cfg.serial, self.timeline.now, self._serial_woke)
             self.serial.start()
-        self._open_link()
+        self._start_link()
         self.horn = parts.horn(self.relay, self.timeline, self.time, lambda: self.match)
         self.horn.start()
 
@@ -232,10 +266,13 @@ class Daemon:
         self.session = open_session(path, toml_text, source, setup, timeline=self.timeline,
                                     boot=self.boot, wall=self.wall, adopt_timeline=True)
         if current != setup.match_id:
-            self.files.set_current(setup.match_id)
+            self._set_current(setup.match_id)
         kv(log, logging.INFO, "match on the board", match=self.session.match_id,
            preset=self.match.preset.name, phase=self.match.state.phase.value,
-           seq=self.match.state.seq, restored=self.session.restored)
+           seq=self.match.state.seq, restored=self.session.restored,
+           recording=self.session.recorder.recording)
+        self._storage()  # a read-only or full disk at start: said at once
+        self._damage_found()
         script = opts.script
         if script is None and opts.script_dir is not None:
             candidate = opts.script_dir / f"{self.session.match_id}.jsonl"
@@ -253,7 +290,13 @@ class Daemon:
             origin = self.timeline.now() + delay
             self.session.recorder.note({"type": "script", "origin": origin, "name": path.name})
             self.session.new_records()
-        progress = SeqLog(self.files.script_progress(self.session.match_id))
+        try:
+            progress = SeqLog(self.files.script_progress(self.session.match_id))
+        except OSError as err:
+            # A read-only state folder: play the script all the same (only a restart could
+            # then play a refused line twice, and nothing is journalled meanwhile anyway).
+            kv(log, logging.WARNING, "script progress not kept", problem=str(err))
+            progress = SeqLog(Path(os.devnull))
         done = played_lines(records) | progress.values
         self.script = ScriptPlayer(str(path), lines, origin, done, progress)
         kv(log, logging.INFO, "script", match=self.session.match_id, file=path,
@@ -292,9 +335,9 @@ class Daemon:
         now = self.timeline.now()
         self._inputs(now)
         self._advance(now)
+        self._storage()
         self._take_next()
-        if self.link is not None:
-            self.link.pump()
+        self._pump_link()
         self._watchdog()
         if self.stopping is not None:
             return
@@ -326,6 +369,9 @@ class Daemon:
         assert self.frames is not None and self.console is not None and self.horn is not None
         others = [self.console.next_deadline(), self.horn.next_change(now),
                   self.script.next_at() if self.script else None]
+        if self._fault_since is not None:  # wake for the next retry of the journal
+            others.append(self.frames.match_ns(self._retry_at - self.timeline.real())
+                          + self.timeline.now())
         if self.notifier.watchdog_ns is not None:
             others.append(self.frames.match_ns(self._watchdog_at - self.timeline.real())
                           + self.timeline.now())
@@ -352,7 +398,7 @@ class Daemon:
                 return
             self.time.sleep(min(SLICE_S, (left - DEFAULT_SPIN_NS) / 1e9))
             if self.link is not None:
-                self.link.pump()
+                self._pump_link()
                 if self._next_arrived:
                     # Only a new arrival wakes the loop: one that waits for the final
                     # must not keep it spinning.
@@ -411,15 +457,23 @@ class Daemon:
                                   "at": _seconds(command.at), "source": source}
         if line is not None:
             fields["line"] = line.line
-        try:
-            fed = self.session.recorder.command(
-                command, {"script": line.line} if line is not None else None)
-        except JournalError as err:
-            kv(log, logging.ERROR, "command not applied: the journal cannot be written",
-               **fields, problem=str(err))
-            return
+        if self.session.damaged:
+            if command.name == Next.name:
+                self._damage_confirmed(command.at)
+                return
+            if command.name not in WHILE_DAMAGED:
+                kv(log, logging.WARNING, "command refused", **fields,
+                   reason="the journal is damaged: hold NEXT to play on from what was read")
+                self._dirty = True
+                return
+        fed = self.session.recorder.command(
+            command, {"script": line.line} if line is not None else None)
         if line is not None and not fed.events and self.script is not None:
-            self.script.played(line)
+            try:
+                self.script.played(line)
+            except OSError as err:  # the same failing disk: the game goes on
+                kv(log, logging.WARNING, "script progress not kept", line=line.line,
+                   problem=str(err))
         if fed.refused is not None:
             kv(log, logging.WARNING, "command refused", **fields, reason=fed.refused.reason)
         else:
@@ -435,12 +489,7 @@ class Daemon:
 
     def _advance(self, now: int) -> None:
         assert self.session is not None
-        try:
-            events = self.session.recorder.advance(now)
-        except JournalError as err:
-            kv(log, logging.ERROR, "time cannot pass: the journal cannot be written",
-               match=self.session.match_id, problem=str(err))
-            return
+        events = self.session.recorder.advance(now)  # a disk fault keeps them in memory
         if events:
             kv(log, logging.INFO, "deadline", match=self.session.match_id,
                events=",".join(e.kind.value for e in events), at=_seconds(events[0].at),
@@ -453,24 +502,152 @@ class Daemon:
         state = self.session.recorder.match.state
         if not state.clock.running or state.phase is Phase.FINAL:
             return
+        if not self.session.recorder.recording:
+            return  # not while the disk fails: it would only pile up in memory
         last = next((r["at"] for r in reversed(self.session.records[-50:])
                      if isinstance(r.get("at"), int)), None)
         if last is not None and now - last < CHECKPOINT_NS:
             return
-        try:
-            self.session.recorder.note({"type": "clock", "at": now})
-        except JournalError as err:
-            kv(log, logging.ERROR, "clock checkpoint not journalled",
-               match=self.session.match_id, problem=str(err))
-            return
+        self.session.recorder.note({"type": "clock", "at": now})
         self.session.new_records()  # no events: nothing for the outbox
 
     def _journalled(self, events: list[Event]) -> None:
         assert self.session is not None and self.horn is not None
+        self._to_outbox()
+        self.horn.poke()
+        self._dirty = True
+
+    def _to_outbox(self) -> None:
+        """What is on the disk since the last call goes to the office (only that: an event
+        kept in memory is sent once it is written, so the office never holds an event the
+        journal might lose)."""
+        assert self.session is not None
         fresh = self.session.new_records()
         if self.link is not None and self.link.outbox is not None:
             self.link.outbox.add(fresh)
-        self.horn.poke()
+
+    # -------------------------------------------------------------- storage
+
+    def _set_current(self, match_id: str) -> None:
+        try:
+            self.files.set_current(match_id)
+        except OSError as err:
+            # Written once the disk is back (with the journal's catch-up).
+            self._pointer_pending = match_id
+            kv(log, logging.WARNING, "current match pointer not written", match=match_id,
+               problem=str(err))
+        else:
+            self._pointer_pending = None
+
+    def _storage(self) -> None:
+        """Notice the journal failing, retry it with a growing gap, catch up when it takes
+        records again. Bounded logs: one line when it starts, one a minute, one at the end."""
+        assert self.session is not None
+        recorder = self.session.recorder
+        real = self.time.monotonic_ns()
+        if self._fault_since is None:
+            if recorder.recording:
+                return
+            self._fault_since = real
+            self._fault_logged = real
+            self._retry_gap = RETRY_FIRST_NS
+            self._retry_at = real + self._retry_gap
+            kv(log, logging.ERROR, "NOT RECORDING: the journal cannot be written; the game "
+               "goes on from memory and is written when the disk is back",
+               match=self.session.match_id, problem=recorder.fault,
+               unwritten=len(recorder.unwritten))
+            self._dirty = True  # the board says so at once
+            return
+        if real < self._retry_at:
+            return
+        if not recorder.flush():
+            self._retry_gap = min(2 * self._retry_gap, RETRY_MAX_NS)
+            self._retry_at = real + self._retry_gap
+            if real - self._fault_logged >= FAULT_LOG_EVERY_NS:
+                self._fault_logged = real
+                kv(log, logging.ERROR, "still not recording", match=self.session.match_id,
+                   problem=recorder.fault, unwritten=len(recorder.unwritten),
+                   for_s=(real - self._fault_since) // NS_PER_S)
+            return
+        down = real - self._fault_since
+        self._fault_since = None
+        before = len(self.session.records)
+        self._to_outbox()
+        kv(log, logging.WARNING, "recording again: the records kept in memory are written",
+           match=self.session.match_id, written=len(self.session.records) - before,
+           down_s=round(down / NS_PER_S, 1))
+        if self._pointer_pending is not None:
+            self._set_current(self._pointer_pending)
+        if self._link_waits:
+            self._start_link()
+        self._dirty = True
+
+    def _start_link(self) -> None:
+        """The office link, unless the state folder cannot take its side files (a read-only
+        card at start): then the board plays without it and tries again once the journal
+        is written (``_storage``)."""
+        try:
+            self._open_link()
+        except OSError as err:
+            self.link = None
+            self._link_waits = True
+            kv(log, logging.ERROR, "office link not started: the state folder cannot be "
+               "written", problem=str(err))
+        else:
+            self._link_waits = False
+
+    def _pump_link(self) -> None:
+        """The link's pump; an acknowledgement the disk cannot keep must not stop the board
+        (the event stays unacknowledged and is sent again later: a duplicate the office
+        removes). Logged at most once a minute."""
+        if self.link is None:
+            return
+        try:
+            self.link.pump()
+        except OSError as err:
+            real = self.time.monotonic_ns()
+            if self._ack_logged is None or real - self._ack_logged >= FAULT_LOG_EVERY_NS:
+                self._ack_logged = real
+                kv(log, logging.ERROR, "office acknowledgements not kept: the disk refuses",
+                   problem=str(err))
+
+    # -------------------------------------------------------------- a damaged journal
+
+    def _damage_found(self) -> None:
+        """A record damaged in the middle of the journal (the disk lied: not a torn write):
+        the board stops a running clock and waits for the timekeeper's NEXT hold."""
+        assert self.session is not None
+        session = self.session
+        if not session.damaged:
+            return
+        kv(log, logging.ERROR, "JOURNAL DAMAGED: waiting for the timekeeper (hold NEXT) "
+           "before playing on from what could be read", match=session.match_id,
+           journal=session.path, at_bytes=",".join(map(str, session.damaged)),
+           highest_seq=session.seq_floor)
+        # Before any new event (the stop below makes one): number above every seq the file
+        # ever held, journalled so a replay numbers the same.
+        now = self.timeline.now()
+        session.recorder.note({"type": "damage", "at": now, "offsets": list(session.damaged),
+                               "seq_floor": session.seq_floor, "confirmed": False})
+        session.recorder.raise_seq(session.seq_floor)
+        state = self.match.state
+        if state.phase.is_play and state.clock.running:
+            session.recorder.command(Stop(now))  # at start: the horn starts after this
+        self._to_outbox()
+        self._dirty = True
+
+    def _damage_confirmed(self, at: int) -> None:
+        assert self.session is not None
+        session = self.session
+        recorder = session.recorder
+        # Journalled, so a restart does not ask again.
+        recorder.note({"type": "damage", "at": at, "offsets": list(session.damaged),
+                       "seq_floor": session.seq_floor, "confirmed": True})
+        kv(log, logging.WARNING, "damaged journal confirmed by the timekeeper: playing on",
+           match=session.match_id, at_bytes=",".join(map(str, session.damaged)),
+           next_seq=recorder.match.state.seq + 1)
+        session.damaged = []
+        self._to_outbox()
         self._dirty = True
 
     # -------------------------------------------------------------- the office's next
@@ -481,6 +658,8 @@ class Daemon:
         if pending is not None and pending["match"] == self.session.match_id:
             self.next_match.pending = None  # the match on the board already
             return
+        if not self.session.recorder.recording or self.session.damaged:
+            return  # the match's records must be on the disk (and confirmed) first
         doc = self.next_match.take(self.match.state, self.timeline.now(), self.final_hold)
         if doc is not None:
             self._load_next(doc)
@@ -497,13 +676,14 @@ class Daemon:
         new = open_session(self.files.journal(setup.match_id), toml_text, source, setup,
                            timeline=self.timeline, boot=self.boot, wall=self.wall,
                            adopt_timeline=False)
-        self.files.set_current(setup.match_id)
+        self._set_current(setup.match_id)
         # The old journal is closed; its outbox stays with the link, drained first.
         old.close()
         if self.script is not None:
             self.script.close()
             self.script = None
         self.session = new
+        self._damage_found()  # that match's journal may be damaged too: ask first
         if self.link is not None:
             outbox = Outbox(acked_path(new.path))
             outbox.add(new.records)
@@ -532,10 +712,14 @@ class Daemon:
         return doc
 
     def status(self) -> dict[str, Any]:
-        """What the display shows of the scoreboard itself (the restored mark, the office)."""
+        """What the display shows of the scoreboard itself: the restored mark, the office,
+        ``recording`` (false: the journal cannot be written, the game is only in memory) and
+        ``journal_damaged`` (the byte offset of a damaged record, until the NEXT hold)."""
         assert self.session is not None
         return {"restored": self.session.restored,
-                "office_online": None if self.link is None else self.link.connected}
+                "office_online": None if self.link is None else self.link.connected,
+                "recording": self.session.recorder.recording,
+                "journal_damaged": self.session.damaged[0] if self.session.damaged else None}
 
     def between(self, at: int) -> dict[str, Any] | None:
         """The between-games screen's data at ``at`` (firmware_py/between.py)."""
@@ -627,6 +811,7 @@ class Daemon:
             except Exception:
                 log.exception("while stopping", extra={"kv": {"step": name}})
         self.notifier.close()
+        self.lock.release()
         kv(log, logging.INFO, "stopped", reason=reason)
 
     def _close_inputs(self) -> None:
@@ -661,6 +846,11 @@ class Daemon:
         if self.script is not None:
             self.script.close()
         if self.session is not None:
+            recorder = self.session.recorder
+            if not recorder.flush():  # a last try: what stays unwritten is lost with us
+                kv(log, logging.ERROR, "stopping with records not journalled",
+                   match=self.session.match_id, unwritten=len(recorder.unwritten),
+                   problem=recorder.fault)
             self.session.close()
             kv(log, logging.INFO, "journal closed", match=self.session.match_id)
 

@@ -10,7 +10,15 @@ Reading back:
   leaves: it is dropped with a warning naming the file and offset, and the file is cut back
   to the end of the last whole record so the next append starts clean;
 - a damaged record *before* the end cannot come from a torn write (the disk lied): it is
-  skipped with a warning naming the offset, and every whole record around it is kept.
+  skipped with a warning naming the offset, and every whole record around it is kept. Its
+  offset is in ``Recovery.damaged`` (the daemon asks the timekeeper before playing on) and
+  any ``seq`` still legible in it counts in ``Recovery.max_seq``, so no seq is used twice.
+
+When the disk fails (full, gone read-only, the card pulled), an append raises
+``JournalError`` and the file descriptor is let go: the next append opens the file again by
+its path (a card that comes back is a new mount, the old descriptor would keep failing), cuts
+any fragment off and carries on behind the last whole record. A journal that could not be
+opened for writing at all (``Journal.open_detached``) starts in that state.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -38,6 +47,10 @@ class Recovery:
     records: list[Record] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     valid_length: int = 0  # bytes up to the end of the last whole record
+    # Derived from the records and warnings above (so not compared): the byte offsets of
+    # damaged records, and the highest event seq in the file, damaged records included.
+    damaged: list[int] = field(default_factory=list, compare=False)
+    max_seq: int = field(default=0, compare=False)
 
 
 def encode(record: Record) -> bytes:
@@ -75,6 +88,8 @@ def scan(data: bytes, name: str) -> Recovery:
         if record is not None:
             out.records.append(record)
             out.valid_length = end
+            if record.get("type") == "event" and isinstance(record.get("seq"), int):
+                out.max_seq = max(out.max_seq, record["seq"])
         elif end == len(data):
             out.warnings.append(
                 f"journal {name}: torn last record at byte {offset} dropped "
@@ -86,8 +101,19 @@ def scan(data: bytes, name: str) -> Recovery:
                 "the records around it are kept"
             )
             out.valid_length = end  # keep it in the file for the record; it is not ours to erase
+            out.damaged.append(offset)
+            out.max_seq = max(out.max_seq, _legible_seq(line))
         offset = end
     return out
+
+
+_SEQ = re.compile(rb'"seq":(\d{1,18})')
+
+
+def _legible_seq(line: bytes) -> int:
+    """The highest ``seq`` still readable in a damaged line (0 if none): a seq the office
+    may already hold must never be given to another event."""
+    return max((int(m) for m in _SEQ.findall(line)), default=0)
 
 
 def _lines(data: bytes) -> Iterator[bytes]:
@@ -104,9 +130,68 @@ class Journal:
 
     def __init__(self, path: Path, fd: int, size: int) -> None:
         self.path = path
-        self._fd = fd
+        self._fd = fd  # -1 while detached: the next append opens the file again
         self._size = size  # end of the last whole record
         self._torn = False  # a failed append may have left bytes past _size
+        self._closed = False
+
+    @property
+    def writable(self) -> bool:
+        """The file is open for appending (the last append, if any, succeeded)."""
+        return self._fd >= 0
+
+    @classmethod
+    def open_detached(cls, path: str | Path) -> tuple[Journal, Recovery]:
+        """Read a journal that cannot be opened for writing (a read-only or full disk at
+        start): its records, and a journal that opens the file on its first append. A file
+        that exists but cannot be read raises: writing behind records we never saw could
+        destroy them."""
+        path = Path(path)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            data = b""
+        except OSError as err:
+            raise JournalError(f"journal {path}: cannot read: {err.strerror or err}") from err
+        recovery = scan(data, str(path))
+        journal = cls(path, -1, recovery.valid_length)
+        return journal, recovery
+
+    def ensure_open(self) -> None:
+        """Open the file for appending if it is not (detached after a failure, or never
+        opened); raises ``JournalError`` if the disk still refuses."""
+        if self._closed:
+            raise JournalError(f"journal {self.path}: closed")
+        if self._fd >= 0:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            created = not self.path.exists()
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+        except OSError as err:
+            raise JournalError(
+                f"journal {self.path}: cannot open: {err.strerror or err}") from err
+        try:
+            size = os.fstat(fd).st_size
+            if size < self._size:
+                raise JournalError(f"journal {self.path}: shorter ({size} bytes) than the "
+                                   f"{self._size} bytes already journalled; not appending")
+            if size > self._size:
+                # A fragment of a failed append (or a torn tail a read-only start could
+                # not cut): cut it before anything is written behind it.
+                os.ftruncate(fd, self._size)
+            if created:
+                os.fsync(fd)
+                _fsync_dir(self.path.parent)
+        except OSError as err:
+            os.close(fd)
+            raise JournalError(
+                f"journal {self.path}: cannot open: {err.strerror or err}") from err
+        except JournalError:
+            os.close(fd)
+            raise
+        self._fd = fd
+        self._torn = False
 
     @classmethod
     def open(cls, path: str | Path) -> tuple[Journal, Recovery]:
@@ -135,6 +220,7 @@ class Journal:
     def append(self, *records: Record) -> None:
         """Append records durably: they are on the disk when this returns."""
         data = b"".join(encode(r) for r in records)
+        self.ensure_open()
         try:
             if self._torn:
                 # The cut-back after a failed append failed too: it must succeed before
@@ -151,12 +237,19 @@ class Journal:
             with contextlib.suppress(OSError):  # retried before the next append
                 os.ftruncate(self._fd, self._size)
                 self._torn = False
+            # Let the descriptor go: the next append opens the file again by its path (a
+            # card that comes back is a new mount; and a read-only remount needs no
+            # writer left). Opening cuts off whatever the cut-back above could not.
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = -1
             raise JournalError(
                 f"journal {self.path}: cannot append: {err.strerror or err}"
             ) from err
         self._size += len(data)
 
     def close(self) -> None:
+        self._closed = True
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1

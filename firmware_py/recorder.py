@@ -5,15 +5,20 @@ that made something happen) and its *outputs* (the events, with gapless ``seq``)
 is deterministic, so replaying the inputs rebuilds exactly the same state; the events are the
 MQTT outbox and the audit trail, and on recovery they must agree with the replayed ones.
 
-Nothing leaves the recorder before it is on the disk: if the journal cannot be written the
-match is put back as it was and the caller gets the error.
+When the journal cannot be written (a full disk, a card gone read-only) the game must go on:
+a period that never ends and a STOP that is refused are worse than a record kept in memory.
+So the command is applied all the same and its records (input and events, seqs as the core
+gave them) are kept in ``unwritten``, in order; every later record queues behind them, so the
+file never gets a record before an earlier one. ``flush()`` (the daemon retries it, backing
+off) writes them all in one append when the disk is back. ``recording`` tells the shell to
+say so loudly: what is only in memory is lost with the process.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from firmware_py.core.commands import Command, parse_command
@@ -22,7 +27,7 @@ from firmware_py.core.events import Event, EventKind
 from firmware_py.core.match import Match, feed
 from firmware_py.core.phase import Stage
 from firmware_py.core.values import Fed, MatchSetup, MatchState, TeamInfo
-from firmware_py.journal import Journal, Record
+from firmware_py.journal import Journal, JournalError, Record, Recovery
 from firmware_py.presets import journal_text, parse_journalled
 
 log = logging.getLogger(__name__)
@@ -32,7 +37,10 @@ WallClock = Callable[[], float]
 # Records the shell (the daemon) adds to a match's journal for itself: the timeline (how the
 # boot's monotonic clock maps onto the match's, journalled after a power loss) and a replay
 # script's origin. They are not inputs of the match: replay passes over them in silence.
-SHELL_RECORDS = frozenset({"timeline", "script", "clock"})
+# ``damage``: the timekeeper confirmed playing on from a journal damaged in the middle; its
+# ``seq_floor`` (the highest seq ever seen in the file) is applied on replay too, so no seq
+# the office may hold is given to another event.
+SHELL_RECORDS = frozenset({"timeline", "script", "clock", "damage"})
 
 
 def setup_record(preset_toml: str, preset_source: str, setup: MatchSetup) -> Record:
@@ -71,6 +79,7 @@ class Resumed:
     recorder: Recorder
     events: list[Event]  # every event of the match, as the journal recorded them
     warnings: list[str] = field(default_factory=list)
+    recovery: Recovery | None = None  # what reading the file found (damage, highest seq)
 
 
 class Recorder:
@@ -86,6 +95,42 @@ class Recorder:
         self.journal = journal
         self._wall = wall
         self._boot_id = boot_id
+        self.unwritten: list[Record] = []  # applied, not yet on the disk, in journal order
+        self.fault: str | None = None  # why the journal cannot be written, while it cannot
+
+    @property
+    def recording(self) -> bool:
+        """Everything applied is on the disk and the journal is open for the next record."""
+        return not self.unwritten and (self.journal is None or self.journal.writable)
+
+    def flush(self) -> bool:
+        """Write what was kept in memory, in order, in one append; True when all is on the
+        disk (and the journal open again)."""
+        if self.journal is None:
+            return True
+        try:
+            self.journal.ensure_open()
+            if self.unwritten:
+                self.journal.append(*self.unwritten)
+        except JournalError as err:
+            self.fault = str(err)
+            return False
+        self.unwritten.clear()
+        self.fault = None
+        return True
+
+    def _write(self, records: list[Record]) -> None:
+        """Journal records, or keep them in memory behind the ones already kept."""
+        if self.journal is None:
+            return
+        if self.unwritten:
+            self.unwritten += records  # never ahead of an earlier record
+            return
+        try:
+            self.journal.append(*records)
+        except JournalError as err:
+            self.unwritten += records
+            self.fault = str(err)
 
     @classmethod
     def create(cls, journal: Journal, preset_toml: str, preset_source: str, setup: MatchSetup,
@@ -95,7 +140,7 @@ class Recorder:
         preset_toml = journal_text(preset_toml, preset_source)
         match = Match(parse_journalled(preset_toml, preset_source), setup)
         recorder = cls(match, journal, wall=wall, boot_id=boot_id)
-        journal.append(recorder._stamp(setup_record(preset_toml, preset_source, setup)))
+        recorder._write([recorder._stamp(setup_record(preset_toml, preset_source, setup))])
         return recorder
 
     @classmethod
@@ -119,6 +164,8 @@ class Recorder:
                     regenerated += recorder.advance(int(record["at"]))
                 elif kind == "event":
                     journalled.append(event_from_record(record))
+                elif kind == "damage":
+                    recorder.raise_seq(int(record["seq_floor"]))
                 elif kind in SHELL_RECORDS:
                     continue
                 else:
@@ -136,7 +183,7 @@ class Recorder:
             # stay gapless and the outbox sends them.
             missing = regenerated[len(held):]
             match_id = match.setup.match_id
-            journal.append(*(recorder._stamp(event_record(match_id, e)) for e in missing))
+            recorder._write([recorder._stamp(event_record(match_id, e)) for e in missing])
             warnings.append(
                 f"journal {journal.path}: events {missing[0].seq}..{missing[-1].seq} were lost "
                 "in a torn write after their input; re-journalled from the replay"
@@ -151,6 +198,12 @@ class Recorder:
                 "state stands"
             )
         return Resumed(recorder, journalled, warnings)
+
+    def raise_seq(self, floor: int) -> None:
+        """Number the next event above ``floor``: seqs seen in a damaged journal are never
+        given again (the office de-duplicates by seq and would drop the new event)."""
+        if self.match.state.seq < floor:
+            self.match.restore(replace(self.match.state, seq=floor))
 
     def _stamp(self, record: Record) -> Record:
         if self._wall is not None:
@@ -187,7 +240,7 @@ class Recorder:
         if record.get("type") not in SHELL_RECORDS:
             raise ValueError(f"not a shell record: {record.get('type')!r}")
         if self.journal is not None:
-            self.journal.append(self._stamp(record))
+            self._write([self._stamp(record)])
 
     def advance(self, now: int) -> list[Event]:
         """Let time pass; journal it only if something happened."""
@@ -198,12 +251,12 @@ class Recorder:
         return events
 
     def _commit(self, before: MatchState, inputs: list[Record], events: list[Event]) -> None:
-        assert self.journal is not None
         records = inputs + [self._stamp(event_record(self.match.setup.match_id, e))
                             for e in events]
         try:
-            self.journal.append(*records)
+            self._write(records)
         except Exception:
+            # Not the disk (that is kept in memory): an encoding bug. Nothing half-applied.
             self.match.restore(before)
             raise
 
@@ -219,19 +272,35 @@ def event_from_record(record: Record) -> Event:
 
 
 def open_or_create(path: Path, preset_toml: str, preset_source: str, setup: MatchSetup, *,
-                   wall: WallClock | None = None, boot_id: str = "") -> Resumed:
-    """Resume the match journalled at ``path``, or start it there if the file is new."""
-    journal, recovery = Journal.open(path)
+                   wall: WallClock | None = None, boot_id: str = "",
+                   degrade: bool = False) -> Resumed:
+    """Resume the match journalled at ``path``, or start it there if the file is new.
+
+    ``degrade``: if the file cannot be opened for writing (a read-only or full disk), read
+    what it holds and play on from memory (``Recorder.recording`` is False, ``fault`` says
+    why) instead of raising."""
+    fault: str | None = None
+    try:
+        journal, recovery = Journal.open(path)
+    except JournalError as err:
+        if not degrade:
+            raise
+        fault = str(err)
+        journal, recovery = Journal.open_detached(path)
     for warning in recovery.warnings:
         log.warning("%s", warning)
     try:
         if not recovery.records:
             recorder = Recorder.create(journal, preset_toml, preset_source, setup, wall=wall,
                                        boot_id=boot_id)
-            return Resumed(recorder, [], list(recovery.warnings))
-        resumed = Recorder.resume(journal, recovery.records, wall=wall, boot_id=boot_id)
+            resumed = Resumed(recorder, [], list(recovery.warnings))
+        else:
+            resumed = Recorder.resume(journal, recovery.records, wall=wall, boot_id=boot_id)
+            resumed.warnings[:0] = recovery.warnings
     except BaseException:
         journal.close()
         raise
-    resumed.warnings[:0] = recovery.warnings
+    resumed.recovery = recovery
+    if fault is not None and resumed.recorder.fault is None:
+        resumed.recorder.fault = fault
     return resumed

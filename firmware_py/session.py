@@ -17,7 +17,7 @@ Opening a match's journal also decides the daemon's timeline (firmware_py/timeli
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from firmware_py.core.commands import SetClock, Start, Stop
@@ -40,6 +40,11 @@ class Session:
     tail: JournalTail
     records: list[Record]  # every record read so far (the tail's)
     restored: bool = False
+    # Byte offsets of records damaged in the middle of the journal that the timekeeper has
+    # not yet confirmed (the daemon waits for the NEXT hold), and the highest seq ever seen
+    # in the file: events after the confirmation are numbered above it.
+    damaged: list[int] = field(default_factory=list)
+    seq_floor: int = 0
 
     @property
     def match_id(self) -> str:
@@ -47,7 +52,12 @@ class Session:
 
     def new_records(self) -> list[Record]:
         """The records journalled since the last call (for the outbox)."""
-        fresh = self.tail.read()
+        try:
+            fresh = self.tail.read()
+        except OSError:
+            # No file yet (a read-only disk at start) or an unreadable card: what it holds
+            # is read once the recorder has caught up.
+            return []
         self.records += fresh
         return fresh
 
@@ -62,11 +72,20 @@ def open_session(path: Path, preset_toml: str, preset_source: str, setup: MatchS
     """Open (or create) a match's journal. ``adopt_timeline``: this match decides the
     daemon's timeline (the match on the board at start); else the match joins the current
     timeline (a match loaded from ``next``)."""
-    resumed = open_or_create(path, preset_toml, preset_source, setup, wall=wall, boot_id=boot)
+    resumed = open_or_create(path, preset_toml, preset_source, setup, wall=wall, boot_id=boot,
+                             degrade=True)
     for warning in resumed.warnings:
         kv(log, logging.WARNING, "journal recovery", match=setup.match_id, problem=warning)
     tail = JournalTail(path)
-    session = Session(resumed.recorder, path, tail, tail.read())
+    session = Session(resumed.recorder, path, tail, [])
+    session.new_records()
+    recovery = resumed.recovery
+    if recovery is not None and recovery.damaged:
+        confirmed = {o for r in session.records
+                     if r.get("type") == "damage" and r.get("confirmed")
+                     for o in r.get("offsets", [])}
+        session.damaged = [o for o in recovery.damaged if o not in confirmed]
+        session.seq_floor = recovery.max_seq
     if adopt_timeline:
         _recover_timeline(session, timeline, boot)
     else:

@@ -480,3 +480,71 @@ def test_a_failed_append_raises_an_error_naming_the_path_and_the_cause(
     message = str(raised.value)
     assert str(path) in message
     assert "short write" in message
+
+
+# ---------------------------------------------------------------- storage faults, damage
+
+
+def test_a_damaged_middle_record_is_reported_by_offset_and_its_legible_seq_counts(
+        tmp_path: Path) -> None:
+    path = tmp_path / "match.journal"
+    records = [*RECORDS[:2], {"type": "event", "seq": 7, "data": {}}, RECORDS[2]]
+    starts = write_records(path, records)
+    data = bytearray(path.read_bytes())
+    data[starts[2] + 12] ^= 0x01  # the seq-7 event's body: its CRC no longer matches
+    assert b'"seq":7' in bytes(data[starts[2]:starts[3]])
+
+    recovery = scan(bytes(data), str(path))
+
+    assert recovery.damaged == [starts[2]]
+    assert recovery.max_seq == 7  # never given to another event, though the record is lost
+    assert recovery.records == [*records[:2], records[3]]
+    assert names_offset(recovery.warnings[0], starts[2])
+
+
+def test_a_failed_append_lets_the_file_go_and_the_next_one_opens_it_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card that comes back is a new mount: the descriptor of the failed one is let go
+    (so a read-only remount finds no writer), and the next append opens the file by its
+    path, cuts off any fragment and goes on behind the last whole record."""
+    path = tmp_path / "match.journal"
+    journal, _ = Journal.open(path)
+    with journal:
+        journal.append(RECORDS[0])
+        with monkeypatch.context() as patched:
+            install_faults(patched, write=half_write_then_fail, ftruncate=fail)
+            with pytest.raises(JournalError):
+                journal.append(RECORDS[1])
+            assert not journal.writable
+            with pytest.raises(JournalError):  # still failing: the open itself is refused
+                install_faults(patched, open=fail)
+                journal.append(RECORDS[1])
+        assert path.stat().st_size > len(encode(RECORDS[0]))  # the fragment is still there
+        journal.append(RECORDS[1])
+        assert journal.writable
+    assert reopen(path) == Recovery(RECORDS[:2], [], path.stat().st_size)
+
+
+def test_a_journal_opened_detached_reads_its_records_and_writes_once_it_can(
+        tmp_path: Path) -> None:
+    path = tmp_path / "match.journal"
+    write_records(path, RECORDS[:2])
+    with open(path, "ab") as f:
+        f.write(encode(RECORDS[2])[:7])  # a torn tail a read-only start cannot cut
+
+    journal, recovery = Journal.open_detached(path)
+    with journal:
+        assert recovery.records == RECORDS[:2] and not journal.writable
+        journal.append(RECORDS[2])  # the disk is writable: opened, tail cut, appended
+        assert journal.writable
+    assert reopen(path) == Recovery(RECORDS[:3], [], path.stat().st_size)
+
+
+def test_a_detached_journal_never_writes_behind_a_file_that_shrank(tmp_path: Path) -> None:
+    path = tmp_path / "match.journal"
+    write_records(path, RECORDS[:3])
+    journal, _ = Journal.open_detached(path)
+    with journal:
+        path.write_bytes(b"")  # not what was read: appending would glue onto nothing known
+        with pytest.raises(JournalError, match="shorter"):
+            journal.append(RECORDS[3])

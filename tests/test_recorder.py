@@ -324,39 +324,45 @@ def failing_append(*records: Record) -> None:
 
 
 @pytest.mark.parametrize("index", [0, 1, 6, 10, 11, 12, 19])
-def test_a_command_the_journal_cannot_take_is_not_applied_at_all(
+def test_a_command_the_journal_cannot_take_is_applied_and_kept_in_memory_until_it_can(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, index: int
 ) -> None:
+    """The game goes on from memory (a STOP refused or a period that never ends is worse);
+    what could not be written is written, in order and with its seqs, when the disk is
+    back, and the file then replays to exactly the game."""
     path = tmp_path / "A3.journal"
     journal, _ = Journal.open(path)
     with journal:
         recorder = Recorder.create(journal, PRESET_TOML, PRESET_SOURCE, SETUP)
         for step in GAME[:index]:
             do(recorder, step)
-        before = recorder.match.state
         size = path.stat().st_size
+        assert recorder.recording
 
         with monkeypatch.context() as patched:
             patched.setattr(journal, "append", failing_append)
-            with pytest.raises(JournalError, match="No space left"):
-                do(recorder, GAME[index])
+            patched.setattr(journal, "ensure_open", failing_append)
+            for step in GAME[index:]:
+                do(recorder, step)  # nothing raises: the game is played from memory
+            assert not recorder.recording and recorder.fault is not None
+            assert "No space left" in recorder.fault
+            assert recorder.flush() is False  # still failing: kept, nothing lost
+            assert recorder.unwritten
 
-        assert recorder.match.state == before
-        assert recorder.match.state is before
-        assert path.stat().st_size == size
-
-        # The same press again, with the disk back: as if the failure never happened.
-        for step in GAME[index:]:
-            do(recorder, step)
         assert recorder.match.state == reference_state(GAME).state
+        assert path.stat().st_size == size
+        assert recorder.flush() is True
+        assert recorder.recording and recorder.fault is None and recorder.unwritten == []
 
     resumed, _, _, warnings = resume(path)
     with journal_of(resumed):
         assert warnings == []
         assert resumed.match.state == reference_state(GAME).state
+    seqs = event_seqs(records_of(path))
+    assert seqs == list(range(1, len(seqs) + 1)), seqs
 
 
-def test_an_advance_the_journal_cannot_take_is_not_applied_at_all(
+def test_an_advance_the_journal_cannot_take_still_ends_the_period(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "A3.journal"
@@ -365,17 +371,15 @@ def test_an_advance_the_journal_cannot_take_is_not_applied_at_all(
         recorder = Recorder.create(journal, PRESET_TOML, PRESET_SOURCE, SETUP)
         for step in GAME[:10]:
             do(recorder, step)
-        before = recorder.match.state
         monkeypatch.setattr(journal, "append", failing_append)
 
-        with pytest.raises(JournalError):
-            recorder.advance(seconds(430))  # the period ends at 425 s
+        events = recorder.advance(seconds(430))  # the period ends at 425 s
 
-        assert recorder.match.state is before
-        assert recorder.match.state.phase is Phase.PERIOD
+        assert events and recorder.match.state.phase is not Phase.PERIOD
+        assert [r["type"] for r in recorder.unwritten] == ["advance"] + ["event"] * len(events)
 
 
-def test_a_real_write_failure_leaves_the_match_and_the_journal_as_they_were(
+def test_a_real_write_failure_leaves_the_journal_whole_and_the_records_in_memory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "A3.journal"
@@ -384,7 +388,6 @@ def test_a_real_write_failure_leaves_the_match_and_the_journal_as_they_were(
         recorder = Recorder.create(journal, PRESET_TOML, PRESET_SOURCE, SETUP)
         for step in GAME[:2]:
             do(recorder, step)
-        before = recorder.match.state
         size = path.stat().st_size
 
         class DiskFull:
@@ -397,11 +400,14 @@ def test_a_real_write_failure_leaves_the_match_and_the_journal_as_they_were(
 
         with monkeypatch.context() as patched:
             patched.setattr(journal_module, "os", DiskFull())
-            with pytest.raises(JournalError, match="short write"):
-                do(recorder, GAME[2])
+            do(recorder, GAME[2])
+            assert recorder.fault is not None and "short write" in recorder.fault
 
-        assert recorder.match.state is before
-        assert path.stat().st_size == size
+        assert path.stat().st_size == size  # the half record was cut off
+        assert recorder.flush()
+    resumed, _, _, warnings = resume(path)
+    with journal_of(resumed):
+        assert warnings == [] and resumed.match.state == reference_state(GAME[:3]).state
 
 
 # ---------------------------------------------------------------- open_or_create

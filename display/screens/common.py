@@ -149,8 +149,9 @@ def footer_top(canvas: Canvas) -> int:
 
 
 def footer(canvas: Canvas, entry: EntryView | None, status: StatusView) -> list[Item]:
-    """The bottom band: the timekeeper's pending entry (left), "CLOCK RESTORED - CHECK"
-    (right) and the office-link mark (far right). Empty when there is nothing to say, so
+    """The bottom band: the timekeeper's pending entry (left), "NOT RECORDING - STORAGE
+    FAULT", "JOURNAL DAMAGED AT BYTE N - HOLD NEXT" and "CLOCK RESTORED - CHECK" (right) and
+    the office-link mark (far right). Empty when there is nothing to say, so
     spectators see a clean board."""
     items: list[Item] = []
     top, bottom = footer_top(canvas), canvas.u(99.5)
@@ -163,14 +164,26 @@ def footer(canvas: Canvas, entry: EntryView | None, status: StatusView) -> list[
         items.append(Mark((right - size, top + (band - size) // 2, size, size), "link_down",
                           pal.LINK_DOWN, role="status.link"))
         right -= size + canvas.x(1.2)
+    # Loudest first, from the right: nothing is being recorded (red), a damaged journal
+    # waits for the timekeeper (red), then the restored clock (amber).
+    marks: list[tuple[str, Colour, Colour, str]] = []
+    if not status.recording:
+        marks.append(("NOT RECORDING - STORAGE FAULT", pal.FAULT_BOX, pal.WHITE,
+                      "status.recording"))
+    if status.journal_damaged is not None:
+        marks.append((f"JOURNAL DAMAGED AT BYTE {status.journal_damaged} - HOLD NEXT",
+                      pal.FAULT_BOX, pal.WHITE, "status.damaged"))
     if status.restored:
-        message = "CLOCK RESTORED - CHECK"
+        marks.append(("CLOCK RESTORED - CHECK", pal.RESTORED_BOX, pal.BLACK, "status.restored"))
+    for rank, (message, fill, ink, role) in enumerate(marks):
         width = canvas.measure(message, "sans", cap) + 2 * canvas.u(1.5)
+        if right - width < canvas.margin and rank > 0:
+            continue  # no room left: a quieter mark gives way to the louder ones
         left = max(canvas.margin, right - width)
         box: Rect = (left, top, right - left, band)
-        items.append(Box(box, pal.RESTORED_BOX, PANEL, "status.restored.box"))
+        items.append(Box(box, fill, PANEL, f"{role}.box"))
         label = text(canvas, (left + canvas.u(1.5), 0, box[2] - 2 * canvas.u(1.5), 0), cap_top,
-                     cap, message, colour=pal.BLACK, role="status.restored")
+                     cap, message, colour=ink, role=role)
         if label:
             items.append(label)
         right = left - canvas.x(1.2)

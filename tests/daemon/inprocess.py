@@ -297,6 +297,7 @@ class InProcessHall:
             daemon.script.close()
         if daemon.pins is not None:
             daemon.pins.close()
+        daemon.lock.release()  # the kernel lets a dead process's flock go
         self.daemon = None
 
     def stop(self) -> None:

@@ -191,7 +191,8 @@ def test_a_power_loss_comes_back_stopped_at_the_last_journalled_instant(
     origin = script_origin(records(hall))
     assert doc["clock_ms"] == 900_000 - (last_at - origin) // 1_000_000
     assert 900_000 - before["clock_ms"] - (last_at - origin) // 1_000_000 <= 5000
-    assert hall.frames[-1].status == {"restored": True, "office_online": None}
+    assert hall.frames[-1].status == {"restored": True, "office_online": None,
+                                      "recording": True, "journal_damaged": None}
     assert "power loss: clock restored from the journal, CHECK IT" in caplog.messages
     timelines = [r for r in records(hall) if r.get("type") == "timeline"]
     assert timelines[-1]["restored"] and timelines[-1]["boot"] == "boot-2"

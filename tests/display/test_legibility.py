@@ -19,7 +19,11 @@ from tests.display import states
 from tests.display.checks import MIN_CLOCK, clock, is_name_or_cut, problems, shown_name
 
 SIZES = [*states.SIZES, (1366, 768), (1280, 1024), (800, 480), (3840, 2160)]
-STATUS = [None, {"restored": True, "office_online": False}]
+STATUS = [None, {"restored": True, "office_online": False},
+          # storage down at the same time as a damaged journal and a restored clock: the
+          # loudest marks at once, still legible
+          {"recording": False, "journal_damaged": 1234567, "restored": True,
+           "office_online": False}]
 
 
 def variations() -> dict[str, tuple[dict[str, Any], dict[str, Any] | None]]:
@@ -99,3 +103,28 @@ def test_the_pure_default_measure_also_lays_out_legibly() -> None:
     for screen, (doc, between) in VARIATIONS.items():
         frame = layout(doc, (1280, 720), between=between)
         assert problems(frame) == [], screen
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_storage_fault_and_a_damaged_journal_are_shown_in_red_on_every_screen(
+        size: tuple[int, int]) -> None:
+    """The timekeeper sees at once that nothing is recorded, or that the journal waits for
+    the NEXT hold: white on red in the operator line, on the game, break, final and
+    between-games screens alike."""
+    from display import colour as pal  # noqa: PLC0415
+
+    for screen in ("game", "break", "final", "between-next-only", "everything"):
+        doc, between = VARIATIONS[screen]
+        for status, role, wording in (
+                ({"recording": False}, "status.recording", "NOT RECORDING - STORAGE FAULT"),
+                ({"journal_damaged": 4711}, "status.damaged",
+                 "JOURNAL DAMAGED AT BYTE 4711 - HOLD NEXT")):
+            frame = layout(doc, size, between=between, status=status, measure=fonts.measure)
+            texts = [i for i in frame.items if getattr(i, "role", "") == role]
+            boxes = [i for i in frame.items if getattr(i, "role", "") == f"{role}.box"]
+            assert [t.text for t in texts] == [wording], (screen, size)  # type: ignore[attr-defined]
+            assert [b.colour for b in boxes] == [pal.FAULT_BOX], (screen, size)  # type: ignore[attr-defined]
+        quiet = layout(doc, size, between=between, status={"recording": True},
+                       measure=fonts.measure)
+        assert not [i for i in quiet.items if getattr(i, "role", "").startswith(
+            ("status.recording", "status.damaged"))]
