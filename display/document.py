@@ -134,10 +134,12 @@ class BetweenView:
 @dataclass(frozen=True, slots=True)
 class StatusView:
     """``restored``: the clock came back from the journal after a power loss and the
-    timekeeper has not confirmed it yet. ``office_online``: None when there is no office."""
+    timekeeper has not confirmed it yet. ``office_online``: None when there is no office.
+    ``set_aside``: journals of another tournament or hall were moved there at start."""
 
     restored: bool = False
     office_online: bool | None = None
+    set_aside: str | None = None
 
 
 # ------------------------------------------------------------------ typed getters
@@ -342,4 +344,6 @@ def read_status(data: Mapping[str, Any] | None) -> StatusView:
     return StatusView(
         restored=_bool(data.get("restored", False), "status.restored"),
         office_online=None if online is None else _bool(online, "status.office_online"),
+        set_aside=None if data.get("set_aside") is None
+        else _str(data["set_aside"], "status.set_aside"),
     )

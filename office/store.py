@@ -169,6 +169,16 @@ class Store:
             rows = self._db.execute(query + " ORDER BY match, seq, event_id", args).fetchall()
         return [_event(r) for r in rows]
 
+    def stored_seqs(self) -> dict[str, dict[str, list[int]]]:
+        """Every stored seq, by hall and match, ascending (what the ``acks`` are made of)."""
+        with self._lock:
+            rows = self._db.execute("SELECT DISTINCT hall, match, seq FROM events "
+                                    "ORDER BY hall, match, seq").fetchall()
+        out: dict[str, dict[str, list[int]]] = {}
+        for hall, match, seq in rows:
+            out.setdefault(str(hall), {}).setdefault(str(match), []).append(int(seq))
+        return out
+
     # Office actions and alerts -------------------------------------------------------------
 
     def admin(self, kind: str, data: Mapping[str, Any], at: datetime) -> int:

@@ -163,14 +163,19 @@ def footer(canvas: Canvas, entry: EntryView | None, status: StatusView) -> list[
         items.append(Mark((right - size, top + (band - size) // 2, size, size), "link_down",
                           pal.LINK_DOWN, role="status.link"))
         right -= size + canvas.x(1.2)
+    notes = []
     if status.restored:
-        message = "CLOCK RESTORED - CHECK"
+        notes.append(("CLOCK RESTORED - CHECK", "status.restored"))
+    if status.set_aside is not None:
+        # Never sent: the timekeeper must know an old hall's journals were found here.
+        notes.append((f"OTHER JOURNALS SET ASIDE: {status.set_aside}", "status.set_aside"))
+    for message, role in notes:
         width = canvas.measure(message, "sans", cap) + 2 * canvas.u(1.5)
         left = max(canvas.margin, right - width)
         box: Rect = (left, top, right - left, band)
-        items.append(Box(box, pal.RESTORED_BOX, PANEL, "status.restored.box"))
+        items.append(Box(box, pal.RESTORED_BOX, PANEL, f"{role}.box"))
         label = text(canvas, (left + canvas.u(1.5), 0, box[2] - 2 * canvas.u(1.5), 0), cap_top,
-                     cap, message, colour=pal.BLACK, role="status.restored")
+                     cap, message, colour=pal.BLACK, role=role)
         if label:
             items.append(label)
         right = left - canvas.x(1.2)
