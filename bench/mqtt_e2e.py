@@ -5,7 +5,10 @@ directory; stopped by its pid at the end), then:
 
 1. latency: ``--events`` events are journalled one by one at ``--rate`` a second and sent
    through the Outbox and HallLink exactly as the scoreboard does; prints p50/p99/max of
-   the time from the end of the journal's fsync to the subscriber's ``on_message``;
+   the time from the end of the journal's fsync to the subscriber's ``on_message``. The
+   subscriber stands in for the office: it publishes the hall's ``acks`` for what it
+   received (no SQLite here: bench/office.py measures the store), since a hall counts an
+   event delivered only on the office's word;
 2. catch-up: a backlog of ``--outage-min`` minutes at ``--outage-rate`` events a second is
    journalled while no broker runs; then the link starts, and the rate at which the backlog
    reaches the subscriber is printed (events per second, from the link's start).
@@ -37,7 +40,7 @@ from firmware_py import wire
 from firmware_py.journal import Journal
 from firmware_py.loopback import find_mosquitto, free_port, port_open
 from firmware_py.mqtt import HallLink
-from firmware_py.outbox import JournalTail, Outbox, acked_path
+from firmware_py.outbox import JournalTail, Outbox, stored_path
 
 
 def start_broker(directory: Path, port: int) -> subprocess.Popen[bytes]:
@@ -57,8 +60,12 @@ def start_broker(directory: Path, port: int) -> subprocess.Popen[bytes]:
 
 
 class Subscriber:
-    def __init__(self, port: int, topic: str) -> None:
+    """Receives a hall's events and acknowledges them as the office does (``acks``)."""
+
+    def __init__(self, port: int, topic: str, tournament: str, hall: str) -> None:
         self.received: dict[int, int] = {}  # seq -> monotonic ns of first arrival
+        self.acks = wire.hall_topic(tournament, hall, wire.ACKS)
+        self.upto = 0
         self.lock = threading.Lock()
         self.ready = threading.Event()
         c = paho.Client(callback_api_version=CallbackAPIVersion.VERSION2,
@@ -77,6 +84,13 @@ class Subscriber:
         seq = int(msg.payload.split(b'"seq":', 1)[1].split(b",", 1)[0])  # cheap, no json
         with self.lock:
             self.received.setdefault(seq, now)
+            before = self.upto
+            while self.upto + 1 in self.received:
+                self.upto += 1
+            upto = self.upto
+        if upto != before:
+            match = msg.payload.split(b'"match":"', 1)[1].split(b'"', 1)[0].decode()
+            client.publish(self.acks, wire.build_acks({match: upto}), qos=1, retain=True)
 
     def count(self) -> int:
         with self.lock:
@@ -93,9 +107,9 @@ def record(seq: int) -> dict[str, Any]:
 
 
 def latency(work: Path, port: int, events: int, rate: float, max_in_flight: int) -> None:
-    sub = Subscriber(port, wire.hall_topic("BENCH", "H1", wire.EVENTS))
+    sub = Subscriber(port, wire.hall_topic("BENCH", "H1", wire.EVENTS), "BENCH", "H1")
     journal, _ = Journal.open(work / "lat.journal")
-    outbox = Outbox(acked_path(journal.path), max_in_flight)
+    outbox = Outbox(stored_path(journal.path), max_in_flight)
     tail = JournalTail(journal.path)
     link = HallLink("127.0.0.1", port, "BENCH", "H1", outbox=outbox, client_id="bench-lat")
     link.start()
@@ -134,8 +148,8 @@ def catch_up(work: Path, events: int, max_in_flight: int) -> None:
     port = free_port()
     broker = start_broker(work, port)
     try:
-        sub = Subscriber(port, wire.hall_topic("BENCH", "H2", wire.EVENTS))
-        outbox = Outbox(acked_path(journal.path), max_in_flight)
+        sub = Subscriber(port, wire.hall_topic("BENCH", "H2", wire.EVENTS), "BENCH", "H2")
+        outbox = Outbox(stored_path(journal.path), max_in_flight)
         outbox.add(JournalTail(journal.path).read())
         link = HallLink("127.0.0.1", port, "BENCH", "H2", outbox=outbox, client_id="bench-cu")
         t0 = time.monotonic()

@@ -137,12 +137,14 @@ class StatusView:
     timekeeper has not confirmed it yet. ``office_online``: None when there is no office.
     ``recording``: false while the journal cannot be written (the game is only in memory).
     ``journal_damaged``: the byte offset of a record damaged in the middle of the journal,
-    until the timekeeper's NEXT hold."""
+    until the timekeeper's NEXT hold.
+    ``set_aside``: journals of another tournament or hall were moved there at start."""
 
     restored: bool = False
     office_online: bool | None = None
     recording: bool = True
     journal_damaged: int | None = None
+    set_aside: str | None = None
 
 
 # ------------------------------------------------------------------ typed getters
@@ -349,4 +351,6 @@ def read_status(data: Mapping[str, Any] | None) -> StatusView:
         office_online=None if online is None else _bool(online, "status.office_online"),
         recording=_bool(data.get("recording", True), "status.recording"),
         journal_damaged=_opt_int(data.get("journal_damaged"), "status.journal_damaged"),
+        set_aside=None if data.get("set_aside") is None
+        else _str(data["set_aside"], "status.set_aside"),
     )

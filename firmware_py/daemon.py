@@ -63,7 +63,7 @@ from firmware_py.frameplan import MIN_FRAME_GAP_NS, FramePlanner
 from firmware_py.logfmt import kv
 from firmware_py.matchfiles import MatchFiles
 from firmware_py.nextmatch import NextMatch, setup_from_next
-from firmware_py.outbox import JournalTail, Outbox, SeqLog, acked_path
+from firmware_py.outbox import JournalTail, Outbox, SeqLog, stored_path
 from firmware_py.outputs import Outputs, status_text, write_state_file
 from firmware_py.parts import (
     Console,
@@ -137,6 +137,9 @@ class Daemon:
         self.final_hold = config.final_hold_s * NS_PER_S
         self.standings: dict[str, dict[str, Any]] = {}  # group -> the office's table
         self._loaded_next: dict[str, Any] | None = None  # the `next` on the board, if any
+        # Where journals of another tournament or hall were moved at start (for the
+        # timekeeper's status), relative to the state directory; None if there were none.
+        self.set_aside: str | None = None
         self.stopping: str | None = None
         self.wall = self.time.wall()
         # Set up by start(), in order; shutdown() tolerates any of them missing.
@@ -254,6 +257,14 @@ class Daemon:
 
     def _open_first_match(self) -> None:
         cfg, opts = self.config, self.options
+        if cfg.mqtt is not None:
+            # Before anything is replayed or sent: journals of another tournament or hall
+            # (or of no recorded one) must never reach this tournament's office.
+            aside = self.files.claim(cfg.mqtt.tournament, cfg.mqtt.hall)
+            if aside is not None:
+                self.set_aside = str(aside.relative_to(self.files.dir))
+                kv(log, logging.WARNING, "journals of another tournament or hall set aside",
+                   folder=aside, tournament=cfg.mqtt.tournament, hall=cfg.mqtt.hall)
         current = self.files.current()
         match_cfg = cfg.match
         setup = match_cfg.setup
@@ -308,20 +319,20 @@ class Daemon:
             return
         assert self.session is not None
         link = self.parts.link(link_cfg, self._on_next, self._on_standings)
-        # Everything not yet acknowledged, of every match in the state directory, oldest
-        # first: a crash or an outage during an earlier match loses none of its events.
+        # Every match in the state directory (this tournament's and hall's only: see
+        # _open_first_match), oldest first: a crash or an outage during an earlier match
+        # loses none of its events, and an office that later says it lost a finished match
+        # (restored from an older backup) gets it again.
         current = self.session.path
         for path in self.files.journals():
             if path == current:
                 continue
-            outbox = Outbox(acked_path(path))
+            outbox = Outbox(stored_path(path), match=self.files.match_of(path))
             outbox.add(JournalTail(path).read())
             if outbox.unacked:
                 kv(log, logging.INFO, "resending", journal=path.name, events=outbox.unacked)
-                link.add_outbox(outbox)
-            else:
-                outbox.close()
-        outbox = Outbox(acked_path(current))
+            link.add_outbox(outbox)
+        outbox = Outbox(stored_path(current), match=self.session.match_id)
         outbox.add(self.session.records)
         link.add_outbox(outbox)
         self.link = link
@@ -685,7 +696,7 @@ class Daemon:
         self.session = new
         self._damage_found()  # that match's journal may be damaged too: ask first
         if self.link is not None:
-            outbox = Outbox(acked_path(new.path))
+            outbox = Outbox(stored_path(new.path), match=new.match_id)
             outbox.add(new.records)
             self.link.add_outbox(outbox)
         self.console.new_match(list(self.match.preset.penalties.kinds))
@@ -716,10 +727,15 @@ class Daemon:
         ``recording`` (false: the journal cannot be written, the game is only in memory) and
         ``journal_damaged`` (the byte offset of a damaged record, until the NEXT hold)."""
         assert self.session is not None
-        return {"restored": self.session.restored,
-                "office_online": None if self.link is None else self.link.connected,
-                "recording": self.session.recorder.recording,
-                "journal_damaged": self.session.damaged[0] if self.session.damaged else None}
+        status: dict[str, Any] = {
+            "restored": self.session.restored,
+            "office_online": None if self.link is None else self.link.connected,
+            "recording": self.session.recorder.recording,
+            "journal_damaged": self.session.damaged[0] if self.session.damaged else None}
+        if self.set_aside is not None and self.match.state.phase is Phase.PREGAME:
+            # Until the first game starts: the timekeeper has seen it by then.
+            status["set_aside"] = self.set_aside
+        return status
 
     def between(self, at: int) -> dict[str, Any] | None:
         """The between-games screen's data at ``at`` (firmware_py/between.py)."""

@@ -3,19 +3,23 @@
 It also holds the office's connection (``OfficePeer``, at the end), so paho stays here.
 
 Threads: paho's network thread (``loop_start``) runs the callbacks, and they only put what
-happened on a queue. The owner's thread calls ``pump()``, which turns acks into durable
-outbox marks, hands valid ``next`` documents on, and sends what the outbox allows. So the
-outbox, the mid -> seq map and the state are touched by one thread only, and an ack can
-never be processed before its ``publish()`` call returned the mid.
+happened on a queue. The owner's thread calls ``pump()``, which frees the window on PUBACKs,
+applies the office's ``acks`` to the outboxes, hands valid ``next`` documents on, and sends
+what the outboxes allow. So the outboxes, the mid -> seq map and the state are touched by
+one thread only, and a PUBACK can never be processed before its ``publish()`` returned the
+mid.
 
-Delivery: events go out QoS 1 from the ``Outbox`` (the journal), at most ``max_in_flight``
-unacknowledged; paho itself resends those after a reconnect. During an outage nothing more
-is handed to paho, so its memory queue stays bounded whatever the outage's length.
+Delivery (end to end): events go out QoS 1 from the ``Outbox`` (the journal), at most
+``max_in_flight`` waiting for a PUBACK; paho itself resends those after a reconnect. During
+an outage nothing more is handed to paho, so its memory queue stays bounded whatever the
+outage's length. A PUBACK only frees the window: an event is delivered when the office's
+retained ``acks`` (subscribed here) say it is stored, and an office word that shows no
+progress on a match re-sends what it lacks (outbox.py).
 
 A hall plays match after match: ``add_outbox`` adds the next match's outbox, and the older
-ones are drained first (a match's events all go out before the next match's first), then
-closed once everything in them is acknowledged. No unacknowledged event of an earlier match
-is ever dropped because a new one began.
+ones are sent first (a match's events all go out before the next match's first). Every
+outbox stays with the link: an office that later says it lost a finished match's events
+gets them again.
 """
 
 from __future__ import annotations
@@ -138,6 +142,10 @@ class HallLink:
         self._state: bytes | None = None  # the last state document, as sent
         self._state_sent = float("-inf")
         self._offline_mid: int | None = None
+        self._office_word: dict[str, int] | None = None  # the latest acks, not yet applied
+        # The office's word arrived since start: a mark kept from an earlier run is only
+        # what the office said then (it may since have been restored from an older copy).
+        self.office_heard = False
         self.refused_next: list[str] = []  # reasons, newest last (for tests and the display)
 
         # clean session: the journal, not the broker, keeps what is unsent
@@ -197,7 +205,7 @@ class HallLink:
 
     @property
     def unacked(self) -> int:
-        """Events of every match not yet acknowledged by the broker."""
+        """Events of every match the office has not yet said it stored."""
         return sum(o.unacked for o in self.outboxes)
 
     @property
@@ -229,14 +237,26 @@ class HallLink:
         for outbox in self.outboxes:
             mine = [seq for box, seq in acks if box is outbox]
             if mine:
-                outbox.acked(mine)  # one fsync for the batch
-        self._retire()
+                outbox.published(mine)
+        if self._office_word is not None:
+            self._apply_acks(self._office_word)
+            self._office_word = None
+            self.office_heard = True
         self._send()
 
-    def _retire(self) -> None:
-        """Close the outboxes of earlier matches once all their events are acknowledged."""
-        while len(self.outboxes) > 1 and self.outboxes[0].unacked == 0:
-            self.outboxes.pop(0).close()
+    def _apply_acks(self, stored: dict[str, int]) -> None:
+        """The office's latest word on this hall (only the latest of a batch matters: each
+        is its whole word). A match it does not name has nothing stored."""
+        for outbox in self.outboxes:
+            if outbox.match is None:
+                continue  # no event yet: nothing to deliver
+            upto = stored.get(outbox.match, 0)
+            if upto < outbox.stored:
+                log.warning("MQTT: the office now has %s only up to seq %d (had %d): "
+                            "re-sending", outbox.match, upto, outbox.stored)
+            if outbox.office_acked(upto):
+                log.info("MQTT: re-sending %s from seq %d (%d not stored by the office)",
+                         outbox.match, upto + 1, outbox.unacked)
 
     def _handle(self, item: tuple[str, Any], acks: list[tuple[Outbox, int]]) -> None:
         kind, value = item
@@ -273,6 +293,12 @@ class HallLink:
         if found is not None and found.kind == wire.STANDINGS:
             self._handle_standings(topic, payload)
             return
+        if topic == self.topics.acks:
+            try:
+                _, self._office_word = wire.check_acks(topic, payload, self._tournament)
+            except WireError as err:
+                log.warning("MQTT %s: refused: %s", topic, err.reason)
+            return
         if topic != self.topics.next:
             return
         if not payload:
@@ -308,7 +334,7 @@ class HallLink:
                 body = wire.build_event(self.hall, record)
                 info = self._client.publish(self.topics.events, body, qos=1)
                 self._mids[info.mid] = (outbox, int(record["seq"]))
-            if outbox.unacked:
+            if outbox.unsent:
                 break  # an earlier match's events all go before the next match's
         if self._state is not None and self._clock() - self._state_sent >= STATE_EVERY_S:
             self._publish_state()
@@ -333,9 +359,11 @@ class HallLink:
         self._state_sent = self._clock()
 
     def drain(self, timeout: float) -> bool:
-        """Pump until the outbox is empty or ``timeout`` seconds passed; True if empty."""
+        """Pump until the office has stored every event or ``timeout`` seconds passed; True
+        if it has. The office must have spoken since start: the marks of an earlier run are
+        not its word now."""
         deadline = self._clock() + timeout
-        while self.unacked:
+        while self.unacked or not self.office_heard:
             left = deadline - self._clock()
             if left <= 0:
                 return False

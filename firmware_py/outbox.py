@@ -1,22 +1,30 @@
-"""The MQTT outbox: the journal's events, sent in ``seq`` order, marked sent only on PUBACK.
+"""The MQTT outbox: the journal's events, sent in ``seq`` order until the office has stored them.
 
 The journal is the queue (README "Dependency facts": paho keeps unsent messages in memory
-only and the broker is transport, not storage). What has been acknowledged is kept beside
-the journal in a small append-only side file, ``<journal>.acked``, one ``seq`` per line,
-fsync'd per batch of acks. The journal itself is never rewritten: it stays the untouched
-source of truth.
+only and the broker is transport, not storage). An event is delivered only when the office
+says it has stored it: its retained ``acks`` document gives, per match, the highest ``seq``
+stored with none missing below (``wire.check_acks``). That word is kept beside the journal
+in ``<journal>.stored`` (one number, replaced atomically), so ``unacked`` is right from the
+first moment after a restart. It is not monotonic: an office restored from an older backup
+says less than before, and the hall re-sends what it lost.
 
-A crash between a PUBACK and the fsync of its line only means the event is sent again after
-the restart: a duplicate with the same ``event_id``, which MQTT QoS 1 allows anyway and the
-office removes. Nothing here imports paho; ``mqtt.py`` drives it.
+A broker's PUBACK only frees a place in the in-flight window (at most ``max_in_flight``
+handed to paho). Events PUBACK'd but not yet stored are sent again from the office's mark
+whenever the office's word shows no progress on the match (``office_acked``): the office
+(re)connecting, the hall (re)subscribing, or a regression. A crash anywhere only means
+duplicates with the same ``event_id``, which the office's store drops.
+
+The older ``<journal>.acked`` (broker PUBACKs, written by earlier versions) is not read: a
+PUBACK never proved the office had the event, so after an upgrade everything is offered
+again and the office keeps one copy. Nothing here imports paho; ``mqtt.py`` drives it.
 """
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import logging
 import os
-from collections import deque
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -64,73 +72,156 @@ class SeqLog:
             self._fd = -1
 
 
-def acked_path(journal_path: str | Path) -> Path:
-    """Where the acks of a journal are kept."""
+def stored_path(journal_path: str | Path) -> Path:
+    """Where the office's word on a journal's events is kept."""
     journal_path = Path(journal_path)
-    return journal_path.with_name(journal_path.name + ".acked")
+    return journal_path.with_name(journal_path.name + ".stored")
+
+
+class StoredMark:
+    """One number in a file, replaced atomically: the office's last word on a match.
+
+    Missing or unreadable means 0 (nothing known stored): the events are offered again and
+    the office drops the copies it has.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.value = 0
+        try:
+            text = self.path.read_text(encoding="ascii").strip()
+        except FileNotFoundError:
+            return
+        except (OSError, UnicodeDecodeError) as err:
+            log.warning("%s: unreadable (%s); everything is offered to the office again",
+                        self.path, err)
+            return
+        try:
+            self.value = max(0, int(text))
+        except ValueError:
+            log.warning("%s: %r is not a number; everything is offered to the office again",
+                        self.path, text[:40])
+
+    def set(self, value: int) -> None:
+        if value == self.value:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(f".{self.path.name}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            os.write(fd, f"{value}\n".encode("ascii"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        # No fsync of the directory: a mark lost to a power cut only costs duplicates.
+        os.replace(tmp, self.path)
+        self.value = value
 
 
 class Outbox:
-    """Events to send, in ``seq`` order, at most ``max_in_flight`` unacknowledged at a time."""
+    """One match's events: handed out in ``seq`` order, at most ``max_in_flight`` waiting
+    for the broker's PUBACK, counted unacknowledged until the office has stored them.
 
-    def __init__(self, acked: str | Path, max_in_flight: int = 20) -> None:
+    ``stored``: the mark file (``stored_path(journal)``); ``match``: the match id the office
+    acknowledges the events under (learnt from the first event when not given).
+    """
+
+    def __init__(self, stored: str | Path, max_in_flight: int = 20, *,
+                 match: str | None = None) -> None:
         if max_in_flight < 1:
             raise ValueError("max_in_flight must be at least 1")
         self.max_in_flight = max_in_flight
-        self._log = SeqLog(acked)
-        self._pending: deque[Record] = deque()  # not yet handed out, in seq order
-        self._in_flight: dict[int, Record] = {}
-        self._last_added = -1
+        self.match = match
+        self._mark = StoredMark(stored)
+        self._seqs: list[int] = []  # every event of the journal, in seq order
+        self._records: dict[int, Record] = {}  # kept for a re-send after a regression
+        self._next = 0  # index in _seqs of the next event to hand out
+        self._in_flight: set[int] = set()  # handed to paho, no PUBACK yet
+        self._skip_stored()
 
     def add(self, records: Iterable[Record]) -> None:
-        """Offer journal records; only events not yet acknowledged and not seen are kept.
-
-        Records must come in journal order; offering the same event twice is harmless.
-        """
+        """Offer journal records; only events are kept. Records must come in journal
+        order; offering the same event twice is harmless."""
         for record in records:
             if record.get("type") != "event":
                 continue
             seq = int(record["seq"])
-            if seq <= self._last_added:
+            if self._seqs and seq <= self._seqs[-1]:
                 continue
-            self._last_added = seq
-            if seq not in self._log.values:
-                self._pending.append(record)
+            if self.match is None:
+                self.match = str(record["match"])
+            self._seqs.append(seq)
+            self._records[seq] = record
+        self._skip_stored()
 
     def take(self) -> list[Record]:
         """The next records to send, marked in flight; empty when the window is full."""
         out: list[Record] = []
-        while self._pending and len(self._in_flight) < self.max_in_flight:
-            record = self._pending.popleft()
-            self._in_flight[int(record["seq"])] = record
-            out.append(record)
+        while self._next < len(self._seqs) and len(self._in_flight) < self.max_in_flight:
+            seq = self._seqs[self._next]
+            self._next += 1
+            if seq in self._in_flight:
+                continue  # re-sent by paho itself; a second copy would only be a duplicate
+            self._in_flight.add(seq)
+            out.append(self._records[seq])
         return out
 
-    def acked(self, seqs: Iterable[int]) -> None:
-        """PUBACKs received: made durable before the window moves on."""
-        seqs = [s for s in seqs if s in self._in_flight]
-        self._log.add(seqs)
-        for seq in seqs:
-            del self._in_flight[seq]
+    def published(self, seqs: Iterable[int]) -> None:
+        """PUBACKs received: the window moves on (the office has not said anything yet)."""
+        self._in_flight.difference_update(seqs)
+
+    def office_acked(self, upto: int) -> bool:
+        """The office's word: every event up to ``upto`` is stored (its own, authoritative,
+        even when less than before). Made durable; True if a re-send was started.
+
+        A word that does not move the mark forward (the office reconnected and repeated
+        it, the hall resubscribed, the office lost events) is when the events handed out
+        beyond it may have been lost with a broker or an office: they are offered again.
+        """
+        progress = upto > self._mark.value
+        self._mark.set(max(0, upto))
+        if progress:
+            self._skip_stored()
+            return False
+        first = bisect.bisect_right(self._seqs, self._mark.value)
+        if self._next > first:
+            self._next = first
+            return True
+        return False
 
     def requeue(self) -> None:
-        """Put what is in flight back in front (e.g. the client was replaced and lost it)."""
-        for seq in sorted(self._in_flight, reverse=True):
-            self._pending.appendleft(self._in_flight.pop(seq))
+        """Offer again everything not stored (e.g. the client was replaced and lost it)."""
+        self._in_flight.clear()
+        self._next = bisect.bisect_right(self._seqs, self._mark.value)
+
+    def _skip_stored(self) -> None:
+        self._next = max(self._next, bisect.bisect_right(self._seqs, self._mark.value))
+
+    @property
+    def stored(self) -> int:
+        """The office's last word: the highest seq stored with none missing below it."""
+        return self._mark.value
 
     @property
     def in_flight(self) -> int:
         return len(self._in_flight)
 
     @property
+    def unsent(self) -> bool:
+        """Something is still to hand out or waits for its PUBACK: the next match waits."""
+        return self._next < len(self._seqs) or bool(self._in_flight)
+
+    @property
     def unacked(self) -> int:
-        return len(self._pending) + len(self._in_flight)
+        """Events the office has not stored."""
+        return len(self._seqs) - bisect.bisect_right(self._seqs, self._mark.value)
 
     def is_acked(self, seq: int) -> bool:
-        return seq in self._log.values
+        """The office has stored ``seq`` (and every one before it)."""
+        return seq <= self._mark.value
 
     def close(self) -> None:
-        self._log.close()
+        """Nothing is held open (the mark is written whole each time); kept for callers."""
 
 
 class JournalTail:

@@ -6,8 +6,10 @@
 The script's times are the match's monotonic times (so a restart rebuilds the very same
 match); ``--speed`` only sets how fast real time runs through them (0: no waiting). The
 journal ``DIR/<match>.journal`` is resumed if it exists: script lines already played are
-not played again, and events not yet acknowledged are sent first. Exits 0 once every event
-is acknowledged by the broker (or 1 after ``--timeout`` seconds without that).
+not played again, and events the office has not stored are sent first. ``DIR`` is a state
+folder (firmware_py/matchfiles.py): journals in it of another tournament or hall are set
+aside, never sent. Exits 0 once the office says it has stored every event (its ``acks``;
+the broker's PUBACK is not enough), or 1 after ``--timeout`` seconds without that.
 
 Which script lines were played is kept in ``<journal>.script`` (one line number a line).
 A kill between the journal append of a line and that mark is detected on restart: the
@@ -29,8 +31,9 @@ from firmware_py.core.state import state_document
 from firmware_py.core.values import MatchSetup
 from firmware_py.journal import Record
 from firmware_py.linkconfig import LinkConfigError, load_link_config
+from firmware_py.matchfiles import MatchFiles
 from firmware_py.mqtt import HallLink, Tls, parse_broker_url
-from firmware_py.outbox import JournalTail, Outbox, SeqLog, acked_path
+from firmware_py.outbox import JournalTail, Outbox, SeqLog, stored_path
 from firmware_py.recorder import open_or_create
 from firmware_py.runconfig import preset_text
 from firmware_py.script import ScriptLine, parse_script
@@ -129,7 +132,12 @@ def run(args: argparse.Namespace) -> int:
         toml_text, source = preset_text(args.preset, args.preset_file)
     except PresetError as err:
         raise SystemExit(str(err)) from err
-    path = args.journal / f"{args.match}.journal"
+    files = MatchFiles(args.journal)
+    aside = files.claim(args.tournament, args.hall)
+    if aside is not None:
+        print(f"publish: journals of another tournament or hall set aside in {aside}",
+              file=sys.stderr)
+    path = files.journal(args.match)
     setup = MatchSetup(match_id=args.match, stage=Stage(args.stage),
                        home=replace(MatchSetup().home, name=args.home),
                        away=replace(MatchSetup().away, name=args.away))
@@ -143,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
     progress = SeqLog(path.with_name(path.name + ".script"))
     rest = remaining_lines(script, progress.values, records)
 
-    outbox = Outbox(acked_path(path), args.max_in_flight)
+    outbox = Outbox(stored_path(path), args.max_in_flight, match=args.match)
     outbox.add(records)
     tls = None
     if broker.tls:
@@ -172,8 +180,8 @@ def run(args: argparse.Namespace) -> int:
             link.publish_state(state_document(recorder.match, line.t))
             link.pump()
         if not link.drain(args.timeout if args.timeout > 0 else float("inf")):
-            print(f"publish: {outbox.unacked} events not acknowledged after {args.timeout} s",
-                  file=sys.stderr)
+            print(f"publish: {outbox.unacked} events not stored by the office after "
+                  f"{args.timeout} s", file=sys.stderr)
             return 1
         return 0
     finally:

@@ -29,17 +29,18 @@ from firmware_py.safejson import MAX_BYTES, JsonError, expect_object, kind_of, l
 ROOT = "arena"
 VERSION = "v1"  # a change that old readers cannot ignore gets a new version, a new tree
 
-# The four topics under a hall, and the office's tables.
+# The five topics under a hall, and the office's tables.
 EVENTS = "events"
 STATE = "state"
 STATUS = "status"
 NEXT = "next"
-STANDINGS = "standings"
-HALL_KINDS = (EVENTS, STATE, STATUS, NEXT)
-FROM_HALL = (EVENTS, STATE, STATUS)  # what the office reads
-# README 4.4's acknowledgements (what the office has durably stored of a hall's events)
-# are declared here for the topic tree's sake; nothing publishes them yet.
+# What the office has durably stored of a hall's events (retained, from the office): the
+# hall's only proof of delivery, since a broker's PUBACK survives neither a broker replaced
+# by an empty one nor an office restored from an older backup.
 ACKS = "acks"
+STANDINGS = "standings"
+HALL_KINDS = (EVENTS, STATE, STATUS, NEXT, ACKS)
+FROM_HALL = (EVENTS, STATE, STATUS)  # what the office reads
 
 ONLINE = b"online"
 OFFLINE = b"offline"
@@ -115,6 +116,12 @@ class St:
     LOTS_NEEDED = "lots_needed"
 
 
+class Ak:
+    """The keys of an ``acks`` document."""
+
+    MATCHES = "matches"  # match id -> the highest seq stored with none missing below it
+
+
 class WireError(ValueError):
     """A message that cannot be used; ``str()`` is ``"<topic>: <reason>"``."""
 
@@ -153,7 +160,7 @@ def tournament_root(tournament: str) -> str:
 
 def hall_topic(tournament: str, hall: str, kind: str) -> str:
     """``arena/v1/<tournament>/<hall>/<kind>``."""
-    if kind not in (*HALL_KINDS, ACKS):
+    if kind not in HALL_KINDS:
         raise ValueError(f"hall topic kind {kind!r}: one of {', '.join(HALL_KINDS)}")
     return f"{tournament_root(tournament)}/{check_hall(hall)}/{kind}"
 
@@ -177,6 +184,7 @@ class HallTopics:
     status: str
     next: str
     standings: str  # the filter: every group's table
+    acks: str
 
 
 def hall_topics(tournament: str, hall: str) -> HallTopics:
@@ -184,12 +192,13 @@ def hall_topics(tournament: str, hall: str) -> HallTopics:
                       state=hall_topic(tournament, hall, STATE),
                       status=hall_topic(tournament, hall, STATUS),
                       next=hall_topic(tournament, hall, NEXT),
-                      standings=standings_filter(tournament))
+                      standings=standings_filter(tournament),
+                      acks=hall_topic(tournament, hall, ACKS))
 
 
 def hall_subscriptions(topics: HallTopics) -> list[tuple[str, int]]:
-    """What a hall reads, with QoS 1: both are retained documents from the office."""
-    return [(topics.next, 1), (topics.standings, 1)]
+    """What a hall reads, with QoS 1: all are retained documents from the office."""
+    return [(topics.next, 1), (topics.standings, 1), (topics.acks, 1)]
 
 
 def office_subscriptions(tournament: str) -> list[tuple[str, int]]:
@@ -546,6 +555,33 @@ def check_state(topic: str, payload: bytes, tournament: str) -> tuple[str, dict[
     doc = _object(topic, payload)
     _opt_str(topic, doc, Ev.MATCH)  # the state document's match id, as an event's
     return hall, doc
+
+
+# -- acks --------------------------------------------------------------------------------------
+
+
+def build_acks(matches: Mapping[str, int]) -> bytes:
+    """The retained ``acks`` of one hall: per match, the highest ``seq`` the office has
+    stored with every lower one stored too. A match of the hall's that is absent has nothing
+    stored: the document is the office's whole word on the hall, so a hall re-sends what it
+    lacks even after the office lost it (restored from an older backup)."""
+    return encode({Ak.MATCHES: {check_name("match", m): int(n) for m, n in matches.items()}})
+
+
+def check_acks(topic: str, payload: bytes, tournament: str) -> tuple[str, dict[str, int]]:
+    """``(hall, {match: highest gapless seq stored})``. An empty payload (the retained acks
+    were cleared) is the office having stored nothing of the hall's."""
+    hall = hall_of(topic, ACKS, tournament)
+    if not payload:
+        return hall, {}
+    doc = _object(topic, payload)
+    matches = _get(topic, doc, Ak.MATCHES, dict, "an object")
+    out: dict[str, int] = {}
+    for match in matches:
+        if not _NAME.fullmatch(match):
+            _refuse(topic, f"'{Ak.MATCHES}' key {_show(match)} is not a match id")
+        out[match] = _int(topic, matches, match, 0, where=f"{Ak.MATCHES}.")
+    return hall, out
 
 
 # -- status ------------------------------------------------------------------------------------

@@ -4,8 +4,10 @@ One thread owns everything: it takes the broker's messages from the peer's queue
 garbage with a log line naming the topic and the reason, stores every hall event in SQLite
 before acknowledging it (so an event the broker handed over is never lost to a crash of the
 office), folds the ledger, and publishes what changed: the retained ``standings/<group>``,
-each hall's retained ``next``, and the page's snapshot. Corrections and lots drawn from the
-shell (``office correct``, ``office draw-lots``) reach it through the same database.
+each hall's retained ``next`` and ``acks`` (what the office has durably stored of its
+events: the hall's proof of delivery, README "MQTT to the office"), and the page's snapshot.
+Corrections and lots drawn from the shell (``office correct``, ``office draw-lots``) reach it
+through the same database.
 """
 
 from __future__ import annotations
@@ -90,6 +92,28 @@ def excluded_events(store: Store) -> set[str]:
     return {eid for eid, q in store.quarantine_status().items() if q.action != RELEASED}
 
 
+class Gapless:
+    """The seqs of one match stored so far: ``upto`` is the highest with none missing below
+    (what the hall may count delivered); the ones above a gap wait for it to be filled."""
+
+    def __init__(self, seqs: list[int] | None = None) -> None:
+        self.upto = 0
+        self._above: set[int] = set()
+        for seq in seqs or ():
+            self.add(seq)
+
+    def add(self, seq: int) -> bool:
+        """True if ``upto`` moved."""
+        if seq <= self.upto:
+            return False
+        self._above.add(seq)
+        before = self.upto
+        while self.upto + 1 in self._above:
+            self.upto += 1
+            self._above.discard(self.upto)
+        return self.upto != before
+
+
 class OfficeService:
     def __init__(
         self,
@@ -117,6 +141,12 @@ class OfficeService:
         self._quarantine = store.quarantine_status()
         for e in store.iter_events():
             self._load(e)
+        # What each hall's events the store holds; its `acks` are published for every hall
+        # of the schedule from the start, an empty word included: a hall whose events this
+        # store lacks (restored from an older copy) must hear so and send them again.
+        self._stored: dict[str, dict[str, Gapless]] = {h: {} for h in tournament.halls()}
+        for hall, matches in store.stored_seqs().items():
+            self._stored[hall] = {m: Gapless(seqs) for m, seqs in matches.items()}
         self._cache = MatchCache()
         self._published: dict[str, bytes] = {}  # topic -> retained payload last sent
         self._data_version = -1
@@ -130,6 +160,8 @@ class OfficeService:
         self.ledger: Ledger | None = None
         self._conflicts = store.conflicts()
         self._fold_error = ""
+        for hall in self._stored:
+            self._publish_acks(hall)
 
     @property
     def refused(self) -> int:
@@ -150,9 +182,12 @@ class OfficeService:
                 ev = intake.check_event(topic, message.payload, self.tournament, self._top)
                 received = self.wall()
                 try:
-                    if self.store.add_event(ev, received):
+                    if self.store.add_event(ev, received):  # committed when it returns
                         self._keep(Received(ev, received))
                         self._dirty = True
+                        if self._stored.setdefault(ev.hall, {}).setdefault(
+                                ev.match, Gapless()).add(ev.seq):
+                            self._publish_acks(ev.hall)
                     else:
                         self._duplicate(ev, received)
                 except sqlite3.Error as err:
@@ -357,6 +392,12 @@ class OfficeService:
             upcoming = ledger.next_match(hall)
             self._retain(wire.hall_topic(tid, hall, wire.NEXT),
                          b"" if upcoming is None else wire.build_next(upcoming))
+
+    def _publish_acks(self, hall: str) -> None:
+        """The hall's retained ``acks``: only after the SQLite commit of what it says."""
+        self._retain(wire.hall_topic(self.tournament.id, hall, wire.ACKS),
+                     wire.build_acks({m: g.upto for m, g in self._stored[hall].items()
+                                      if g.upto > 0}))
 
     def _retain(self, topic: str, payload: bytes) -> None:
         """Publish a retained document unless it is what was sent last (b"": clear it)."""

@@ -244,6 +244,16 @@ class Store:
                 return
             after = (rows[-1][2], int(rows[-1][3]), rows[-1][0])
 
+    def stored_seqs(self) -> dict[str, dict[str, list[int]]]:
+        """Every stored seq, by hall and match, ascending (what the ``acks`` are made of)."""
+        with self._lock:
+            rows = self._db.execute("SELECT DISTINCT hall, match, seq FROM events "
+                                    "ORDER BY hall, match, seq").fetchall()
+        out: dict[str, dict[str, list[int]]] = {}
+        for hall, match, seq in rows:
+            out.setdefault(str(hall), {}).setdefault(str(match), []).append(int(seq))
+        return out
+
     # Office actions and alerts -------------------------------------------------------------
 
     def admin(self, kind: str, data: Mapping[str, Any], at: datetime) -> int:

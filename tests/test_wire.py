@@ -49,7 +49,9 @@ def test_the_topic_tree() -> None:
         "arena/v1/cup-2026/standings/+")
     assert STANDINGS_A == "arena/v1/cup-2026/standings/A"
     assert wire.standings_filter(T) == topics.standings
-    assert wire.hall_subscriptions(topics) == [(topics.next, 1), (topics.standings, 1)]
+    assert topics.acks == "arena/v1/cup-2026/hall-1/acks"  # the office's word, retained
+    assert wire.hall_subscriptions(topics) == [(topics.next, 1), (topics.standings, 1),
+                                               (topics.acks, 1)]
     assert wire.office_subscriptions(T) == [("arena/v1/cup-2026/+/events", 1),
                                             ("arena/v1/cup-2026/+/state", 0),
                                             ("arena/v1/cup-2026/+/status", 1)]

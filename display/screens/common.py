@@ -165,7 +165,7 @@ def footer(canvas: Canvas, entry: EntryView | None, status: StatusView) -> list[
                           pal.LINK_DOWN, role="status.link"))
         right -= size + canvas.x(1.2)
     # Loudest first, from the right: nothing is being recorded (red), a damaged journal
-    # waits for the timekeeper (red), then the restored clock (amber).
+    # waits for the timekeeper (red), then the restored clock and journals set aside (amber).
     marks: list[tuple[str, Colour, Colour, str]] = []
     if not status.recording:
         marks.append(("NOT RECORDING - STORAGE FAULT", pal.FAULT_BOX, pal.WHITE,
@@ -175,6 +175,10 @@ def footer(canvas: Canvas, entry: EntryView | None, status: StatusView) -> list[
                       pal.FAULT_BOX, pal.WHITE, "status.damaged"))
     if status.restored:
         marks.append(("CLOCK RESTORED - CHECK", pal.RESTORED_BOX, pal.BLACK, "status.restored"))
+    if status.set_aside is not None:
+        # Never sent: the timekeeper must know an old hall's journals were found here.
+        marks.append((f"OTHER JOURNALS SET ASIDE: {status.set_aside}", pal.RESTORED_BOX,
+                      pal.BLACK, "status.set_aside"))
     for rank, (message, fill, ink, role) in enumerate(marks):
         width = canvas.measure(message, "sans", cap) + 2 * canvas.u(1.5)
         if right - width < canvas.margin and rank > 0:

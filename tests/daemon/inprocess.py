@@ -147,15 +147,17 @@ class LoopHorn:
 
 class FakeLink:
     """An office that is up and stores every event at once: ``pump`` takes what the outboxes
-    offer, in order, and acknowledges it. A test delivers ``next`` and tables with
-    ``offer_next``/``offer_standings`` (handed on at the next pump, on the loop's thread, as
-    the real link does)."""
+    offer, in order, PUBACKs it and acknowledges it as the office does (per match, the
+    highest seq stored with none missing below; ``stored`` is that store). A test delivers
+    ``next`` and tables with ``offer_next``/``offer_standings`` (handed on at the next pump,
+    on the loop's thread, as the real link does)."""
 
     def __init__(self, on_next: OnNext, on_standings: OnStandings) -> None:
         self._on_next = on_next
         self._on_standings = on_standings
         self.outboxes: list[Outbox] = []
         self.sent: list[dict[str, Any]] = []  # every event record, in the order sent
+        self.stored: dict[str, set[int]] = {}  # match -> the seqs the "office" holds
         self.states: list[dict[str, Any]] = []
         self.online = True
         self.started = self.closed = False
@@ -197,11 +199,21 @@ class FakeLink:
         for outbox in self.outboxes:
             taken = outbox.take()
             self.sent += taken
-            outbox.acked([int(r["seq"]) for r in taken])
-            if outbox.unacked:
+            seqs = [int(r["seq"]) for r in taken]
+            outbox.published(seqs)
+            for r in taken:
+                self.stored.setdefault(str(r["match"]), set()).add(int(r["seq"]))
+            if outbox.match is not None:
+                outbox.office_acked(self.acked_upto(outbox.match))
+            if outbox.unsent:
                 break  # an earlier match's events all go before the next match's
-        while len(self.outboxes) > 1 and self.outboxes[0].unacked == 0:
-            self.outboxes.pop(0).close()
+
+    def acked_upto(self, match: str) -> int:
+        """What the office's ``acks`` say of ``match``."""
+        held, upto = self.stored.get(match, set()), 0
+        while upto + 1 in held:
+            upto += 1
+        return upto
 
     def publish_state(self, doc: dict[str, Any]) -> None:
         if self.online:

@@ -1,6 +1,9 @@
 """The office's ``next`` over a real mosquitto, to an in-process scoreboard with the real
 ``HallLink``: loaded only once the match in progress is final and its result has been up
-for the final hold, and the previous match's events all still reach the broker.
+for the final hold, and the previous match's events all still reach the broker; they count
+delivered only once the office's ``acks`` say so (here published by the test for the
+office, whose own `next` would replace the test's: tests/mqtt/test_delivery.py runs the real
+office).
 
 The scoreboard runs on a fake clock (tests/daemon/inprocess.py); the broker and paho's
 network thread run in real time, so the waits for them are bounded polls.
@@ -11,6 +14,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from firmware_py import wire
 from firmware_py.core.units import NS_PER_S
 from firmware_py.linkconfig import LinkConfig
 from firmware_py.parts import HallParts, OfficeLink, OnNext, OnStandings
@@ -74,6 +78,13 @@ hall = "H1"
         wait_for(all_m1_at_the_broker, 20, "every M1 event at the broker")
         check_sequence([e for e in collector.events() if e["match"] == "M1"], len(records),
                        "H1", "M1")
+        # At the broker is not delivered: only the office's word is.
+        link.pump()
+        assert link.unacked == len(records)
+        collector.client.publish(wire.hall_topic("T1", "H1", wire.ACKS),
+                                 wire.build_acks({"M1": len(records)}), qos=1,
+                                 retain=True).wait_for_publish(10)
+        wait_for(lambda: (link.pump(), link.unacked == 0)[1], 20, "the office's acks")
         assert (hall.state_dir / "current").read_text().strip() == "A2"
         assert (hall.state_dir / "A2.journal").exists()
         wait_for(lambda: (link.pump(), any(json.loads(p).get("match") == "A2"

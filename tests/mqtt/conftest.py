@@ -7,10 +7,12 @@ Tests wait for conditions with bounded polling (``wait_for``), never a fixed sle
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -28,6 +30,58 @@ from firmware_py.loopback import DEBIAN_MOSQUITTO, find_mosquitto, free_port, po
 ROOT = Path(__file__).resolve().parents[2]
 MOSQUITTO = find_mosquitto() or str(DEBIAN_MOSQUITTO)
 MOSQUITTO_PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
+
+
+def tournament_file(path: Path, tournament: str, matches: list[tuple[str, str]]) -> Path:
+    """A tournament file with these ``(match, hall)`` group matches (teams X v Y): all an
+    office needs to accept their events."""
+    lines = [f'name = "{tournament}"', f'id = "{tournament}"', 'preset = "floorball-2x15"',
+             "", "[[groups]]", 'name = "A"', 'teams = ["X", "Y"]']
+    for i, (match, hall) in enumerate(matches):
+        lines += ["", "[[matches]]", f'id = "{match}"', 'group = "A"', f'hall = "{hall}"',
+                  f"start = 2026-12-05T{9 + i:02d}:00:00", 'home = "X"', 'away = "Y"']
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+class Office:
+    """The real office in a thread of the test: ``OfficeService`` on an ``OfficePeer`` and a
+    SQLite ``Store``, as ``office serve`` runs them. It stores the halls' events and
+    publishes each hall's ``acks``; ``stop`` and a new ``Office`` on the same file are an
+    office restart (its persistent session stays with the broker)."""
+
+    def __init__(self, port: int, db: Path, tournament: Path) -> None:
+        from firmware_py.mqtt import OfficePeer  # noqa: PLC0415
+        from office.files import load_tournament  # noqa: PLC0415
+        from office.service import OfficeService  # noqa: PLC0415
+        from office.store import Store  # noqa: PLC0415
+
+        self.db = db
+        cup = load_tournament(tournament)
+        self.store = Store(db)
+        self.peer = OfficePeer("127.0.0.1", port, cup.id, reconnect_s=(1, 1))
+        self.service = OfficeService(cup, self.store, self.peer)
+        self._stop = threading.Event()
+        self.peer.start()
+        self._thread = threading.Thread(target=self._run, name="test-office", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        self.service.refresh()
+        while not self._stop.is_set():
+            self.service.pump(0.05)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(10)
+        self.peer.close()
+        self.store.close()
+
+
+def stored_ids(db: Path) -> list[str]:
+    """Every ``event_id`` in an office's store (one row each: the store's key)."""
+    with contextlib.closing(sqlite3.connect(db)) as con:
+        return [r[0] for r in con.execute("SELECT event_id FROM events ORDER BY match, seq")]
 
 
 def wait_for(condition: Callable[[], bool], timeout: float, what: str,

@@ -5,14 +5,30 @@ from __future__ import annotations
 from pathlib import Path
 
 from firmware_py.cli import main
-from tests.mqtt.conftest import Broker, Collector, check_sequence, wait_for
+from tests.mqtt.conftest import (
+    Broker,
+    Collector,
+    Office,
+    check_sequence,
+    stored_ids,
+    tournament_file,
+    wait_for,
+)
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "replay"
+
+
+def cup_office(broker: Broker, tmp_path: Path) -> Office:
+    """The office: `replay --publish` ends only once it has stored every event."""
+    return Office(broker.port, tmp_path / "office.sqlite",
+                  tournament_file(tmp_path / "cup.toml", "cup",
+                                  [("SF1", "hall-1"), ("P1", "hall-2")]))
 
 
 def test_replay_publish_sends_every_event_of_the_game(broker: Broker, tmp_path: Path) -> None:
     collector = Collector(broker.port, "arena/v1/cup/hall-1/#", client_id="cli-collector",
                           persistent=False)
+    office = cup_office(broker, tmp_path)
     try:
         wait_for(collector.subscribed.is_set, 10, "the collector to subscribe")
         code = main(["replay", str(EXAMPLES / "ice-hockey-2x20-playoff.jsonl"),
@@ -29,8 +45,10 @@ def test_replay_publish_sends_every_event_of_the_game(broker: Broker, tmp_path: 
         record = next(e for e in received if e["type"] == "match_ended")["data"]["record"]
         assert record["result"] == {"home": 2, "away": 1, "decided_by": "shootout"}
         assert record["shootout"]["decisive"] == {"team": "home", "player": 9}
+        assert len(stored_ids(office.db)) == total
     finally:
         collector.close()
+        office.stop()
 
 
 def test_replay_publish_needs_its_topic_names(capsys: object) -> None:
@@ -46,6 +64,7 @@ def test_replay_publish_takes_the_broker_from_the_config_file(broker: Broker,
                       'tournament = "cup"\nhall = "hall-2"\n', encoding="utf-8")
     collector = Collector(broker.port, "arena/v1/cup/hall-2/events", client_id="cfg-collector",
                           persistent=False)
+    office = cup_office(broker, tmp_path)
     try:
         wait_for(collector.subscribed.is_set, 10, "the collector to subscribe")
         code = main(["replay", str(EXAMPLES / "ice-hockey-2x20-playoff.jsonl"), "--preset",
@@ -59,3 +78,4 @@ def test_replay_publish_takes_the_broker_from_the_config_file(broker: Broker,
         check_sequence(events, max(e["seq"] for e in events), "hall-2", "P1")
     finally:
         collector.close()
+        office.stop()

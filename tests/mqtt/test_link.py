@@ -12,9 +12,10 @@ import paho.mqtt.client as paho
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
+from firmware_py import wire
 from firmware_py.journal import Journal
 from firmware_py.mqtt import HallLink
-from firmware_py.outbox import JournalTail, Outbox, acked_path
+from firmware_py.outbox import JournalTail, Outbox, stored_path
 from tests.mqtt.conftest import Broker, Collector, wait_for
 from tests.mqtt.test_outbox import GOOD, events
 
@@ -48,7 +49,7 @@ def test_garbage_on_next_is_refused_and_the_link_keeps_working(
     caplog.set_level(logging.WARNING, logger="firmware_py.mqtt")
     accepted: list[dict[str, Any]] = []
     journal, _ = Journal.open(tmp_path / "M1.journal")
-    outbox = Outbox(acked_path(journal.path))
+    outbox = Outbox(stored_path(journal.path))
     tail = JournalTail(journal.path)
     link = HallLink("127.0.0.1", broker.port, "T1", "H1", outbox=outbox,
                     on_next=accepted.append)
@@ -74,7 +75,14 @@ def test_garbage_on_next_is_refused_and_the_link_keeps_working(
         journal.append(*events(1))
         outbox.add(tail.read())
         link.publish_state({"phase": "pregame"})
-        wait_for(pumped(link, lambda: outbox.is_acked(1)), 5, "the event's PUBACK")
+        wait_for(pumped(link, lambda: bool(collector.on("/events")) and outbox.in_flight == 0),
+                 5, "the event's PUBACK")
+        # The broker's PUBACK is not delivery: only the office's word is.
+        assert link.unacked == 1 and not outbox.is_acked(1)
+        office_publish(broker.port, [(wire.hall_topics("T1", "H1").acks,
+                                      wire.build_acks({"M1": 1}))])
+        wait_for(pumped(link, lambda: outbox.is_acked(1)), 5, "the office's acks")
+        assert link.unacked == 0
         wait_for(lambda: collector.on("/state") == [b'{"phase":"pregame"}'], 5, "the state")
         wait_for(lambda: bool(collector.on("/events")), 5, "the event")
         assert json.loads(collector.on("/events")[0])["event_id"] == "H1:M1:1"

@@ -21,33 +21,63 @@ def events(*seqs: int) -> list[dict[str, object]]:
              "data": {"team": "home"}} for s in seqs]
 
 
-def test_window_order_and_acks(tmp_path: Path) -> None:
-    box = Outbox(tmp_path / "j.acked", max_in_flight=3)
+def test_window_order_and_the_office_word(tmp_path: Path) -> None:
+    box = Outbox(tmp_path / "j.stored", max_in_flight=3)
     box.add([{"type": "command", "at": 0}, *events(1, 2, 3, 4, 5)])
+    assert box.match == "M1"  # learnt from the events: what the office acknowledges under
     assert [r["seq"] for r in box.take()] == [1, 2, 3]
     assert box.take() == []  # the window is full: nothing more goes to paho
-    box.acked([2])
+    box.published([2])
     assert [r["seq"] for r in box.take()] == [4]
-    box.acked([1, 3, 4, 99])  # an unknown seq is ignored
+    box.published([1, 3, 4, 99])  # an unknown seq is ignored
     assert [r["seq"] for r in box.take()] == [5]
-    assert box.unacked == 1
+    # PUBACKs free the window only: nothing is delivered until the office says so.
+    assert box.unacked == 5 and not box.is_acked(1)
+    assert box.office_acked(3) is False  # progress: nothing to re-send
+    assert box.unacked == 2 and box.is_acked(3) and not box.is_acked(4)
     box.close()
 
 
-def test_acks_survive_a_restart_and_only_unacked_are_resent(tmp_path: Path) -> None:
-    box = Outbox(tmp_path / "j.acked", max_in_flight=10)
+def test_the_office_word_survives_a_restart_and_only_the_rest_is_resent(
+        tmp_path: Path) -> None:
+    box = Outbox(tmp_path / "j.stored", max_in_flight=10)
     box.add(events(1, 2, 3, 4))
     box.take()
-    box.acked([1, 3])
+    box.published([1, 2, 3, 4])
+    box.office_acked(2)
     box.close()
-    again = Outbox(tmp_path / "j.acked", max_in_flight=10)
+    again = Outbox(tmp_path / "j.stored", max_in_flight=10)
     again.add(events(1, 2, 3, 4))
-    assert [r["seq"] for r in again.take()] == [2, 4]
+    assert again.unacked == 2
+    assert [r["seq"] for r in again.take()] == [3, 4]
     again.close()
 
 
+def test_a_word_without_progress_resends_what_the_office_lacks(tmp_path: Path) -> None:
+    box = Outbox(tmp_path / "j.stored", max_in_flight=10)
+    box.add(events(1, 2, 3, 4, 5))
+    box.take()
+    box.published([1, 2, 3, 4, 5])  # the broker had them all, then was replaced empty
+    box.office_acked(2)
+    assert box.take() == []
+    assert box.office_acked(2) is True  # the office repeats itself: 3..5 were lost
+    assert [r["seq"] for r in box.take()] == [3, 4, 5]
+
+
+def test_an_office_that_says_less_than_before_gets_the_rest_again(tmp_path: Path) -> None:
+    box = Outbox(tmp_path / "j.stored", max_in_flight=10)
+    box.add(events(1, 2, 3, 4))
+    box.published([int(r["seq"]) for r in box.take()])
+    box.office_acked(4)
+    assert box.unacked == 0 and box.take() == []
+    assert box.office_acked(1) is True  # restored from an older backup: its word wins
+    assert box.unacked == 3 and box.stored == 1
+    assert [r["seq"] for r in box.take()] == [2, 3, 4]
+    assert Outbox(tmp_path / "j.stored").stored == 1  # the durable mark went down too
+
+
 def test_adding_the_same_records_twice_is_harmless(tmp_path: Path) -> None:
-    box = Outbox(tmp_path / "j.acked")
+    box = Outbox(tmp_path / "j.stored")
     box.add(events(1, 2))
     box.add(events(1, 2, 3))
     assert [r["seq"] for r in box.take()] == [1, 2, 3]
@@ -55,12 +85,37 @@ def test_adding_the_same_records_twice_is_harmless(tmp_path: Path) -> None:
 
 
 def test_requeue_puts_in_flight_back_in_order(tmp_path: Path) -> None:
-    box = Outbox(tmp_path / "j.acked", max_in_flight=2)
+    box = Outbox(tmp_path / "j.stored", max_in_flight=2)
     box.add(events(1, 2, 3))
     box.take()
     box.requeue()
     assert [r["seq"] for r in box.take()] == [1, 2]
     box.close()
+
+
+def test_an_unreadable_mark_means_nothing_is_known_stored(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "j.stored"
+    path.write_text("seven\n")
+    box = Outbox(path)
+    box.add(events(1, 2))
+    assert box.unacked == 2 and "not a number" in caplog.text
+
+
+def test_acks_payload_round_trip_and_refusals() -> None:
+    topic = wire.hall_topics("T1", "H1").acks
+    assert topic == "arena/v1/T1/H1/acks"
+    assert wire.check_acks(topic, wire.build_acks({"A1": 17, "A2": 3}), "T1") == \
+        ("H1", {"A1": 17, "A2": 3})
+    assert wire.check_acks(topic, b"", "T1") == ("H1", {})
+    with pytest.raises(WireError, match=r"'matches\.A1' must be an integer from 0 up"):
+        wire.check_acks(topic, b'{"matches": {"A1": -1}}', "T1")
+    with pytest.raises(WireError, match="'matches' is missing"):
+        wire.check_acks(topic, b'{}', "T1")
+    with pytest.raises(WireError, match="not a match id"):
+        wire.check_acks(topic, b'{"matches": {"a/b": 1}}', "T1")
+    with pytest.raises(WireError, match="not a topic of the form"):
+        wire.check_acks("arena/v1/T1/H1/next", b'{"matches": {}}', "T1")
 
 
 def test_torn_last_line_of_the_ack_file_is_dropped(tmp_path: Path,

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from firmware_py import wire
 from office.board import SnapshotBoard
 from office.cli import main
 from office.files import load_tournament
@@ -109,7 +110,8 @@ def test_standings_and_next_are_published_only_when_they_change(
     svc.pump()
     base = f"arena/v1/{cup.id}"
     assert set(peer.retained) == {f"{base}/standings/A", f"{base}/standings/B",
-                                  *(f"{base}/{h}/next" for h in cup.halls())}
+                                  *(f"{base}/{h}/next" for h in cup.halls()),
+                                  *(f"{base}/{h}/acks" for h in cup.halls())}
     sent = peer.publishes
     svc.pump()
     assert peer.publishes == sent  # nothing new: nothing sent
@@ -122,6 +124,31 @@ def test_standings_and_next_are_published_only_when_they_change(
     assert table["provisional"] is True
     nxt = retained(peer, f"{base}/{first.hall}/next")
     assert nxt["match"] != first.id
+
+
+def test_acks_say_per_match_the_highest_seq_stored_without_a_gap(
+        tmp_path: Path, cup: Tournament) -> None:
+    svc, peer, _, store = service(tmp_path, cup)
+    first = cup.group_matches("A")[0]
+    topic = f"arena/v1/{cup.id}/{first.hall}/acks"
+    # Before anything is stored the office already speaks: nothing of this hall's.
+    assert wire.check_acks(topic, peer.retained[topic], cup.id) == (first.hall, {})
+    good = messages_of(cup, first.id, 2, 1)
+    gap = 2  # the third event is lost on the way
+    published: list[bytes] = []
+    peer.inbox = good[:gap] + good[gap + 1:]
+    for message in peer.poll():
+        svc.handle(message)
+        published.append(peer.retained[topic])
+    # Each ack follows the commit of what it says; nothing past the gap is acknowledged.
+    assert wire.check_acks(topic, peer.retained[topic], cup.id)[1] == {first.id: gap}
+    assert len(set(published)) == gap  # it only changed while the gapless run grew
+    svc.handle(good[gap])  # the hall fills the gap
+    assert wire.check_acks(topic, peer.retained[topic], cup.id)[1] == {first.id: len(good)}
+    # A restarted office says the same from its store alone.
+    _, peer2, _, _ = service(tmp_path, cup)
+    assert peer2.retained[topic] == peer.retained[topic]
+    assert len(store.events()) == len(good)
 
 
 def test_the_protest_window_closing_republishes_without_any_message(

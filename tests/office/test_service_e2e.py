@@ -333,7 +333,8 @@ def _publish_raw(port: int, topic: str, payloads: list[bytes]) -> int:
 def test_an_office_killed_mid_game_loses_nothing(tmp_path: Path, broker: Broker) -> None:
     """SIGKILL the office while a hall publishes: its persistent session keeps the events
     published meanwhile, and an event it had received but not yet stored (so not acked) is
-    sent again; after the restart every event is stored once and the table is complete."""
+    sent again; after the restart every event is stored once and the table is complete,
+    and only then do the hall's publishers end (the office's acks)."""
     office = start_office(tmp_path, broker.port)
     retained = Retained(broker.port)
     try:
@@ -345,8 +346,13 @@ def test_an_office_killed_mid_game_loses_nothing(tmp_path: Path, broker: Broker)
         wait_for(lambda: db.exists() and stored_events(db) >= 5, 60, "some events stored")
         office.kill()  # no clean shutdown: no offline, no flush, nothing
         office.wait()
-        hall.join(timeout=300)
+        # The hall plays on: its first game ends while the office is down (and waits, as
+        # a hall's delivery ends only when the office has stored the events).
+        a1 = tmp_path / "hall-1" / "A1.journal"
+        wait_for(lambda: b"match_ended" in a1.read_bytes(), 60, "A1 played to its end")
         office = start_office(tmp_path, broker.port)
+        hall.join(timeout=300)
+        assert not hall.is_alive()
 
         def table() -> list[tuple[str, int]]:
             doc = retained.latest("standings/A") or {"rows": []}
