@@ -93,6 +93,7 @@ SCRIPTED_PREGAME_NS = 20 * NS_PER_S
 # the clock comes back stopped at the last journalled instant, so at most this much behind
 # the game instead of back at the last goal or whistle.
 CHECKPOINT_NS = 5 * NS_PER_S
+UNCLAIMED = "unclaimed"  # where a board that could not claim its state folder would write
 # While the journal cannot be written: the first retry after this long (real time), each
 # failure doubling the wait up to the last; a retry is one open and one write, so cheap, and
 # a disk that comes back is caught up within RETRY_MAX_NS.
@@ -260,7 +261,18 @@ class Daemon:
         if cfg.mqtt is not None:
             # Before anything is replayed or sent: journals of another tournament or hall
             # (or of no recorded one) must never reach this tournament's office.
-            aside = self.files.claim(cfg.mqtt.tournament, cfg.mqtt.hall)
+            try:
+                aside = self.files.claim(cfg.mqtt.tournament, cfg.mqtt.hall)
+            except OSError as err:
+                # They cannot be moved (a read-only card): neither read nor send them. The
+                # board plays from memory, on journals in a folder that cannot be made
+                # either, and says so; a start with the card writable sets them aside.
+                kv(log, logging.ERROR, "journals of another tournament or hall cannot be set "
+                   "aside: the state folder cannot be written; playing from memory",
+                   folder=self.files.dir, problem=str(err))
+                self.set_aside = "NOT CHECKED - STATE FOLDER READ-ONLY"
+                self.files = MatchFiles(self.files.dir / UNCLAIMED)
+                aside = None
             if aside is not None:
                 self.set_aside = str(aside.relative_to(self.files.dir))
                 kv(log, logging.WARNING, "journals of another tournament or hall set aside",

@@ -242,9 +242,9 @@ def test_a_read_only_state_folder_at_start_still_shows_a_board_and_records_once_
     assert hall.frames[-1].status["recording"] is False
     problem = messages(caplog, "NOT RECORDING")[0].kv["problem"]  # type: ignore[attr-defined]
     assert "Read-only file system" in problem and str(journal) in problem
-    # The office link's side files cannot be written either: it waits, the board plays.
-    assert messages(caplog, "office link not started")
-    assert daemon.link is None
+    # The office link starts all the same: it writes its side file (the office's stored
+    # mark) only when the office acknowledges, and nothing is sent before it is journalled.
+    assert daemon.link is not None and hall.link.started and hall.link.sent == []
     t0 = clock.now
     press(hall, "start_stop", t0)
     daemon.run_until(t0 + 20 * NS_PER_S)
@@ -367,3 +367,27 @@ def test_a_record_damaged_mid_journal_stops_and_asks_and_no_seq_is_used_twice(
     assert daemon.match.state.seq == seq
     hall.stop()
 
+
+
+def test_a_read_only_folder_of_another_tournament_is_neither_used_nor_sent(
+        disk: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Identity (issue [reliability]) on a card that cannot be written: last year's journals
+    cannot be set aside, so the board plays this year's match from memory, says so, and
+    sends nothing of theirs."""
+    caplog.set_level(logging.INFO, logger="firmware_py.daemon")
+    clock = FakeTime()
+    last_year = InProcessHall(disk, LINKED.replace('"T1"', '"T0"'), time=clock)
+    daemon = last_year.start()
+    press(last_year, "start_stop", clock.now)
+    daemon.run_until(clock.now + 5 * NS_PER_S)
+    last_year.stop()
+    remount(disk, "ro")
+    hall = InProcessHall(disk, LINKED, time=clock)
+    daemon = hall.start()
+    daemon.run_until(clock.now + 2 * NS_PER_S)
+    status = hall.frames[-1].status
+    assert status is not None and status["recording"] is False
+    assert hall.frames[-1].doc["phase"] == "pregame"  # not last year's running M1
+    assert hall.link.sent == []
+    assert messages(caplog, "journals of another tournament or hall cannot be set aside")
+    hall.stop()
