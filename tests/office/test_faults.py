@@ -223,18 +223,6 @@ def test_a_corrupt_store_gets_a_clear_message(tmp_path: Path,
     assert main(["repair", str(tmp_path / "r.sqlite"), "--db", str(db)]) == 0  # empty copy
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes anywhere")
-def test_a_read_only_store_gets_a_clear_message(tmp_path: Path) -> None:
-    db = tmp_path / "office.sqlite"
-    Store(db).close()
-    db.chmod(0o444)
-    try:
-        with pytest.raises(StoreError, match="read-only"):
-            Store(db)
-    finally:
-        db.chmod(0o644)
-
-
 def test_a_store_failing_mid_run_leaves_the_service_up_and_says_so(
         tmp_path: Path, cup: Tournament) -> None:
     """Disk full or read-only while serving: the event is not acknowledged (the broker hands
