@@ -354,11 +354,12 @@ def press(daemon: Daemon, action: str) -> None:
 
 def storage_row() -> Row:
     return ("journal storage full / read-only",
-            "not staged here: the storage engineer's branch owns the daemon's handling",
-            "covered by tests/test_journal.py (a failed append raises, is cut back, the "
-            "journal goes on; errors name the path) and the daemon logs 'command not "
-            "applied: the journal cannot be written'; the display's 'not recording' line "
-            "is not in this tree: not handled here")
+            "not staged here (it needs a tmpfs of its own and root): tests/daemon/"
+            "test_storage.py fills a 512 KiB tmpfs mid-game, starts on a read-only one and "
+            "fails the card mid-game",
+            "handled, as those tests assert: every frame the reference replay's, 0 events "
+            "lost or reused after the catch-up, 0 crashes, NOT RECORDING on the board, "
+            "bounded naps and log lines")
 
 
 # --------------------------------------------------------------------------- main
