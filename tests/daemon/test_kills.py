@@ -108,12 +108,15 @@ def compare(doc: dict[str, Any], lines: list[ScriptLine], origin: int,
 
 
 def kill_moments(rng: random.Random, end_s: float) -> list[float]:
-    """Uniform over the whole game, and one in the first half of each short stretch for sure.
+    """Uniform over the whole game, and one early in each short stretch for sure.
 
     A restart takes about a second of real time, ``CLEAR_S`` of game time at ``SCALE``: no
     uniform kill falls that close before a short stretch or inside it, so the board is up
     again when the stretch's own kill comes (a stretch is under a second of real time)."""
-    short = [rng.uniform(low, (low + high) / 2) for low, high in SHORT]
+    # Not in the stretch's first FRAME_MS either: the board shows a phase a frame after it
+    # begins, and the phase counted is the one shown when the kill comes.
+    lead = 3 * FRAME_MS / 1000
+    short = [rng.uniform(low + lead, (low + high) / 2) for low, high in SHORT]
     spread: list[float] = []
     while len(spread) < KILLS - len(short):
         moment = rng.uniform(0, end_s)
