@@ -45,8 +45,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import paho.mqtt.client as paho
 from cpuload import percentile, whole_number
+from loopclient import subscribed
 from mqtt_e2e import start_broker
-from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_py import outputs, wire
 from firmware_py.config import ConfigError, parse
@@ -70,17 +70,7 @@ class StateSubscriber:
     def __init__(self, port: int, topic: str) -> None:
         self.seen: list[tuple[int, bool]] = []
         self.lock = threading.Lock()
-        ready = threading.Event()
-        client = paho.Client(callback_api_version=CallbackAPIVersion.VERSION2,
-                             client_id="bench-faults-state", protocol=paho.MQTTv311)
-        client.on_connect = lambda cl, u, f, rc, p: cl.subscribe(topic, qos=0)
-        client.on_subscribe = lambda *a: ready.set()
-        client.on_message = self._on_message
-        client.connect("127.0.0.1", port)
-        client.loop_start()
-        self.client = client
-        if not ready.wait(10):
-            raise SystemExit("the state subscriber did not subscribe")
+        self.client = subscribed(port, "bench-faults-state", [(topic, 0)], self._on_message)
 
     def _on_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
         now = time.monotonic_ns()

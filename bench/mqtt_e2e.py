@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import paho.mqtt.client as paho
 from cpuload import ms, percentile
-from paho.mqtt.enums import CallbackAPIVersion
+from loopclient import subscribed
 
 from firmware_py import wire
 from firmware_py.journal import Journal
@@ -67,17 +67,8 @@ class Subscriber:
         self.acks = wire.hall_topic(tournament, hall, wire.ACKS)
         self.upto = 0
         self.lock = threading.Lock()
-        self.ready = threading.Event()
-        c = paho.Client(callback_api_version=CallbackAPIVersion.VERSION2,
-                        client_id=f"bench-sub-{os.getpid()}", protocol=paho.MQTTv311)
-        c.on_connect = lambda cl, u, f, rc, p: cl.subscribe(topic, qos=1)
-        c.on_subscribe = lambda *a: self.ready.set()
-        c.on_message = self._on_message
-        c.connect("127.0.0.1", port)
-        c.loop_start()
-        self.client = c
-        if not self.ready.wait(10):
-            raise SystemExit("subscriber did not subscribe")
+        self.client = subscribed(port, f"bench-sub-{os.getpid()}", [(topic, 1)],
+                                 self._on_message)
 
     def _on_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
         now = time.monotonic_ns()

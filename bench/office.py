@@ -52,6 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import paho.mqtt.client as paho
 from cpuload import busy_cores, ms, percentile, whole_number
+from loopclient import subscribed
 from mqtt_e2e import free_port, start_broker
 from paho.mqtt.enums import CallbackAPIVersion
 
@@ -197,17 +198,8 @@ class Watcher:
         self.echoes: dict[int, int] = {}  # round trip number -> arrival ns
         self.size = 0  # bytes of the last standings document
         self.echo = echo
-        ready = threading.Event()
-        c = paho.Client(callback_api_version=CallbackAPIVersion.VERSION2,
-                        client_id=f"bench-office-sub-{os.getpid()}", protocol=paho.MQTTv311)
-        c.on_connect = lambda cl, u, f, rc, p: cl.subscribe([(standings, 1), (echo, 1)])
-        c.on_subscribe = lambda *a: ready.set()
-        c.on_message = self._on_message
-        c.connect("127.0.0.1", port)
-        c.loop_start()
-        self.client = c
-        if not ready.wait(10):
-            raise SystemExit("subscriber did not subscribe")
+        self.client = subscribed(port, f"bench-office-sub-{os.getpid()}",
+                                 [(standings, 1), (echo, 1)], self._on_message)
 
     def _on_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
         now = time.monotonic_ns()
