@@ -1,16 +1,16 @@
-"""What the office does with its own bad data: refusals counted by reason, stored events that
-no longer pass the checks or that the ledger cannot fold (quarantine), and the lean copy of
-an event the service keeps for folding.
+"""What the office does with its own bad data: refusals counted by reason, and stored events
+that no longer pass the checks or that the ledger cannot fold (quarantine).
 
 Pure: standard library and the project's pure modules only (the service does the storing).
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import re
 import sys
-from collections.abc import Mapping
-from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from firmware_py import wire
@@ -57,6 +57,17 @@ class RefusalCounts:
                 for k, n in sorted(self.by_reason.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
+@functools.cache
+def checks_version() -> str:
+    """Names the checks ``poison_reason`` applies: a digest of the modules that make them.
+    What was checked at one start need not be checked again at the next (the store keeps
+    how far it got, ``Store.checked_upto``) unless these changed with a new version."""
+    digest = hashlib.sha256()
+    for module in (wire, intake, sys.modules[__name__]):
+        digest.update(Path(str(module.__file__)).read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def poison_reason(tournament: Tournament, ev: Any) -> str | None:
     """Why a stored event (``office.store.StoredEvent``) would be refused today, or None.
 
@@ -75,46 +86,3 @@ def poison_reason(tournament: Tournament, ev: Any) -> str | None:
     except (wire.WireError, ValueError, TypeError) as err:
         return getattr(err, "reason", str(err))
     return None
-
-
-@dataclass(frozen=True, slots=True)
-class FoldEvent:
-    """What the ledger reads of a stored event (``ledger.HallEventLike``), and no more: the
-    whole data of a final (its result and record), else only the live score and the phase.
-    The service keeps one per stored event, for the whole tournament; the page and the
-    commands read the rest from the store."""
-
-    hall: str
-    match: str
-    seq: int
-    type: str
-    data: Mapping[str, Any]
-
-    @property
-    def event_id(self) -> str:
-        return wire.event_id(self.hall, self.match, self.seq)
-
-
-_SHARED: dict[tuple[Any, ...], Mapping[str, Any]] = {}  # equal lean data is one object
-_KEPT = ("score", "phase")
-
-
-def lean(ev: Any) -> FoldEvent:
-    """``ev`` (any ``HallEventLike``) as a ``FoldEvent``."""
-    data: Mapping[str, Any] = ev.data
-    if ev.type != "match_ended":
-        score = data.get("score")
-        key: tuple[Any, ...] = (
-            (score.get("home"), score.get("away")) if isinstance(score, Mapping) else score,
-            data.get("phase"))
-        if isinstance(key[0], tuple | int | str | None) and isinstance(key[1], str | None):
-            shared = _SHARED.get(key)
-            if shared is None:
-                shared = {k: data[k] for k in _KEPT if k in data}
-                if len(_SHARED) < 10_000:
-                    _SHARED[key] = shared
-            data = shared
-        else:
-            data = {k: data[k] for k in _KEPT if k in data}
-    return FoldEvent(sys.intern(ev.hall), sys.intern(ev.match), ev.seq, sys.intern(ev.type),
-                     data)

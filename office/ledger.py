@@ -161,24 +161,146 @@ def _label(m: ScheduledMatch) -> str:
     return m.id
 
 
+class Gapless:
+    """The seqs of one match received so far, without keeping them all: ``upto`` is the
+    highest with none missing below (what a hall may count delivered); the ones above a gap
+    wait for it to be filled. A hall numbers its events gaplessly, so once a match is
+    complete this is two numbers, however many events it had."""
+
+    __slots__ = ("_above", "upto")
+
+    def __init__(self, seqs: Iterable[int] = ()) -> None:
+        self.upto = 0
+        self._above: set[int] = set()
+        for seq in seqs:
+            self.add(seq)
+
+    def __contains__(self, seq: int) -> bool:
+        return 0 < seq <= self.upto or seq in self._above
+
+    def add(self, seq: int) -> bool:
+        """True if ``upto`` moved."""
+        if seq <= self.upto:
+            return False
+        self._above.add(seq)
+        before = self.upto
+        while self.upto + 1 in self._above:
+            self.upto += 1
+            self._above.discard(self.upto)
+        return self.upto != before
+
+    @property
+    def top(self) -> int:
+        """The highest seq received (0: none)."""
+        return max(self._above, default=self.upto)
+
+    def missing(self) -> tuple[int, ...]:
+        """The seqs missing between 1 and the highest received."""
+        top = self.top
+        return tuple(n for n in range(self.upto + 1, top) if n not in self._above)
+
+    def copy(self) -> Gapless:
+        out = Gapless()
+        out.upto, out._above = self.upto, set(self._above)
+        return out
+
+
+# Events after which a final no longer stands: play resumed (the end was undone, and its
+# ``undone`` may be missing), read off the event types the hall sends (README 4.4).
+_RESUMING = frozenset({"period_started", "clock_started"})
+
+
+class MatchDigest:
+    """What the ledger reads of one match, folded as its events arrive, in any order.
+
+    Reading a match by ``seq`` needs only: the latest score sent, the latest
+    ``match_ended`` (its result and record), and whether play resumed after it (an
+    ``undone`` of the end, a period or the clock started again). So that is all that is
+    kept: the office's memory grows with the matches of the event, not with their events
+    (README "The office's faults"). The first arrival of a seq counts; a repeat of it
+    changes nothing, so duplicates and reordering give the same view.
+    """
+
+    __slots__ = ("_final", "_resumed", "_score", "seqs", "version")
+
+    def __init__(self) -> None:
+        self.seqs = Gapless()
+        self.version = 0  # counts the events added: the cache's key
+        self._score: tuple[int, tuple[int, int]] | None = None  # (seq, (home, away))
+        self._final: Received | None = None  # the match_ended of the highest seq
+        self._resumed = 0  # the highest seq after which play resumed
+
+    @classmethod
+    def of(cls, items: Iterable[Received]) -> MatchDigest:
+        digest = cls()
+        for item in items:
+            digest.add(item)
+        return digest
+
+    def add(self, item: Received) -> bool:
+        """Fold in one event; False if its seq was already folded (the first one counts).
+        Everything is read off the event before anything changes: an event this raises on
+        leaves the digest as it was (the service quarantines it)."""
+        ev = item.event
+        seq = ev.seq
+        if seq in self.seqs:
+            return False
+        data = ev.data
+        score = data.get("score")
+        new_score = self._score
+        if isinstance(score, Mapping) and isinstance(score.get("home"), int) \
+                and isinstance(score.get("away"), int) \
+                and (new_score is None or seq > new_score[0]):
+            new_score = (seq, (score["home"], score["away"]))
+        final, resumed = self._final, self._resumed
+        if ev.type == "match_ended":
+            if final is None or seq > final.event.seq:
+                final = item
+        elif ev.type in _RESUMING or (ev.type == "undone" and data.get("phase") != "final"):
+            resumed = max(resumed, seq)
+        self.seqs.add(seq)
+        self.version += 1
+        self._score, self._final, self._resumed = new_score, final, resumed
+        return True
+
+    @property
+    def top(self) -> int:
+        return self.seqs.top
+
+    @property
+    def live_score(self) -> tuple[int, int] | None:
+        return None if self._score is None else self._score[1]
+
+    @property
+    def final(self) -> Received | None:
+        """The final that stands: the latest ``match_ended``, unless play resumed after it."""
+        final = self._final
+        return final if final is not None and final.event.seq > self._resumed else None
+
+    def copy(self) -> MatchDigest:
+        out = MatchDigest()
+        out.seqs, out.version = self.seqs.copy(), self.version
+        out._score, out._final, out._resumed = self._score, self._final, self._resumed
+        return out
+
+
 class MatchCache:
-    """Matches already read, by how many events they had: the service re-reads only the
+    """Matches already read, by their digest's version: the service re-reads only the
     matches that got new events (events are only ever added)."""
 
     def __init__(self) -> None:
-        self._views: dict[str, tuple[int, MatchView]] = {}
+        self._views: dict[str, tuple[MatchDigest, int, MatchView]] = {}
 
-    def read(self, m: ScheduledMatch, seqs: Mapping[int, Received],
-             window: timedelta) -> MatchView:
+    def read(self, m: ScheduledMatch, digest: MatchDigest, window: timedelta) -> MatchView:
         cached = self._views.get(m.id)
-        if cached is not None and cached[0] == len(seqs):
-            return cached[1]
-        view = _read_match(m, seqs, window)
-        self._views[m.id] = (len(seqs), view)
+        if cached is not None and cached[0] is digest and cached[1] == digest.version:
+            return cached[2]
+        view = _read_match(m, digest, window)
+        self._views[m.id] = (digest, digest.version, view)
         return view
 
     def forget(self, match: str) -> None:
-        """Read ``match`` again next time (its events were not only added to)."""
+        """Read ``match`` again next time."""
         self._views.pop(match, None)
 
 
@@ -193,26 +315,26 @@ def build(
 ) -> Ledger:
     """Fold everything known into the office's view at wall time ``now`` (None: every final
     counts as confirmed, as for a results file)."""
-    by_match: dict[str, dict[int, Received]] = {m.id: {} for m in tournament.matches}
+    by_match = {m.id: MatchDigest() for m in tournament.matches}
     for item in events:
-        seqs = by_match.get(item.event.match)
-        if seqs is not None:
+        digest = by_match.get(item.event.match)
+        if digest is not None:
             # Duplicates carry the same content (the journal is the hall's truth); the first
             # arrival is kept so the protest window does not restart on a re-delivery.
-            seqs.setdefault(item.event.seq, item)
+            digest.add(item)
     return build_from(tournament, by_match, corrections, draws, now, cache=cache)
 
 
 def build_from(
     tournament: Tournament,
-    by_match: Mapping[str, Mapping[int, Received]],
+    by_match: Mapping[str, MatchDigest],
     corrections: Sequence[Correction] = (),
     draws: Sequence[Draw] = (),
     now: datetime | None = None,
     *,
     cache: MatchCache | None = None,
 ) -> Ledger:
-    """``build`` from the events already sorted by match and seq (what the service keeps)."""
+    """``build`` from the events already folded by match (what the service keeps)."""
     cache = cache or MatchCache()
     latest_correction: dict[str, Correction] = {}
     for c in corrections:
@@ -223,7 +345,7 @@ def build_from(
     warnings: list[str] = []
     next_change: datetime | None = None
     for m in tournament.matches:
-        view = _settle(cache.read(m, by_match.get(m.id, {}), window), now)
+        view = _settle(cache.read(m, by_match.get(m.id) or MatchDigest(), window), now)
         correction = latest_correction.get(m.id)
         if correction is not None:
             view = _corrected(view, correction)
@@ -303,30 +425,15 @@ def _settle(view: MatchView, now: datetime | None) -> MatchView:
     return replace(view, outcome=replace(view.outcome, state=ResultState.CONFIRMED))
 
 
-def _read_match(m: ScheduledMatch, seqs: Mapping[int, Received],
+def _read_match(m: ScheduledMatch, digest: MatchDigest,
                 window: timedelta) -> MatchView:
-    if not seqs:
+    if digest.version == 0:
         return MatchView(m, MatchOutcome(m.id, ResultState.SCHEDULED))
-    top = max(seqs)
-    gaps = tuple(n for n in range(1, top) if n not in seqs)
-    live_score: tuple[int, int] | None = None
-    final: Received | None = None
-    for n in sorted(seqs):
-        item = seqs[n]
-        ev = item.event
-        score = ev.data.get("score")
-        if isinstance(score, Mapping) and isinstance(score.get("home"), int) \
-                and isinstance(score.get("away"), int):
-            live_score = (score["home"], score["away"])
-        if ev.type == "match_ended":
-            final = item
-        elif ev.type == "undone" and ev.data.get("phase") != "final":
-            final = None  # the end itself was undone: the match goes on
-        elif ev.type in ("period_started", "clock_started") and final is not None:
-            final = None  # play resumed after an undone end whose event is missing
+    gaps = digest.seqs.missing()
+    final = digest.final
     if final is None:
-        return MatchView(m, MatchOutcome(m.id, ResultState.LIVE), live_score=live_score,
-                         gaps=gaps)
+        return MatchView(m, MatchOutcome(m.id, ResultState.LIVE),
+                         live_score=digest.live_score, gaps=gaps)
     data = final.event.data
     result = data["result"]
     record = data.get("record") or {}

@@ -23,7 +23,16 @@ from firmware_py import wire
 
 from . import bracket, faults, intake
 from .board import SnapshotBoard
-from .ledger import Correction, Ledger, MatchCache, Received, build, build_from
+from .ledger import (
+    Correction,
+    Gapless,
+    Ledger,
+    MatchCache,
+    MatchDigest,
+    Received,
+    build,
+    build_from,
+)
 from .model import DecidedBy, Draw, Tournament
 from .snapshot import AlertView, HallLive, snapshot
 from .store import (
@@ -92,26 +101,9 @@ def excluded_events(store: Store) -> set[str]:
     return {eid for eid, q in store.quarantine_status().items() if q.action != RELEASED}
 
 
-class Gapless:
-    """The seqs of one match stored so far: ``upto`` is the highest with none missing below
-    (what the hall may count delivered); the ones above a gap wait for it to be filled."""
-
-    def __init__(self, seqs: list[int] | None = None) -> None:
-        self.upto = 0
-        self._above: set[int] = set()
-        for seq in seqs or ():
-            self.add(seq)
-
-    def add(self, seq: int) -> bool:
-        """True if ``upto`` moved."""
-        if seq <= self.upto:
-            return False
-        self._above.add(seq)
-        before = self.upto
-        while self.upto + 1 in self._above:
-            self.upto += 1
-            self._above.discard(self.upto)
-        return self.upto != before
+def _event_id(item: Received) -> str:
+    ev = item.event
+    return str(getattr(ev, "event_id", f"{ev.match}:{ev.seq}"))
 
 
 class OfficeService:
@@ -132,21 +124,24 @@ class OfficeService:
         self.wall = wall
         self.monotonic = monotonic
         self.halls: dict[str, HallLive] = {h: HallLive() for h in tournament.halls()}
-        # Every stored event of the schedule's matches, by match and seq (first arrival), as
-        # much of it as the ledger reads (faults.lean: the memory stays bounded).
-        self._events: dict[str, dict[int, Received]] = {m.id: {} for m in tournament.matches}
+        # The stored events of the schedule's matches, folded by match as they arrive: what
+        # the ledger reads of them and no more (ledger.MatchDigest: the memory grows with
+        # the matches, not with their events).
+        self._events = {m.id: MatchDigest() for m in tournament.matches}
         self.refusals = faults.RefusalCounts()
         self.store_error: str | None = None  # the store's last failure, shown on the page
         # Quarantine: stored events the office will not fold (README "The office's faults").
         self._quarantine = store.quarantine_status()
-        for e in store.iter_events():
-            self._load(e)
+        # The checks run on every event before it is stored; at start only on the rows
+        # stored since the last start (or by another version of the checks).
+        self._checked_upto = store.checked_upto(faults.checks_version())
+        self._load_all()
         # What each hall's events the store holds; its `acks` are published for every hall
         # of the schedule from the start, an empty word included: a hall whose events this
         # store lacks (restored from an older copy) must hear so and send them again.
         self._stored: dict[str, dict[str, Gapless]] = {h: {} for h in tournament.halls()}
-        for hall, matches in store.stored_seqs().items():
-            self._stored[hall] = {m: Gapless(seqs) for m, seqs in matches.items()}
+        for hall, match, seq in store.iter_stored_seqs():
+            self._stored.setdefault(hall, {}).setdefault(match, Gapless()).add(seq)
         self._cache = MatchCache()
         self._published: dict[str, bytes] = {}  # topic -> retained payload last sent
         self._data_version = -1
@@ -212,27 +207,58 @@ class OfficeService:
             self.peer.ack(message)
 
     def _keep(self, item: Received) -> None:
-        seqs = self._events.get(item.event.match)
-        if seqs is not None and item.event.seq not in seqs:
-            seqs[item.event.seq] = Received(faults.lean(item.event), item.received)
+        digest = self._events.get(item.event.match)
+        if digest is None or item.event.seq in digest.seqs:
+            return
+        try:
+            digest.add(item)  # changes nothing when it raises
+        except Exception as err:  # a bug the checks let through: the event, not the office
+            log.exception("folding %s failed", _event_id(item))
+            self._set_aside(_event_id(item), f"the ledger fails on it: "
+                                             f"{type(err).__name__}: {err}"[:500])
 
     def _top(self, match: str) -> int:
         """The highest seq stored of a match (0: none yet)."""
-        seqs = self._events.get(match)
-        return max(seqs, default=0) if seqs else 0
+        digest = self._events.get(match)
+        return digest.top if digest is not None else 0
 
     # -- quarantine, conflicts and store faults ---------------------------------------
 
+    def _load_all(self) -> None:
+        """Every stored event into the fold; then remember how far they were checked."""
+        last = 0
+        for e in self.store.iter_events():
+            self._load(e)
+            last = max(last, e.row)
+        if last > self._checked_upto:
+            try:
+                self.store.set_checked_upto(faults.checks_version(), last)
+                self._checked_upto = last
+            except sqlite3.Error as err:  # a read-only store: checked again next time
+                log.warning("store: cannot note how far the events were checked: %s", err)
+
     def _load(self, e: StoredEvent) -> None:
         """A stored event into the fold, unless it is in quarantine or fails the checks."""
+        item = self._admit(e)
+        if item is not None:
+            self._keep(item)
+
+    def _admit(self, e: StoredEvent) -> Received | None:
+        """The stored event as the fold reads it; None if it is in quarantine, or fails the
+        checks (it is put there then)."""
         status = self._quarantine.get(e.event_id)
         if status is not None and status.action in (QUARANTINED, DISCARDED):
-            return
-        reason = faults.poison_reason(self.tournament, e)
+            return None
+        if e.seq > intake.MAX_SEQ:  # cheap, and never released into the fold
+            reason: str | None = f"'seq' must be at most {intake.MAX_SEQ}, got {e.seq}"
+        elif 0 < e.row <= self._checked_upto:
+            reason = None  # passed these very checks at an earlier start
+        else:
+            reason = faults.poison_reason(self.tournament, e)
         if reason is not None and (status is None or e.seq > intake.MAX_SEQ):
             self._set_aside(e.event_id, f"fails the checks: {reason}")
-            return
-        self._keep(Received(e, e.received))
+            return None
+        return Received(e, e.received)
 
     def _set_aside(self, event_id: str, reason: str) -> None:
         now = self.wall()
@@ -336,7 +362,7 @@ class OfficeService:
                               cache=self._cache)
         except Exception:
             log.exception("folding the ledger failed: looking for the event it failed on")
-        trial: dict[str, dict[int, Received]] = {mid: {} for mid in self._events}
+        trial = {mid: MatchDigest() for mid in self._events}
 
         def folds() -> bool:
             try:
@@ -346,21 +372,29 @@ class OfficeService:
                 return False
             return True
 
-        for mid, seqs in self._events.items():
-            trial[mid] = dict(seqs)
+        for mid, digest in self._events.items():
+            trial[mid] = digest
             self._cache.forget(mid)
             if folds():
                 continue
-            trial[mid] = {}
-            for seq in sorted(seqs):
-                trial[mid][seq] = seqs[seq]
+            # The digest keeps too little to find the one event: read the match's events
+            # again from the store and fold them in one at a time.
+            kept = MatchDigest()
+            for stored in self.store.events(mid):
+                item = self._admit(stored)
+                if item is None:
+                    continue
+                candidate = kept.copy()
+                candidate.add(item)
+                trial[mid] = candidate
                 self._cache.forget(mid)
-                if not folds():
-                    del trial[mid][seq]
-                    self._cache.forget(mid)
-                    ev = seqs[seq].event
-                    eid = ev.event_id if isinstance(ev, faults.FoldEvent) else f"{mid}:{seq}"
-                    self._set_aside(eid, f"the ledger fails on it: {self._fold_error}"[:500])
+                if folds():
+                    kept = candidate
+                else:
+                    self._set_aside(stored.event_id,
+                                    f"the ledger fails on it: {self._fold_error}"[:500])
+            trial[mid] = kept
+            self._cache.forget(mid)
         self._events = trial
         return build_from(self.tournament, self._events, corrections, draws, now,
                           cache=self._cache)
@@ -371,10 +405,9 @@ class OfficeService:
         if status == self._quarantine:
             return
         self._quarantine = status
-        self._events = {m.id: {} for m in self.tournament.matches}
+        self._events = {m.id: MatchDigest() for m in self.tournament.matches}
         self._cache = MatchCache()
-        for e in self.store.iter_events():
-            self._load(e)
+        self._load_all()
 
     def _show(self, ledger: Ledger, now: datetime) -> None:
         self._view_dirty = False

@@ -28,6 +28,9 @@ from firmware_py import wire
 from office.intake import HallEvent
 
 SCHEMA_VERSION = 1
+# kv: how far the stored events were checked at start, and by which checks (README "The
+# office's faults"); a repaired copy renumbers its rows, so it never carries this over.
+CHECKED_KEY = "checked"
 BUSY_TIMEOUT_S = 10.0  # a CLI write waits this long for the service's (short) transaction
 
 _SCHEMA = """
@@ -98,6 +101,7 @@ class StoredEvent:
     at_ns: int
     wall: str | None
     received: datetime  # the office's wall time when it was stored
+    row: int = 0  # SQLite's rowid: increases with every event stored (no row is deleted)
 
 
 @dataclass(frozen=True)
@@ -246,13 +250,37 @@ class Store:
 
     def stored_seqs(self) -> dict[str, dict[str, list[int]]]:
         """Every stored seq, by hall and match, ascending (what the ``acks`` are made of)."""
-        with self._lock:
-            rows = self._db.execute("SELECT DISTINCT hall, match, seq FROM events "
-                                    "ORDER BY hall, match, seq").fetchall()
         out: dict[str, dict[str, list[int]]] = {}
-        for hall, match, seq in rows:
-            out.setdefault(str(hall), {}).setdefault(str(match), []).append(int(seq))
+        for hall, match, seq in self.iter_stored_seqs():
+            out.setdefault(hall, {}).setdefault(match, []).append(seq)
         return out
+
+    def iter_stored_seqs(self, batch: int = 5000) -> Iterator[tuple[str, str, int]]:
+        """``(hall, match, seq)`` of every stored event, in that order, ``batch`` at a time
+        (the service folds them as they come: the whole list is never in memory)."""
+        after: tuple[str, str, int] = ("", "", -(2**63))
+        while True:
+            with self._lock:
+                rows = self._db.execute(
+                    "SELECT DISTINCT hall, match, seq FROM events WHERE (hall, match, seq) > "
+                    "(?, ?, ?) ORDER BY hall, match, seq LIMIT ?", (*after, batch)).fetchall()
+            for hall, match, seq in rows:
+                yield str(hall), str(match), int(seq)
+            if len(rows) < batch:
+                return
+            after = (str(rows[-1][0]), str(rows[-1][1]), int(rows[-1][2]))
+
+    def checked_upto(self, checks: str) -> int:
+        """The last row checked at start by the checks named ``checks`` (0: none; other
+        checks than the ones that ran start again from the first row)."""
+        mark = self.kv_get(CHECKED_KEY)
+        if isinstance(mark, dict) and mark.get("checks") == checks \
+                and isinstance(mark.get("upto"), int):
+            return int(mark["upto"])
+        return 0
+
+    def set_checked_upto(self, checks: str, upto: int) -> None:
+        self.kv_set(CHECKED_KEY, {"checks": checks, "upto": upto})
 
     # Office actions and alerts -------------------------------------------------------------
 
@@ -367,7 +395,7 @@ class Store:
             self._db.close()
 
 
-_EVENT_COLUMNS = "event_id, hall, match, seq, type, data, at_ns, wall, received"
+_EVENT_COLUMNS = "event_id, hall, match, seq, type, data, at_ns, wall, received, rowid"
 
 
 def read_only_connection(path: Path) -> sqlite3.Connection:
@@ -498,6 +526,8 @@ def _salvage(src: sqlite3.Connection, target: Path) -> None:
                         rows.append(row)
                 except sqlite3.Error:
                     pass
+            if table == "kv":
+                rows = [r for r in rows if r[0] != CHECKED_KEY]
             if rows:
                 marks = ", ".join("?" * len(rows[0]))
                 dst.executemany(f"INSERT OR IGNORE INTO {table} VALUES ({marks})", rows)
@@ -522,4 +552,4 @@ def _dump(value: Any) -> str:
 def _event(row: tuple[Any, ...]) -> StoredEvent:
     return StoredEvent(event_id=row[0], hall=row[1], match=row[2], seq=int(row[3]),
                        type=row[4], data=json.loads(row[5]), at_ns=int(row[6]), wall=row[7],
-                       received=datetime.fromisoformat(row[8]))
+                       received=datetime.fromisoformat(row[8]), row=int(row[9]))
