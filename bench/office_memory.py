@@ -6,12 +6,14 @@ starts before its final (a real match of ice hockey has a few hundred), so the s
 about 240 x that many events, as at the end of a long tournament day. The store is filled
 once, then a fresh ``OfficeService`` opens it (as after a restart) and folds the ledger.
 
-Prints the Python heap the service holds once built (``tracemalloc``: the current size,
-after a garbage collection) and the peak while it was built, and how much the process's
-resident set grew while it was built.
+Prints, for each size, the Python heap the service holds once built (``tracemalloc``: the
+current size, after a garbage collection), the peak while it was built, how much the
+process's resident set grew, and how long a start takes when every stored event is checked
+and when none is new since the last start; with the held memory as a ratio of the first
+size's (the baseline, run in the same process): bounded memory keeps that near 1.
 A benchmark, not a test: it always exits 0; its figures depend on the machine.
 
-    python bench/office_memory.py [--per-match 250] [--seed 7]
+    python bench/office_memory.py [--per-match 50 250] [--seed 7]
 """
 
 from __future__ import annotations
@@ -68,39 +70,61 @@ def padded(events: list[dict[str, Any]], per_match: int) -> list[dict[str, Any]]
     return out
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--per-match", type=int, default=250)
-    parser.add_argument("--seed", type=int, default=7)
-    args = parser.parse_args()
-    bench = _bench_office()
-    t = bench.big_cup()
-    games = bench.play_all(t, args.seed)
+def measure(t: Any, games: dict[str, list[dict[str, Any]]], per_match: int) -> dict[str, float]:
+    """Fill a store with every match padded to ``per_match`` events, then open it twice as
+    the office does after a restart: the first start checks every stored event, the second
+    only those stored since (none)."""
     with tempfile.TemporaryDirectory() as work:
         store = Store(Path(work) / "office.sqlite")
         received = datetime.now() - timedelta(days=1)
         n = 0
         for events in games.values():
-            for doc in padded(events, args.per_match):
+            for doc in padded(events, per_match):
                 n += store.add_event(hall_event(doc), received)
         store.close()
-        del games
         gc.collect()
         store = Store(Path(work) / "office.sqlite")
         before = _rss_mib()
-        started = time.perf_counter()
         tracemalloc.start()
         service = OfficeService(t, store, None)
         service.refresh()
         gc.collect()
         current, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
-        took = time.perf_counter() - started
         grown = _rss_mib() - before
-        print(f"{n} events stored; the service holds {current / 2**20:.1f} MiB of Python "
-              f"objects once built (peak {peak / 2**20:.1f} MiB while building); the "
-              f"process's RSS grew by {grown:.0f} MiB; {took:.1f} s (traced, so slower)")
+        del service
+        gc.collect()
+        started = time.perf_counter()
+        OfficeService(t, store, None).refresh()  # checks nothing: all checked at the first
+        second = time.perf_counter() - started
+        store.set_checked_upto("none", 0)  # as before the first start: check everything
+        started = time.perf_counter()
+        OfficeService(t, store, None).refresh()
+        first = time.perf_counter() - started
         store.close()
+    return {"events": n, "held": current / 2**20, "peak": peak / 2**20, "rss": grown,
+            "first": first, "second": second}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--per-match", type=int, nargs="+", default=[50, 250],
+                        help="events per match: the first is the baseline of the ratios")
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    bench = _bench_office()
+    t = bench.big_cup()
+    games = bench.play_all(t, args.seed)
+    rows = [measure(t, games, n) for n in args.per_match]
+    base = rows[0]
+    print(f"{'events':>8} {'held MiB':>9} {'peak MiB':>9} {'RSS +MiB':>9} "
+          f"{'start, all checked':>19} {'start, none new':>16} {'held x base':>12}")
+    for r in rows:
+        print(f"{int(r['events']):>8} {r['held']:>9.1f} {r['peak']:>9.1f} {r['rss']:>9.0f} "
+              f"{r['first']:>17.2f} s {r['second']:>14.2f} s {r['held'] / base['held']:>11.2f}x")
+    print("held: Python objects the service keeps once built (tracemalloc, after a garbage "
+          "collection); peak: while building; RSS: the process's growth while building. "
+          "The starts are untraced.")
     return 0
 
 
