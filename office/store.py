@@ -506,6 +506,8 @@ def repair_file(source: str | Path, target: str | Path) -> int:
         raise StoreError(f"{target}: the repaired copy does not pass the check either")
     copy = sqlite3.connect(target)
     try:
+        with copy:  # rows may be renumbered: the copy's first start checks them all
+            copy.execute("DELETE FROM kv WHERE key = ?", (CHECKED_KEY,))
         return int(copy.execute("SELECT count(*) FROM events").fetchone()[0])
     finally:
         copy.close()
@@ -526,8 +528,6 @@ def _salvage(src: sqlite3.Connection, target: Path) -> None:
                         rows.append(row)
                 except sqlite3.Error:
                     pass
-            if table == "kv":
-                rows = [r for r in rows if r[0] != CHECKED_KEY]
             if rows:
                 marks = ", ".join("?" * len(rows[0]))
                 dst.executemany(f"INSERT OR IGNORE INTO {table} VALUES ({marks})", rows)

@@ -174,3 +174,20 @@ def test_at_start_only_the_events_stored_since_the_last_start_are_checked_again(
     monkeypatch.setattr(faults, "checks_version", lambda: "another")
     OfficeService(cup, store, None)
     assert len(checked) == len(store.events())
+
+
+def test_a_repaired_copy_is_checked_in_full_at_its_first_start(
+        tmp_path: Path, cup: Tournament) -> None:
+    from office.store import repair_file  # noqa: PLC0415
+
+    store = Store(tmp_path / "office.sqlite")
+    m = cup.group_matches("A")[0]
+    for doc in play(m.preset, m.hall, Play(m.id, m.home.team, m.away.team, 1, 1)):
+        store.add_event(hall_event(doc), T0)
+    OfficeService(cup, store, None)
+    assert store.checked_upto(faults.checks_version()) == len(store.events())
+    store.close()
+    repair_file(tmp_path / "office.sqlite", tmp_path / "copy.sqlite")
+    copy = Store(tmp_path / "copy.sqlite")
+    assert copy.checked_upto(faults.checks_version()) == 0
+    assert len(copy.events()) == len(Store(tmp_path / "office.sqlite").events())
