@@ -16,6 +16,10 @@ each: events lost, crashes, silent disagreements, with figures where there are a
 4. A second daemon on one state folder: both are started in-process on a fake clock; if the
    second starts, each records a goal and the journal is read back.
 5. Storage full or read-only for the journal: listed with the tests that cover it.
+6. One event lost with hall and office both connected: the real ``HallLink`` and the real
+   office (``OfficeService`` on ``OfficePeer`` and SQLite) through our mosquitto, the
+   office's store failing on one event once; followed by later events (the office repeats
+   its acks) and as the match's last event (the hall's 5 s re-send timer, real clock).
 
 A fault whose fix is not in this tree is printed as "not handled", never faked.
 
@@ -30,6 +34,7 @@ import argparse
 import json
 import logging
 import random
+import sqlite3
 import sys
 import tempfile
 import threading
@@ -352,6 +357,102 @@ def storage_row() -> Row:
             "bounded naps and log lines")
 
 
+# --------------------------------------------------------------------------- 6 lost event
+
+
+def lost_event_rows() -> list[Row]:
+    if find_mosquitto() is None:
+        return [("event lost with both connected", "needs mosquitto on this machine",
+                 "not measured")]
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory(prefix="bench-faults-") as tmp:
+        port = free_port()
+        broker = start_broker(Path(tmp), port)
+        try:
+            for last in (False, True):
+                work = Path(tmp) / ("last" if last else "middle")
+                work.mkdir()
+                rows.append(lost_event_row(work, port, last=last))
+        finally:
+            broker.terminate()
+            broker.wait(10)
+    return rows
+
+
+def lost_event_row(work: Path, port: int, *, last: bool) -> Row:
+    from firmware_py.journal import Journal  # noqa: PLC0415
+    from firmware_py.mqtt import HallLink, OfficePeer  # noqa: PLC0415
+    from firmware_py.outbox import JournalTail, Outbox, stored_path  # noqa: PLC0415
+    from office.files import load_tournament  # noqa: PLC0415
+    from office.service import OfficeService  # noqa: PLC0415
+    from office.store import Store  # noqa: PLC0415
+
+    tid, hall, lost, total = ("LOST2", "H1", 3, 3) if last else ("LOST1", "H1", 3, 10)
+    (work / "cup.toml").write_text(
+        f'name = "{tid}"\nid = "{tid}"\npreset = "floorball-2x15"\n\n[[groups]]\n'
+        'name = "A"\nteams = ["X", "Y"]\n\n[[matches]]\nid = "M1"\ngroup = "A"\n'
+        f'hall = "{hall}"\nstart = 2026-12-05T09:00:00\nhome = "X"\naway = "Y"\n')
+    cup = load_tournament(work / "cup.toml")
+    store = Store(work / "office.sqlite")
+    real_add = store.add_event
+    failed_at: list[int] = []
+
+    def add_event(ev: Any, received: Any) -> bool:
+        if ev.seq == lost and not failed_at:
+            failed_at.append(time.monotonic_ns())
+            raise sqlite3.OperationalError("disk I/O error (staged)")
+        return real_add(ev, received)
+
+    store.add_event = add_event  # type: ignore[method-assign]
+    peer = OfficePeer("127.0.0.1", port, cup.id, reconnect_s=(1, 1))
+    service = OfficeService(cup, store, peer)
+    stop = threading.Event()
+
+    def office_loop() -> None:
+        service.refresh()
+        while not stop.is_set():
+            service.pump(0.05)
+
+    peer.start()
+    office = threading.Thread(target=office_loop, name="bench-office", daemon=True)
+    office.start()
+    journal, _ = Journal.open(work / "M1.journal")
+    outbox = Outbox(stored_path(journal.path))
+    tail = JournalTail(journal.path)
+    link = HallLink("127.0.0.1", port, tid, hall, outbox=outbox, client_id=f"bench-{tid}")
+    link.start()
+    deadline = time.monotonic() + 10
+    while not link.office_heard and time.monotonic() < deadline:
+        link.pump(0.05)
+    journal.append(*({"type": "event", "match": "M1", "seq": seq, "at": seq * NS_PER_S,
+                      "event": "goal", "data": {"team": "home", "player": 7}}
+                     for seq in range(1, total + 1)))
+    outbox.add(tail.read())
+    delivered = link.drain(30)
+    done = time.monotonic_ns()
+    link.close()
+    journal.close()
+    stop.set()
+    office.join(10)
+    peer.close()
+    copies = sum(1 for e in store.events() if e.seq == lost)
+    stored = len(store.events())
+    store.close()
+    fault = "event lost with both connected" + (" (the last)" if last else " (then more)")
+    what = (f"{total} events, the office's store fails once on seq {lost}"
+            + (", nothing after it" if last else "") + "; real HallLink, office, mosquitto")
+    if not failed_at or not delivered:
+        return (fault, what, f"not handled: {stored}/{total} stored, seq {lost} stored "
+                             f"{copies} times after 30 s")
+    # Which one did it, told by the time it took: the office repeats at once, the hall's
+    # timer waits 5 s.
+    by = "the hall's re-send timer" if done - failed_at[0] >= 5 * NS_PER_S else \
+        "the office's repeated acks"
+    return (fault, what, f"handled by {by}: {stored}/{total} stored, seq {lost} once "
+                         f"({copies}), {(done - failed_at[0]) / 1e6:.0f} ms from the loss "
+                         "to the hall's proof of delivery")
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -383,6 +484,7 @@ def main(argv: list[str] | None = None) -> int:
     rows += payload_rows()
     rows.append(two_daemons_row())
     rows.append(storage_row())
+    rows += lost_event_rows()
     print_table(rows)
     return 0
 

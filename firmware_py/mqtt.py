@@ -14,7 +14,9 @@ Delivery (end to end): events go out QoS 1 from the ``Outbox`` (the journal), at
 an outage nothing more is handed to paho, so its memory queue stays bounded whatever the
 outage's length. A PUBACK only frees the window: an event is delivered when the office's
 retained ``acks`` (subscribed here) say it is stored, and an office word that shows no
-progress on a match re-sends what it lacks (outbox.py).
+progress on a match re-sends what it lacks (outbox.py). So does the office's silence: once
+the office has spoken on this connection, events it has not stored within the outbox's
+re-send interval (5 s, doubling to 60 s) are offered again, timed on the injected clock.
 
 A hall plays match after match: ``add_outbox`` adds the next match's outbox, and the older
 ones are sent first (a match's events all go out before the next match's first). Every
@@ -40,7 +42,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_py import presets, wire
 from firmware_py.outbox import Outbox
-from firmware_py.timesource import monotonic_s
+from firmware_py.timesource import NS_PER_S, monotonic_s
 from firmware_py.wire import WireError
 
 __all__ = ["HallLink", "OfficePeer", "Tls", "parse_broker_url", "parse_next"]
@@ -143,6 +145,11 @@ class HallLink:
         self._state_sent = float("-inf")
         self._offline_mid: int | None = None
         self._office_word: dict[str, int] | None = None  # the latest acks, not yet applied
+        # Matches on which a word of the batch did not move past the word before it: the
+        # office repeated itself (a nudge: it holds events above a gap), and that must not
+        # be lost when the batch is applied as its latest word only.
+        self._office_repeated: set[str] = set()
+        self._heard_on_connection = False  # timed re-sends wait for the office's first word
         # The office's word arrived since start: a mark kept from an earlier run is only
         # what the office said then (it may since have been restored from an older copy).
         self.office_heard = False
@@ -239,14 +246,17 @@ class HallLink:
             if mine:
                 outbox.published(mine)
         if self._office_word is not None:
-            self._apply_acks(self._office_word)
+            self._apply_acks(self._office_word, self._office_repeated)
             self._office_word = None
-            self.office_heard = True
+            self._office_repeated = set()
+            self.office_heard = self._heard_on_connection = True
+        self._resend_overdue()
         self._send()
 
-    def _apply_acks(self, stored: dict[str, int]) -> None:
-        """The office's latest word on this hall (only the latest of a batch matters: each
-        is its whole word). A match it does not name has nothing stored."""
+    def _apply_acks(self, stored: dict[str, int], repeated: set[str]) -> None:
+        """The office's latest word on this hall (each is its whole word, so the latest of a
+        batch is the office's state; ``repeated``: matches on which the batch also held a
+        word without progress). A match it does not name has nothing stored."""
         for outbox in self.outboxes:
             if outbox.match is None:
                 continue  # no event yet: nothing to deliver
@@ -254,15 +264,39 @@ class HallLink:
             if upto < outbox.stored:
                 log.warning("MQTT: the office now has %s only up to seq %d (had %d): "
                             "re-sending", outbox.match, upto, outbox.stored)
-            if outbox.office_acked(upto):
+            resent = outbox.office_acked(upto)
+            if not resent and outbox.match in repeated:
+                resent = outbox.office_acked(upto)  # the repeat, after the progress
+            if resent:
                 log.info("MQTT: re-sending %s from seq %d (%d not stored by the office)",
                          outbox.match, upto + 1, outbox.unacked)
+
+    def _resend_overdue(self) -> None:
+        """Offer again what the office has not stored within the re-send interval.
+
+        Only while connected and subscribed, and once the office has spoken on this
+        connection: before its word arrives, that word decides (it re-sends on no
+        progress), and a wait begun before an outage says nothing about the office now.
+        One log line per re-send and match, never one per event.
+        """
+        if not (self._connected and self._subscribed and self._heard_on_connection):
+            return
+        now = round(self._clock() * NS_PER_S)
+        for outbox in self.outboxes:
+            if outbox.match is None or not outbox.overdue(now):
+                continue
+            waited = outbox.resend_after
+            count = outbox.resend(now)
+            log.warning("MQTT: the office has not stored %s from seq %d for %.0f s: "
+                        "re-sending %d events (next wait %.0f s)", outbox.match,
+                        outbox.stored + 1, waited / NS_PER_S, count,
+                        outbox.resend_after / NS_PER_S)
 
     def _handle(self, item: tuple[str, Any], acks: list[tuple[Outbox, int]]) -> None:
         kind, value = item
         if kind == "connect":
             self._connected = bool(value)
-            self._subscribed = False
+            self._subscribed = self._heard_on_connection = False
             if value:
                 log.info("MQTT connected to %s:%d", self._host, self._port)
                 self._client.publish(self.topics.status, wire.build_status(online=True), qos=1,
@@ -272,7 +306,7 @@ class HallLink:
         elif kind == "disconnect":
             if self._connected:
                 log.warning("MQTT connection lost (%s); reconnecting with back-off", value)
-            self._connected = self._subscribed = False
+            self._connected = self._subscribed = self._heard_on_connection = False
         elif kind == "suback":
             self._subscribed = bool(value) and self._connected
             if not value:
@@ -295,9 +329,15 @@ class HallLink:
             return
         if topic == self.topics.acks:
             try:
-                _, self._office_word = wire.check_acks(topic, payload, self._tournament)
+                _, word = wire.check_acks(topic, payload, self._tournament)
             except WireError as err:
                 log.warning("MQTT %s: refused: %s", topic, err.reason)
+                return
+            before = self._office_word
+            if before is not None:
+                self._office_repeated.update(
+                    m for m in word.keys() | before.keys() if word.get(m, 0) <= before.get(m, 0))
+            self._office_word = word
             return
         if topic != self.topics.next:
             return

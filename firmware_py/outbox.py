@@ -11,8 +11,14 @@ says less than before, and the hall re-sends what it lost.
 A broker's PUBACK only frees a place in the in-flight window (at most ``max_in_flight``
 handed to paho). Events PUBACK'd but not yet stored are sent again from the office's mark
 whenever the office's word shows no progress on the match (``office_acked``): the office
-(re)connecting, the hall (re)subscribing, or a regression. A crash anywhere only means
-duplicates with the same ``event_id``, which the office's store drops.
+(re)connecting, the hall (re)subscribing, a regression, or the office repeating its word
+because it stored events above a gap. And when events handed out wait longer than the
+re-send interval for the office's word (``overdue``/``resend``, with the caller's monotonic
+``now``: this module never reads a clock): an event lost while hall and office both stay
+connected, the last of a match included, is not waited for forever. The interval starts at
+5 s and doubles up to 60 s while the office stores nothing more (an office that is down gets
+a copy a minute, not a flood); progress resets it. A crash anywhere only means duplicates
+with the same ``event_id``, which the office's store drops.
 
 The older ``<journal>.acked`` (broker PUBACKs, written by earlier versions) is not read: a
 PUBACK never proved the office had the event, so after an upgrade everything is offered
@@ -28,9 +34,16 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from firmware_py.core.units import NS_PER_S, Nanos
 from firmware_py.journal import Record, scan
 
 log = logging.getLogger(__name__)
+
+# Events handed out wait this long for the office's word before they are offered again; the
+# wait doubles up to RESEND_MAX_NS while nothing progresses. Far above an office's usual
+# store-and-ack round trip (milliseconds), so a healthy link never re-sends on time.
+RESEND_FIRST_NS: Nanos = 5 * NS_PER_S
+RESEND_MAX_NS: Nanos = 60 * NS_PER_S
 
 
 class SeqLog:
@@ -137,6 +150,8 @@ class Outbox:
         self._records: dict[int, Record] = {}  # kept for a re-send after a regression
         self._next = 0  # index in _seqs of the next event to hand out
         self._in_flight: set[int] = set()  # handed to paho, no PUBACK yet
+        self._resend_after: Nanos = RESEND_FIRST_NS
+        self._waiting_since: Nanos | None = None  # handed-out events wait since (overdue)
         self._skip_stored()
 
     def add(self, records: Iterable[Record]) -> None:
@@ -180,19 +195,53 @@ class Outbox:
         """
         progress = upto > self._mark.value
         self._mark.set(max(0, upto))
+        # Any word starts the wait over: after progress the office is working, and after no
+        # progress what it lacks is offered again just now.
+        self._waiting_since = None
         if progress:
+            self._resend_after = RESEND_FIRST_NS
             self._skip_stored()
             return False
-        first = bisect.bisect_right(self._seqs, self._mark.value)
+        first = self._first_unstored()
         if self._next > first:
             self._next = first
             return True
         return False
 
+    def overdue(self, now: Nanos) -> bool:
+        """Events handed out have waited at least the re-send interval for the office's
+        word (``now``: the caller's monotonic instant, ns). The first call that finds events
+        waiting starts the wait; the caller asks only while the office can hear it."""
+        if self._next <= self._first_unstored():
+            self._waiting_since = None  # nothing handed out that the office lacks
+            return False
+        if self._waiting_since is None:
+            self._waiting_since = now
+            return False
+        return now - self._waiting_since >= self._resend_after
+
+    def resend(self, now: Nanos) -> int:
+        """Offer again, from the office's mark, everything it has not stored; the next wait
+        is twice as long (up to ``RESEND_MAX_NS``). Returns how many events that is."""
+        self._next = self._first_unstored()
+        self._waiting_since = now
+        self._resend_after = min(2 * self._resend_after, RESEND_MAX_NS)
+        return self.unacked
+
+    @property
+    def resend_after(self) -> Nanos:
+        """The current re-send interval (ns)."""
+        return self._resend_after
+
     def requeue(self) -> None:
         """Offer again everything not stored (e.g. the client was replaced and lost it)."""
         self._in_flight.clear()
-        self._next = bisect.bisect_right(self._seqs, self._mark.value)
+        self._waiting_since = None
+        self._next = self._first_unstored()
+
+    def _first_unstored(self) -> int:
+        """The index in ``_seqs`` of the first event the office has not stored."""
+        return bisect.bisect_right(self._seqs, self._mark.value)
 
     def _skip_stored(self) -> None:
         self._next = max(self._next, bisect.bisect_right(self._seqs, self._mark.value))

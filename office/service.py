@@ -12,6 +12,7 @@ through the same database.
 
 from __future__ import annotations
 
+import functools
 import logging
 import sqlite3
 import time
@@ -51,6 +52,11 @@ log = logging.getLogger("office")
 # most this often, and without re-folding the ledger, which only events and the office's
 # own actions change.
 VIEW_S = 0.25
+
+# An event stored above a gap makes the office repeat the hall's `acks` unchanged, so the
+# hall hears "no progress" and re-sends from the gap; at most this often per hall, or a
+# burst of events behind one lost event would make as many repeats (and re-sends).
+NUDGE_S = 2.0
 
 
 class Message(Protocol):
@@ -180,9 +186,14 @@ class OfficeService:
                     if self.store.add_event(ev, received):  # committed when it returns
                         self._keep(Received(ev, received))
                         self._dirty = True
-                        if self._stored.setdefault(ev.hall, {}).setdefault(
-                                ev.match, Gapless()).add(ev.seq):
+                        gapless = self._stored.setdefault(ev.hall, {}).setdefault(
+                            ev.match, Gapless())
+                        if gapless.add(ev.seq):
                             self._publish_acks(ev.hall)
+                        elif ev.seq > gapless.upto + 1:
+                            # Stored above a gap: the hall's word would not change, and
+                            # without a word the hall does not know one event is missing.
+                            self._publish_acks(ev.hall, nudge=(ev.match, gapless.upto))
                     else:
                         self._duplicate(ev, received)
                 except sqlite3.Error as err:
@@ -426,11 +437,31 @@ class OfficeService:
             self._retain(wire.hall_topic(tid, hall, wire.NEXT),
                          b"" if upcoming is None else wire.build_next(upcoming))
 
-    def _publish_acks(self, hall: str) -> None:
-        """The hall's retained ``acks``: only after the SQLite commit of what it says."""
-        self._retain(wire.hall_topic(self.tournament.id, hall, wire.ACKS),
-                     wire.build_acks({m: g.upto for m, g in self._stored[hall].items()
-                                      if g.upto > 0}))
+    def _publish_acks(self, hall: str, *, nudge: tuple[str, int] | None = None) -> None:
+        """The hall's retained ``acks``: only after the SQLite commit of what it says.
+
+        ``nudge`` (match, gapless mark): an event of that match was stored above a gap, so
+        the word is sent again even though unchanged (at most every ``NUDGE_S`` per hall):
+        a repeated word is what makes the hall re-send from the mark (README "MQTT to the
+        office"), and the broker forwards a retained PUBLISH to its subscribers even when
+        its payload is the one it holds.
+        """
+        topic = wire.hall_topic(self.tournament.id, hall, wire.ACKS)
+        if nudge is not None:
+            now = self.monotonic()
+            if now - self._nudged.get(hall, float("-inf")) < NUDGE_S:
+                return
+            self._nudged[hall] = now
+            log.info("%s: events of %s stored above a gap (seq %d missing): repeating its "
+                     "acks so that it re-sends", hall, nudge[0], nudge[1] + 1)
+            self._published.pop(topic, None)  # past _retain's de-duplication
+        self._retain(topic, wire.build_acks({m: g.upto for m, g in self._stored[hall].items()
+                                             if g.upto > 0}))
+
+    @functools.cached_property
+    def _nudged(self) -> dict[str, float]:
+        """Hall -> monotonic instant of its last repeated ``acks`` (made on first use)."""
+        return {}
 
     def _retain(self, topic: str, payload: bytes) -> None:
         """Publish a retained document unless it is what was sent last (b"": clear it)."""

@@ -50,7 +50,8 @@ class Office:
     publishes each hall's ``acks``; ``stop`` and a new ``Office`` on the same file are an
     office restart (its persistent session stays with the broker)."""
 
-    def __init__(self, port: int, db: Path, tournament: Path) -> None:
+    def __init__(self, port: int, db: Path, tournament: Path, *, username: str | None = None,
+                 password: str | None = None) -> None:
         from firmware_py.mqtt import OfficePeer  # noqa: PLC0415
         from office.files import load_tournament  # noqa: PLC0415
         from office.service import OfficeService  # noqa: PLC0415
@@ -59,7 +60,8 @@ class Office:
         self.db = db
         cup = load_tournament(tournament)
         self.store = Store(db)
-        self.peer = OfficePeer("127.0.0.1", port, cup.id, reconnect_s=(1, 1))
+        self.peer = OfficePeer("127.0.0.1", port, cup.id, username=username, password=password,
+                               reconnect_s=(1, 1))
         self.service = OfficeService(cup, self.store, self.peer)
         self._stop = threading.Event()
         self.peer.start()

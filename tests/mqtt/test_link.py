@@ -145,3 +145,19 @@ def test_the_offices_group_tables_reach_the_hall_for_between_games(
         wait_for(pumped(link, lambda: tables.get("A", {}) is None), 10, "the table cleared")
     finally:
         link.close()
+
+
+def test_a_repeated_acks_word_is_not_lost_in_a_batch(tmp_path: Path) -> None:
+    """The office's word and its repeat (events stored above a gap) reach one ``pump``: the
+    batch is applied as its latest word, and the repeat still re-sends from the mark."""
+    outbox = Outbox(tmp_path / "M1.journal.stored")
+    outbox.add(events(1, 2, 3, 4))
+    outbox.published([int(r["seq"]) for r in outbox.take()])
+    link = HallLink("127.0.0.1", 1, "T1", "H1", outbox=outbox)  # never started: no network
+    acks = wire.hall_topic("T1", "H1", wire.ACKS)
+    for payload in (wire.build_acks({"M1": 2}), wire.build_acks({"M1": 2})):
+        # What the network thread's on_message puts on the queue for the owner's thread.
+        link._inbox.put(("message", (acks, payload, False)))
+    link.pump()
+    assert outbox.stored == 2
+    assert [r["seq"] for r in outbox.take()] == [3, 4]

@@ -76,6 +76,52 @@ def test_an_office_that_says_less_than_before_gets_the_rest_again(tmp_path: Path
     assert Outbox(tmp_path / "j.stored").stored == 1  # the durable mark went down too
 
 
+S = 1_000_000_000  # ns: the outbox takes the caller's monotonic instants
+
+
+def test_events_the_office_does_not_store_in_time_are_offered_again(tmp_path: Path) -> None:
+    box = Outbox(tmp_path / "j.stored", max_in_flight=10)
+    assert box.overdue(0) is False  # nothing handed out: nothing to wait for
+    box.add(events(1, 2, 3))
+    box.published([int(r["seq"]) for r in box.take()])
+    box.office_acked(2)  # progress: the wait starts with the next look
+    assert box.overdue(100 * S) is False  # the wait starts here
+    assert box.overdue(104 * S) is False  # 4 s: the office may still be storing it
+    assert box.take() == []
+    assert box.overdue(105 * S) is True  # 5 s without a word on seq 3: lost
+    assert box.resend(105 * S) == 1
+    assert [r["seq"] for r in box.take()] == [3]  # from the office's mark, nothing else
+    assert box.resend_after == 10 * S  # doubled: still nothing from the office
+
+
+def test_the_resend_interval_doubles_to_a_minute_and_progress_resets_it(
+        tmp_path: Path) -> None:
+    box = Outbox(tmp_path / "j.stored", max_in_flight=10)
+    box.add(events(1, 2))
+    box.published([int(r["seq"]) for r in box.take()])
+    now = 0
+    assert box.overdue(now) is False
+    waits = []
+    for _ in range(7):  # an office that is down: it hears a copy less and less often
+        wait = box.resend_after
+        assert box.overdue(now + wait - 1) is False
+        now += wait
+        assert box.overdue(now) is True
+        box.resend(now)
+        box.published([int(r["seq"]) for r in box.take()])
+        waits.append(wait // S)
+    assert waits == [5, 10, 20, 40, 60, 60, 60]
+    box.office_acked(1)  # progress: back to the first interval, waiting from the next look
+    assert box.resend_after == 5 * S
+    assert box.overdue(now) is False
+    assert box.overdue(now + 5 * S) is True
+    box.office_acked(1)  # a word without progress re-sends at once and restarts the wait
+    assert box.resend_after == 5 * S and [r["seq"] for r in box.take()] == [2]
+    assert box.overdue(now + 6 * S) is False
+    box.office_acked(2)  # all stored: nothing is ever overdue
+    assert box.overdue(now + 600 * S) is False and box.overdue(now + 1200 * S) is False
+
+
 def test_adding_the_same_records_twice_is_harmless(tmp_path: Path) -> None:
     box = Outbox(tmp_path / "j.stored")
     box.add(events(1, 2))

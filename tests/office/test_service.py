@@ -38,6 +38,7 @@ class FakePeer:
         self.inbox: list[FakeMessage] = []
         self.acked: list[FakeMessage] = []
         self.retained: dict[str, bytes] = {}
+        self.sent: list[tuple[str, bytes]] = []  # every publish, repeats included
         self.publishes = 0
 
     def poll(self, timeout: float = 0.0) -> list[Any]:
@@ -50,6 +51,7 @@ class FakePeer:
 
     def publish_retained(self, topic: str, payload: bytes, qos: int = 1) -> None:
         self.retained[topic] = payload
+        self.sent.append((topic, payload))
         self.publishes += 1
 
 
@@ -149,6 +151,34 @@ def test_acks_say_per_match_the_highest_seq_stored_without_a_gap(
     _, peer2, _, _ = service(tmp_path, cup)
     assert peer2.retained[topic] == peer.retained[topic]
     assert len(store.events()) == len(good)
+
+
+def test_an_event_stored_above_a_gap_repeats_the_acks_at_most_every_2_s(
+        tmp_path: Path, cup: Tournament) -> None:
+    svc, peer, wall, _ = service(tmp_path, cup)
+    first = cup.group_matches("A")[0]
+    topic = f"arena/v1/{cup.id}/{first.hall}/acks"
+    good = messages_of(cup, first.id, 2, 1)
+    assert len(good) >= 6
+    svc.handle(good[0])
+    svc.handle(good[1])
+
+    def words() -> list[dict[str, int]]:
+        return [wire.check_acks(topic, p, cup.id)[1] for t, p in peer.sent if t == topic]
+
+    before = len(words())
+    svc.handle(good[3])  # the third was lost: stored above a gap
+    # The same word again: the hall hears "no progress" and re-sends from seq 3.
+    assert words()[before:] == [{first.id: 2}]
+    svc.handle(good[4])  # within 2 s of the repeat: no second one
+    assert len(words()) == before + 1
+    wall.now += timedelta(seconds=2)
+    svc.handle(good[5])
+    assert words()[before:] == [{first.id: 2}, {first.id: 2}]
+    svc.handle(good[2])  # the hall filled the gap: an ordinary, changed word
+    assert words()[-1] == {first.id: 6}
+    svc.handle(good[1])  # a duplicate below the mark says nothing
+    assert words()[-1] == {first.id: 6} and len(words()) == before + 3
 
 
 def test_the_protest_window_closing_republishes_without_any_message(

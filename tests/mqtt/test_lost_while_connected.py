@@ -1,0 +1,168 @@
+"""One event lost while hall and office both stay connected still reaches the store, once.
+
+The office's store fails on one event once (an SQLite error: not stored, so not acked, and
+the broker will not hand it over again before the office reconnects, which it does not
+here). Followed by later events, the office repeats its unchanged ``acks`` and the hall
+re-sends from the gap; as the match's last event, nothing follows it and the hall's own
+re-send timer (injected clock, moved by the test) sends it again. Through the broker as
+shipped (arena.conf, arena.acl, users), with the real ``HallLink``, ``OfficeService`` and
+SQLite; waits on the real broker are bounded polls.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_py import wire
+from firmware_py.journal import Journal
+from firmware_py.mqtt import HallLink
+from firmware_py.outbox import JournalTail, Outbox, stored_path
+from office.store import Store
+from tests.mqtt.conftest import (
+    SHIPPED_USERS,
+    Collector,
+    Office,
+    ShippedBroker,
+    stored_ids,
+    tournament_file,
+    wait_for,
+)
+
+T, HALL, MATCH = "T1", "hall-a", "M1"
+
+
+def event(seq: int) -> dict[str, object]:
+    return {"type": "event", "match": MATCH, "seq": seq, "at": seq * 1_000_000,
+            "event": "goal", "data": {"team": "home", "player": 7}}
+
+
+def refuse_once(monkeypatch: pytest.MonkeyPatch, store: Store, seq: int) -> list[str]:
+    """The store fails on ``seq`` the first time it comes; the ids it failed on."""
+    real = store.add_event
+    failed: list[str] = []
+
+    def add_event(ev: Any, received: Any) -> bool:
+        if ev.seq == seq and not failed:
+            failed.append(ev.event_id)
+            raise sqlite3.OperationalError("disk I/O error (staged by the test)")
+        return real(ev, received)
+
+    monkeypatch.setattr(store, "add_event", add_event)
+    return failed
+
+
+class Hall:
+    """A hall's journal, outbox and real ``HallLink`` on a clock the test moves."""
+
+    def __init__(self, port: int, tmp_path: Path) -> None:
+        self.now = [1000.0]
+        self.journal, _ = Journal.open(tmp_path / f"{MATCH}.journal")
+        self.outbox = Outbox(stored_path(self.journal.path))
+        self.tail = JournalTail(self.journal.path)
+        self.link = HallLink("127.0.0.1", port, T, HALL, outbox=self.outbox,
+                             username=HALL, password=SHIPPED_USERS[HALL],
+                             clock=lambda: self.now[0])
+        self.link.start()
+
+    def play(self, *seqs: int) -> None:
+        self.journal.append(*(event(s) for s in seqs))
+        self.outbox.add(self.tail.read())
+
+    def until(self, condition: Callable[[], bool]) -> Callable[[], bool]:
+        def check() -> bool:
+            self.link.pump()
+            return condition()
+        return check
+
+    def close(self) -> None:
+        self.link.close()
+        self.journal.close()
+
+
+def ids(*seqs: int) -> list[str]:
+    return [f"{HALL}:{MATCH}:{s}" for s in seqs]
+
+
+@pytest.fixture
+def office(shipped_broker: ShippedBroker, tmp_path: Path) -> Any:
+    the_office = Office(shipped_broker.port, tmp_path / "office.sqlite",
+                        tournament_file(tmp_path / "cup.toml", T, [(MATCH, HALL)]),
+                        username="office", password=SHIPPED_USERS["office"])
+    yield the_office
+    the_office.stop()
+
+
+def test_a_retained_message_sent_again_unchanged_reaches_the_subscribers(
+        shipped_broker: ShippedBroker) -> None:
+    """What the office's repeat relies on: mosquitto forwards every PUBLISH of a retained
+    topic to the current subscribers, also one whose payload it already holds."""
+    topic = wire.hall_topic(T, HALL, wire.ACKS)
+    watch = Collector(shipped_broker.port, topic, client_id="display", persistent=False,
+                      username="display", password=SHIPPED_USERS["display"])
+    office = Collector(shipped_broker.port, "arena/v1/none", client_id="office",
+                       persistent=False, username="office",
+                       password=SHIPPED_USERS["office"])
+    try:
+        wait_for(lambda: watch.subscribed.is_set() and office.subscribed.is_set(), 5,
+                 "both clients")
+        word = wire.build_acks({MATCH: 2})
+        for _ in range(3):
+            office.client.publish(topic, word, qos=1, retain=True).wait_for_publish(5)
+        wait_for(lambda: len(watch.on("/acks")) == 3, 5, "three copies at the subscriber")
+        assert watch.on("/acks") == [word] * 3
+    finally:
+        watch.close()
+        office.close()
+
+
+def test_a_lost_event_followed_by_later_ones_is_re_sent_on_the_offices_repeat(
+        shipped_broker: ShippedBroker, office: Office, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    failed = refuse_once(monkeypatch, office.store, 3)
+    hall = Hall(shipped_broker.port, tmp_path)
+    try:
+        wait_for(hall.until(lambda: hall.link.office_heard), 10, "the office's first word")
+        hall.play(1, 2, 3, 4, 5)
+        # The hall's clock does not move: no timed re-send can help, only the office.
+        wait_for(hall.until(lambda: hall.outbox.stored == 5), 10, "every event stored")
+        assert failed == ids(3)  # it was lost once
+        assert stored_ids(office.db) == ids(1, 2, 3, 4, 5)  # and is there now, once
+        assert "stored above a gap (seq 3 missing)" in caplog.text
+        assert "re-sending M1 from seq 3" in caplog.text
+        assert "has not stored" not in caplog.text  # not the timer
+    finally:
+        hall.close()
+
+
+def test_a_lost_last_event_is_re_sent_when_the_hall_times_out(
+        shipped_broker: ShippedBroker, office: Office, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    failed = refuse_once(monkeypatch, office.store, 3)
+    hall = Hall(shipped_broker.port, tmp_path)
+    try:
+        wait_for(hall.until(lambda: hall.link.office_heard), 10, "the office's first word")
+        hall.play(1, 2, 3)
+        wait_for(hall.until(lambda: bool(failed) and hall.outbox.stored == 2
+                            and hall.outbox.in_flight == 0), 10,
+                 "1 and 2 stored, 3 lost after its PUBACK")
+        hall.link.pump()  # the wait for the office's word on 3 starts on this clock
+        hall.now[0] += 4.9
+        hall.link.pump()
+        assert "has not stored" not in caplog.text  # 4.9 s: still waiting
+        assert stored_ids(office.db) == ids(1, 2)  # nothing else re-sends it
+        hall.now[0] += 0.1
+        wait_for(hall.until(lambda: hall.outbox.stored == 3), 10, "the last event stored")
+        assert stored_ids(office.db) == ids(1, 2, 3)
+        resends = [r.getMessage() for r in caplog.records if "has not stored" in r.getMessage()]
+        assert resends == ["MQTT: the office has not stored M1 from seq 3 for 5 s: "
+                           "re-sending 1 events (next wait 10 s)"]
+    finally:
+        hall.close()
