@@ -320,8 +320,8 @@ def _read_match(m: ScheduledMatch, seqs: Mapping[int, Received],
             live_score = (score["home"], score["away"])
         if ev.type == "match_ended":
             final = item
-        elif ev.type == "undone" and ev.data.get("phase") != "final":
-            final = None  # the end itself was undone: the match goes on
+        elif ev.type in ("undone", "cancelled") and ev.data.get("phase") != "final":
+            final = None  # the end itself was undone (a golden goal cancelled): play goes on
         elif ev.type in ("period_started", "clock_started") and final is not None:
             final = None  # play resumed after an undone end whose event is missing
     if final is None:
