@@ -113,7 +113,7 @@ BEYOND_THE_PHASE = {
     # Event 1 is the start of play (or, in the final, the forfeit): no goal, no penalty.
     **{(c, Phase.PREGAME): "there is no event 1 in this match (the latest is 0)"
        for c in (Cancel, Correct)},
-    **{(c, p): f"event 1 is not a goal or a penalty on record (another event, or one taken "
+    **{(c, p): "event 1 is not a goal or a penalty on record (another event, or one taken "
        "back by undo)" for c in (Cancel, Correct) for p in Phase if p is not Phase.PREGAME},
 }
 
