@@ -194,3 +194,31 @@ def test_a_whole_tied_playoff_game_from_buttons_and_keypad_only(factory: MockFac
         (side, int(player), outcome != "0") for side, player, outcome in shots]
     # Away scored none: home's first goal put it ahead for good (rules 000's decisive goal).
     assert record["shootout"]["decisive"] == {"team": "home", "player": 9}
+
+
+def test_an_end_button_asks_for_enter_or_acts_on_a_hold_if_mapped_so(
+        factory: MockFactory, ticks: FakeTicks) -> None:
+    bench = Bench(factory, ticks, buttons={"end": {"pin": 19, "action": "end"}})
+    bench.tap("start_stop", "1000")
+    bench.drain("1001")
+    bench.tap("end", "1100")
+    assert bench.drain("1101") == []
+    bench.keys("1102", "enter")
+    assert bench.drain("1103") == [End(s("1102"))]
+    held = Bench(factory, ticks, buttons={"end": {"pin": 21, "action": "end", "hold": True}})
+    held.tap("start_stop", "2000")
+    held.drain("2001")
+    held.press("end", "2100")
+    assert held.drain("2101") == [End(s("2101"))]  # the hold completes: no Enter needed
+    held.release("end", "2101.5")
+    assert held.drain("2102") == []
+
+
+def test_without_a_keypad_entries_that_need_one_do_nothing(factory: MockFactory,
+                                                             ticks: FakeTicks) -> None:
+    bench = Bench(factory, ticks, keypad=False)
+    for action in ("menu", "shot_home", "set_clock", "cancel"):
+        bench.console.button(action, s("1000"), True)
+        bench.console.button(action, s("1000.1"), False)
+    bench.keys("1001", "1", "enter")
+    assert bench.drain("1002") == [] and bench.console.entry() is None
