@@ -80,10 +80,14 @@ class ResultView:
 @dataclass(frozen=True, slots=True)
 class EntryView:
     what: str
-    team: str
+    team: str | None  # None: the menu, set clock, end, cancel
     player: str | None
     stage: str
     kinds: tuple[str, ...]
+    prompt: str | None = None  # "PENALTY HOME: player": what the keypad asks for now
+    typed: str = ""  # what was typed at this step
+    keys: tuple[tuple[str, str], ...] = ()  # (key, what it does next)
+    coincidental: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,13 +304,23 @@ def read_state(doc: Mapping[str, Any]) -> StateView:
 def _entry(value: Any) -> EntryView:
     entry = _map(value, "entry")
     player = entry.get("player")
+    keys = []
+    for i, pair in enumerate(_list(entry.get("keys", []), "entry.keys")):
+        items = _list(pair, f"entry.keys[{i}]")
+        if len(items) != 2:
+            raise DocumentError(f"entry.keys[{i}]: expected [key, meaning], got {items!r}")
+        keys.append((_str(items[0], f"entry.keys[{i}][0]"), _str(items[1], f"entry.keys[{i}][1]")))
     return EntryView(
         what=_str(entry.get("what", ""), "entry.what"),
-        team=_side(entry.get("team"), "entry.team"),
+        team=_opt_side(entry.get("team"), "entry.team"),
         player=None if player in (None, "") else _player(player, "entry.player"),
         stage=_str(entry.get("stage", "number"), "entry.stage"),
         kinds=tuple(_str(k, f"entry.kinds[{i}]")
                     for i, k in enumerate(_list(entry.get("kinds", []), "entry.kinds"))),
+        prompt=_opt_str(entry.get("prompt"), "entry.prompt"),
+        typed=_str(entry.get("typed") or "", "entry.typed"),
+        keys=tuple(keys),
+        coincidental=_bool(entry.get("coincidental", False), "entry.coincidental"),
     )
 
 

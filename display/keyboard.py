@@ -12,12 +12,20 @@ Key map (``scoreboard run --help`` prints it):
     G / Shift+G      GOAL HOME / GOAL AWAY
     P / Shift+P      PENALTY HOME / PENALTY AWAY
     T / Shift+T      TIME-OUT HOME / TIME-OUT AWAY
+    S / Shift+S      SHOT HOME / SHOT AWAY (shootout: shooter, Enter, 1 scored / 0 missed)
+    C                SET CLOCK (digits fill m:ss from the right, . tenths, Enter)
+    E                END the period or break (Enter confirms)
+    F / Shift+F      FORFEIT HOME / FORFEIT AWAY (that team loses; hold 1 s)
+    X                CANCEL/CORRECT an earlier goal or penalty
+    M                MENU (then a number picks any action)
     N                NEXT (hold 1 s)
     U                UNDO (hold 1 s)
-    0-9, Enter, Backspace, Escape (main keys or the numeric keypad): the keypad
+    0-9, Enter, Backspace, Escape, . (main keys or the numeric keypad): the keypad
+    numeric keypad +: MENU
 
 The button keys act only with ``buttons=True`` (the daemon sets it in windowed mode); the
-keypad keys always do (a USB numeric keypad on the Pi arrives as keyboard events).
+keypad keys and the numeric keypad's + always do (a USB numeric keypad on the Pi arrives as
+keyboard events, and with MENU its 17 keys reach every action).
 Closing the window asks the daemon to stop.
 """
 
@@ -36,7 +44,7 @@ class ButtonEdge:
 
 @dataclass(frozen=True, slots=True)
 class KeypadKey:
-    name: str  # "0".."9", "enter", "backspace", "escape"
+    name: str  # "0".."9", "enter", "backspace", "escape", "dot"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +63,15 @@ _BUTTONS: dict[int, tuple[str, str]] = {
     pygame.K_t: ("timeout_home", "timeout_away"),
     pygame.K_n: ("next", "next"),
     pygame.K_u: ("undo", "undo"),
+    pygame.K_s: ("shot_home", "shot_away"),
+    pygame.K_c: ("set_clock", "set_clock"),
+    pygame.K_e: ("end", "end"),
+    pygame.K_f: ("forfeit_home", "forfeit_away"),
+    pygame.K_x: ("cancel", "cancel"),
+    pygame.K_m: ("menu", "menu"),
 }
+# Buttons on the numeric keypad itself, in every mode: MENU makes its 17 keys enough.
+_KEYPAD_BUTTONS: dict[int, str] = {pygame.K_KP_PLUS: "menu"}
 _KEYPAD: dict[int, str] = {
     **{getattr(pygame, f"K_{d}"): str(d) for d in range(10)},
     **{getattr(pygame, f"K_KP{d}"): str(d) for d in range(10)},
@@ -63,6 +79,8 @@ _KEYPAD: dict[int, str] = {
     pygame.K_KP_ENTER: "enter",
     pygame.K_BACKSPACE: "backspace",
     pygame.K_ESCAPE: "escape",
+    pygame.K_PERIOD: "dot",
+    pygame.K_KP_PERIOD: "dot",
 }
 
 
@@ -92,8 +110,10 @@ class Keyboard:
         return bool(pygame.event.peek((pygame.KEYDOWN, pygame.KEYUP, pygame.QUIT)))
 
     def _down(self, key: int, shift: bool) -> list[KeyInput]:
-        if self.buttons and key in _BUTTONS and key not in self._held:
-            action = _BUTTONS[key][1 if shift else 0]
+        if key in self._held:
+            return []  # a key's auto-repeat: the button is still held
+        if key in _KEYPAD_BUTTONS or (self.buttons and key in _BUTTONS):
+            action = _KEYPAD_BUTTONS.get(key) or _BUTTONS[key][1 if shift else 0]
             self._held[key] = action
             return [ButtonEdge(action, True)]
         name = _KEYPAD.get(key)

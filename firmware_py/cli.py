@@ -39,9 +39,16 @@ keyboard (with --windowed; a USB keypad's keys work in every mode):
   G / Shift+G    GOAL HOME / GOAL AWAY
   P / Shift+P    PENALTY HOME / PENALTY AWAY
   T / Shift+T    TIME-OUT HOME / TIME-OUT AWAY
+  S / Shift+S    SHOT HOME / SHOT AWAY (shootout: shooter, Enter, 1 scored / 0 missed)
+  C              SET CLOCK (digits fill m:ss from the right, . tenths, Enter)
+  E              END the period or break (Enter confirms)
+  F / Shift+F    FORFEIT HOME / FORFEIT AWAY (that team loses; hold 1 s)
+  X              CANCEL/CORRECT an earlier goal or penalty
+  M              MENU (then a number picks any action)
   N              NEXT (hold 1 s)
   U              UNDO (hold 1 s)
-  0-9 Enter Backspace Escape (main keys or numeric keypad): the keypad
+  0-9 Enter Backspace Escape . (main keys or numeric keypad): the keypad
+  numeric keypad +: MENU
   closing the window stops the daemon"""
 
 RUN_EPILOG = KEY_MAP_HELP + f"""

@@ -475,8 +475,11 @@ class Daemon:
 
     def _apply(self, command: Command, source: str, line: ScriptLine | None = None) -> None:
         assert self.session is not None
+        # A command's own "seq" (cancel, correct: the record it names) is logged as
+        # "record", so it never clashes with the seq range of the events it made.
         fields: dict[str, Any] = {"match": self.session.match_id, "do": command.name,
-                                  **{k: v for k, v in command.to_json().items() if k != "do"},
+                                  **{("record" if k == "seq" else k): v
+                                     for k, v in command.to_json().items() if k != "do"},
                                   "at": _seconds(command.at), "source": source}
         if line is not None:
             fields["line"] = line.line

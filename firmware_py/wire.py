@@ -64,7 +64,8 @@ MAX_ITEMS = 1000  # goals, penalties or shots of one match
 MAX_TEXT = 200  # characters of any string in an event (a team's name, a penalty's kind)
 MAX_NUMBER = 2**53  # any other number in an event's data (JSON's safe integers)
 _PLAYER_EVENTS = frozenset({EventKind.GOAL.value, EventKind.PENALTY.value,
-                            EventKind.SHOT.value})
+                            EventKind.SHOT.value, EventKind.CANCELLED.value,
+                            EventKind.CORRECTED.value})
 
 
 # -- the messages' keys, each spelled once: the builders and the checkers below both use these
@@ -517,7 +518,7 @@ def _check_data(topic: str, kind: str, data: Mapping[str, Any]) -> None:
         _side(topic, data, "team", where="data.")
         if data.get("player") is not None:
             _int(topic, data, "player", 0, where="data.", maximum=MAX_PLAYER)
-    if kind == EventKind.UNDONE.value and "phase" in data:
+    if kind in (EventKind.UNDONE.value, EventKind.CANCELLED.value) and "phase" in data:
         _text(topic, data, "phase", where="data.")
     todo: list[tuple[Any, str]] = [(data, "data")]
     while todo:

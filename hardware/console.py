@@ -1,5 +1,11 @@
 """The timekeeper's console: buttons and keypad in, commands out.
 
+Every action of ``ACTIONS`` can be a GPIO button (the console map) and is reachable from the
+keypad through ``menu``; an action without a pin still has a button here (``button``), so a
+desktop keyboard or a USB keypad's extra keys can press it with the same debounce and hold.
+NEXT, UNDO and FORFEIT act only on a hold (``HOLD_ACTIONS``); the keypad grammar
+(``firmware_py/core/entry.py``) does the rest.
+
 ``Console.drain`` hands the daemon's loop every command the console produced since the last
 call, each stamped with the instant of its press, in order. START/STOP is resolved against
 the match as it is when that press is applied, so two presses in one batch (more than the
@@ -16,6 +22,8 @@ from typing import Any
 
 from firmware_py.core.commands import (
     Command,
+    End,
+    Forfeit,
     Goal,
     Horn,
     Next,
@@ -23,7 +31,7 @@ from firmware_py.core.commands import (
     Timeout,
     Undo,
 )
-from firmware_py.core.entry import EntryWhat, KeypadEntry
+from firmware_py.core.entry import KeypadEntry, Output, StartStop, records_of
 from firmware_py.core.match import Match
 from firmware_py.core.phase import Team
 from firmware_py.core.tables import Table, parse_toml
@@ -32,8 +40,18 @@ from hardware.buttons import ButtonLogic, ButtonPanel, ButtonSpec, Press
 MS = 1_000_000
 ACTIONS = (
     "start_stop", "horn", "goal_home", "goal_away", "penalty_home", "penalty_away", "next",
-    "undo", "timeout_home", "timeout_away",
+    "undo", "timeout_home", "timeout_away", "shot_home", "shot_away", "set_clock", "end",
+    "forfeit_home", "forfeit_away", "cancel", "menu",
 )
+# A deliberate gesture: these act only after a hold, on any button that does them (the menu
+# asks for an Enter instead). A forfeit ends the match; it must never come from a brush.
+HOLD_ACTIONS = frozenset({"next", "undo", "forfeit_home", "forfeit_away"})
+# What a hold does at once (END's button may be held instead of confirmed with Enter).
+_HELD: dict[str, Callable[[int], Command]] = {
+    "next": Next, "undo": Undo, "end": End,
+    "forfeit_home": lambda at: Forfeit(at, Team.HOME),
+    "forfeit_away": lambda at: Forfeit(at, Team.AWAY),
+}
 BCM_PINS = range(2, 28)
 
 
@@ -102,7 +120,10 @@ def load_config(overrides: Mapping[str, Any] | None = None,
         if action not in ACTIONS:
             raise spec.error("action", f"unknown action {action!r} (one of "
                              f"{', '.join(ACTIONS)})")
-        buttons.append(ButtonSpec(name, pin, pull, action, spec.boolean("hold", default=False)))
+        held = spec.boolean("hold", default=action in HOLD_ACTIONS)
+        if action in HOLD_ACTIONS and not held:
+            raise spec.error("hold", f"{action} acts only on a hold; hold = false is refused")
+        buttons.append(ButtonSpec(name, pin, pull, action, held))
     horn = top.table("horn", _HORN_KEYS, default={})
     horn_pin = number(horn, "pin", BCM_PINS.start, BCM_PINS.stop - 1)
     if horn_pin in used:
@@ -130,7 +151,13 @@ class Console:
         """``ticks_to_ns`` maps the pins' edge timestamps (seconds) onto the match's
         timeline (the daemon's clock may be offset after a power loss, or scaled)."""
         self.config = config
-        self.logic = ButtonLogic(list(config.buttons), debounce_ns=config.debounce_ns,
+        wired = {spec.action for spec in config.buttons}
+        # A button for every action without a pin: a keyboard or keypad key presses it.
+        self._virtual = {action: ButtonSpec(f"virtual.{action}", -1, "up", action,
+                                            action in HOLD_ACTIONS)
+                         for action in ACTIONS if action not in wired}
+        self.logic = ButtonLogic([*config.buttons, *self._virtual.values()],
+                                 debounce_ns=config.debounce_ns,
                                  hold_ns=config.hold_ns, double_tap_ns=config.double_tap_ns)
         self.keypad = KeypadEntry(penalty_kinds, timeout=config.entry_timeout_ns)
         self._keys: list[tuple[str, int]] = []
@@ -138,9 +165,10 @@ class Console:
 
     def button(self, action: str, at: int, active: bool) -> bool:
         """An edge of the button doing ``action`` from elsewhere than its pin (a desktop
-        keyboard standing in for the console): debounced, held and guarded exactly like
-        the pin's own edges. False if no enabled button has that action."""
-        for spec in self.config.buttons:
+        keyboard standing in for the console, a keypad's extra key): debounced, held and
+        guarded exactly like the pin's own edges; an action without a pin has a button of
+        its own. False for an unknown action."""
+        for spec in (*self.config.buttons, *self._virtual.values()):
             if spec.action == action:
                 self.panel.edges.put((spec.name, at, active))
                 return True
@@ -174,38 +202,42 @@ class Console:
         inputs: list[tuple[int, int, Press | str]] = [(p.at, 0, p) for p in presses]
         inputs += [(at, 1, name) for name, at in keys]
         for at, _, item in sorted(inputs, key=lambda x: (x[0], x[1])):
-            for command in self.keypad.poll(at):
-                submit(command)
-            made = self._commands(item, match) if isinstance(item, Press) else \
+            self._submit(self.keypad.poll(at), match, submit)
+            # What cancel offers is the record as it stands at this key.
+            self.keypad.records = records_of(match.state)
+            made = self._commands(item) if isinstance(item, Press) else \
                 self.keypad.key(item, at)
-            for command in made:
-                submit(command)
-        for command in self.keypad.poll(now):
-            submit(command)
+            self._submit(made, match, submit)
+        self._submit(self.keypad.poll(now), match, submit)
 
-    def _commands(self, press: Press, match: Match) -> list[Command]:
+    @staticmethod
+    def _submit(outputs: list[Output], match: Match, submit: Submit) -> None:
+        for output in outputs:
+            # START/STOP is resolved against the match as it is when this press is applied.
+            submit(match.start_stop(output.at) if isinstance(output, StartStop) else output)
+
+    def _commands(self, press: Press) -> list[Output]:
         action, at, kind = press.action, press.at, press.kind
         if action == "horn":
             return [Horn(at, on=kind == "press")]
-        if kind == "hold":
-            return [Next(at)] if action == "next" else [Undo(at)]
-        if kind != "press":
+        if kind == "hold" and action in _HELD:
+            return [_HELD[action](at)]
+        if kind not in ("press", "hold"):
             return []
-        if action == "start_stop":
-            return [match.start_stop(at)]  # the core knows what the press means now
         what, _, side = action.partition("_")
-        team = _TEAM[side]
+        if action == "start_stop":
+            return [StartStop(at)]  # the core knows what the press means now
         if what == "timeout":
-            return [Timeout(at, team)]
+            return [Timeout(at, _TEAM[side])]
+        if self.config.keypad:
+            return self.keypad.choose(action, at)
+        # Without a keypad only what needs no number acts: a goal without a scorer, a
+        # penalty of the first kind for player 0.
         if what == "goal":
-            if self.config.keypad:
-                return self.keypad.begin(EntryWhat.GOAL, team, at)
-            return [Goal(at, team)]
-        if what == "penalty":
-            if self.config.keypad:
-                return self.keypad.begin(EntryWhat.PENALTY, team, at)
-            kinds = self.keypad.kinds
-            return [Penalty(at, team, 0, kinds[0])] if kinds else []
+            return [Goal(at, _TEAM[side])]
+        kinds = self.keypad.kinds
+        if what == "penalty" and kinds:
+            return [Penalty(at, _TEAM[side], 0, kinds[0])]
         return []
 
     def new_match(self, penalty_kinds: list[str]) -> None:

@@ -208,6 +208,9 @@ class Gapless:
 # Events after which a final no longer stands: play resumed (the end was undone, and its
 # ``undone`` may be missing), read off the event types the hall sends (README 4.4).
 _RESUMING = frozenset({"period_started", "clock_started"})
+# An end taken back outside the final phase (an undo of it, a cancelled golden goal): the
+# match goes on.
+_TAKEN_BACK = frozenset({"undone", "cancelled"})
 
 
 class MatchDigest:
@@ -215,7 +218,7 @@ class MatchDigest:
 
     Reading a match by ``seq`` needs only: the latest score sent, the latest
     ``match_ended`` (its result and record), and whether play resumed after it (an
-    ``undone`` of the end, a period or the clock started again). So that is all that is
+    ``undone`` of the end, a cancelled golden goal, a period or the clock started again). So that is all that is
     kept: the office's memory grows with the matches of the event, not with their events
     (README "The office's faults"). The first arrival of a seq counts; a repeat of it
     changes nothing, so duplicates and reordering give the same view.
@@ -256,7 +259,7 @@ class MatchDigest:
         if ev.type == "match_ended":
             if final is None or seq > final.event.seq:
                 final = item
-        elif ev.type in _RESUMING or (ev.type == "undone" and data.get("phase") != "final"):
+        elif ev.type in _RESUMING or (ev.type in _TAKEN_BACK and data.get("phase") != "final"):
             resumed = max(resumed, seq)
         self.seqs.add(seq)
         self.version += 1

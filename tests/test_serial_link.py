@@ -249,7 +249,7 @@ def test_bad_lines_are_counted_and_logged_with_their_reason_and_the_link_goes_on
         f"{where} 1: not JSON (Expecting value at column 1): b'not json'",
         f'{where} 2: must be a JSON object like {{"do": "start"}}, got an array',
         f"{where} 3: unknown command 'jump' (one of start, stop, goal, penalty, timeout, "
-        "shot, next, set_clock, horn, undo, forfeit, end)",
+        "shot, next, set_clock, horn, undo, forfeit, end, cancel, correct)",
         f"{where} 4: 'team' must be \"home\" or \"away\", got 5",
         f"{where} 5: 't' is not allowed on the serial link: a serial command acts when it "
         "arrives",

@@ -210,10 +210,19 @@ def footer(canvas: Canvas, entry: EntryView | None, status: StatusView) -> list[
 def entry_lines(entry: EntryView) -> list[str]:
     """What the timekeeper is typing, fullest wording first: ``PENALTY HOME  #7  KIND:
     1 MINOR  2 DOUBLE MINOR  3 MAJOR`` (as many choices as fit, then "…"), ``PENALTY HOME
-    #7  KIND?``; the team as its button names it, the digits typed so far."""
+    #7  KIND?``; the team as its button names it, the digits typed so far. An entry with a
+    ``prompt`` (every entry of the keypad grammar) shows the prompt, what was typed, then
+    as many of its numbered choices as fit: the operator view shows them all."""
+    if entry.prompt:
+        head = f"{entry.prompt.upper()}  {entry.typed or '_'}"
+        numbered = [f"{key} {label.upper()}" for key, label in entry.keys if key.isdigit()]
+        lines = [f"{head}  " + "   ".join(numbered[:n])
+                 + ("   \u2026" if n < len(numbered) else "")
+                 for n in range(len(numbered), 0, -1)]
+        return [*lines, head, entry.prompt.upper()]
     what = entry.what.upper() or "ENTRY"
     player = f"#{entry.player}" if entry.player else "#_"
-    head = f"{what} {entry.team.upper()}"
+    head = f"{what} {(entry.team or '').upper()}".strip()
     if entry.stage == "kind":
         kinds = [k.replace("_", " ").upper() for k in entry.kinds]
         lines = [f"{head}  {player}  KIND: " + "   ".join(kinds[:n])

@@ -113,9 +113,30 @@ class End(Command):
     name: ClassVar[str] = "end"
 
 
+@dataclass(frozen=True, slots=True)
+class Cancel(Command):
+    """Strike one earlier goal or penalty (event ``seq``) from the record: a new event that
+    names it, never an erasure (README 2, rule 3). Unlike undo it may reach past later
+    actions; its consequences (a released penalty back, the box rescheduled) are undo's."""
+
+    name: ClassVar[str] = "cancel"
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class Correct(Command):
+    """Give an earlier goal (its scorer) or penalty (event ``seq``) another player number:
+    only the number changes, in any phase, the match record with it."""
+
+    name: ClassVar[str] = "correct"
+    seq: int
+    player: int
+
+
 COMMANDS: dict[str, type[Command]] = {
     cls.name: cls
-    for cls in (Start, Stop, Goal, Penalty, Timeout, Shot, Next, SetClock, Horn, Undo, Forfeit, End)
+    for cls in (Start, Stop, Goal, Penalty, Timeout, Shot, Next, SetClock, Horn, Undo, Forfeit, End,
+                Cancel, Correct)
 }
 
 # Player numbers are shirt numbers: 0..99 covers every sport here.
@@ -156,6 +177,12 @@ def _clock_ms(value: object) -> int:
     return value
 
 
+def _seq(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise CommandError(f"'seq' must be an event's seq (a whole number from 1), got {value!r}")
+    return value
+
+
 _Parser = Callable[[object], object]
 
 # command -> field -> (required, parser)
@@ -177,6 +204,8 @@ _FIELDS: dict[str, dict[str, tuple[bool, _Parser]]] = {
     "undo": {},
     "forfeit": {"team": (True, _team)},
     "end": {},
+    "cancel": {"seq": (True, _seq)},
+    "correct": {"seq": (True, _seq), "player": (True, _player)},
 }
 
 

@@ -28,6 +28,8 @@ class EventKind(StrEnum):
     FORFEIT = "forfeit"
     HORN = "horn"
     UNDONE = "undone"
+    CANCELLED = "cancelled"
+    CORRECTED = "corrected"
     PENALTY = "penalty"
     PENALTY_STARTED = "penalty_started"
     PENALTY_ENDED = "penalty_ended"

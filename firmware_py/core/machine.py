@@ -16,7 +16,9 @@ from collections.abc import Mapping
 from typing import Final
 
 from .commands import (
+    Cancel,
     Command,
+    Correct,
     End,
     Forfeit,
     Goal,
@@ -68,6 +70,8 @@ GRID: Final[Mapping[type[Command], tuple[Cell, ...]]] = {
     Undo:     (OK,          OK,         OK,         OK,         OK,         OK,         OK),
     Forfeit:  (OK,          OK,         OK,         OK,         OK,         OK,         OVER),
     End:      (NO_END,      OK,         OK,         OK,         OK,         NO_END,     NO_END),
+    Cancel:   (OK,          OK,         OK,         OK,         OK,         OK,         OK),
+    Correct:  (OK,          OK,         OK,         OK,         OK,         OK,         OK),
 }  # fmt: skip
 
 # The same, to look up: command -> phase -> cell (zip's strict: a row short of a cell fails

@@ -109,16 +109,20 @@ def without_shot(state: MatchState, entry: UndoEntry) -> MatchState:
     return replace(state, shots=shots)
 
 
-def unreleased(box: Box, entry: UndoEntry, now: Nanos, max_shorthanded: int) -> Box:
+def unreleased(box: Box, entry: UndoEntry, now: Nanos, max_shorthanded: int, *,
+               resume: bool = True) -> Box:
     """``box`` at game time ``now`` without the releases of the goal ``entry`` undoes.
 
-    The released penalty comes back with the time it had left at the goal; a penalty given
-    since may have taken the freed place, so the latest starter beyond ``max_shorthanded``
-    waits again (the caller reschedules the box)."""
+    With ``resume`` (undo, just after the goal) the released penalty comes back with the
+    time it had left at the goal; without (a cancel, maybe much later) it comes back as if
+    never released and ends at the game time it would have ended, which may be now (the
+    match lets it fall due at once). A penalty given since may have taken the freed place,
+    so the latest starter beyond ``max_shorthanded`` waits again (the caller reschedules
+    the box). A released penalty cancelled since stays gone."""
     restored: dict[int, ServedPenalty] = {}
     for change in entry.changes:
         before = change.before
-        if before.running and before.expiry is not None:
+        if resume and before.running and before.expiry is not None:
             before = replace(before, expiry=before.expiry + (now - entry.elapsed))
         restored[before.seq] = before
     box = tuple(restored.get(p.seq, p) for p in box)

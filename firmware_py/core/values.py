@@ -119,6 +119,7 @@ class MatchState:
     timeouts_used: tuple[int, int] = (0, 0)  # home, away
     shots: tuple[ShotRecord, ...] = ()
     barred: frozenset[tuple[Team, int]] = frozenset()  # may not shoot (rules 002)
+    cancelled: frozenset[int] = frozenset()  # seqs of goals and penalties struck by cancel
     seq: int = 0  # seq of the latest event
     last_at: Nanos | None = None  # instant of the latest event
 

@@ -20,7 +20,7 @@ from firmware_py.core.phase import Team
 def test_parses_every_command_of_the_design() -> None:
     assert set(COMMANDS) == {
         "start", "stop", "goal", "penalty", "timeout", "shot", "next", "set_clock", "horn",
-        "undo", "forfeit", "end",
+        "undo", "forfeit", "end", "cancel", "correct",
     }
     assert parse_command({"do": "start"}, 5) == Start(at=5)
     assert parse_command({"do": "goal", "team": "away", "player": 11}, 7) == Goal(
@@ -43,6 +43,8 @@ def test_parses_every_command_of_the_design() -> None:
         {"do": "horn", "on": True},
         {"do": "forfeit", "team": "home"},
         {"do": "set_clock", "ms": 0},
+        {"do": "cancel", "seq": 12},
+        {"do": "correct", "seq": 3, "player": 17},
     ],
 )
 def test_to_json_round_trips(obj: dict[str, object]) -> None:
@@ -53,6 +55,10 @@ def test_to_json_round_trips(obj: dict[str, object]) -> None:
     ("obj", "message"),
     [
         ({"do": "jump"}, "unknown command 'jump'"),
+        ({"do": "cancel"}, "cancel: missing field 'seq'"),
+        ({"do": "cancel", "seq": 0}, "'seq' must be an event's seq"),
+        ({"do": "correct", "seq": 4}, "correct: missing field 'player'"),
+        ({"do": "correct", "seq": 4, "player": 100}, "'player' must be a shirt number"),
         ({}, "'do' must name a command"),
         ({"do": "goal"}, "goal: missing field 'team'"),
         ({"do": "goal", "team": "visitors"}, "'team' must be \"home\" or \"away\", got 'visitors'"),

@@ -9,7 +9,9 @@ import pytest
 
 from firmware_py.core.commands import (
     COMMANDS,
+    Cancel,
     Command,
+    Correct,
     End,
     Forfeit,
     Goal,
@@ -46,6 +48,8 @@ MAKE: dict[type[Command], Callable[[int], Command]] = {
     Undo: Undo,
     Forfeit: lambda at: Forfeit(at, HOME),
     End: End,
+    Cancel: lambda at: Cancel(at, 1),
+    Correct: lambda at: Correct(at, 1, 5),
 }
 
 # How to reach each phase: a youth-hockey playoff (overtime, then a shootout) walked through
@@ -106,6 +110,11 @@ BEYOND_THE_PHASE = {
     (Timeout, Phase.OVERTIME): "the youth-hockey-3x18 rules have no time-outs",
     (Undo, Phase.PREGAME): "there is nothing to undo",
     (Undo, Phase.PERIOD): "there is nothing to undo",
+    # Event 1 is the start of play (or, in the final, the forfeit): no goal, no penalty.
+    **{(c, Phase.PREGAME): "there is no event 1 in this match (the latest is 0)"
+       for c in (Cancel, Correct)},
+    **{(c, p): "event 1 is not a goal or a penalty on record (another event, or one taken "
+       "back by undo)" for c in (Cancel, Correct) for p in Phase if p is not Phase.PREGAME},
 }
 
 

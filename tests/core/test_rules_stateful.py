@@ -8,6 +8,7 @@
   match, misconduct or personal penalty: IIHF rule 16, IFF 609.2);
 - the penalty list shows running penalties before waiting ones;
 - in a shootout no team is ever more than one shot ahead;
+- all of it with goals and penalties cancelled or renumbered at random, long after;
 - replaying the inputs gives the same state.
 """
 
@@ -19,7 +20,9 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from firmware_py import presets
 from firmware_py.core.commands import (
+    Cancel,
     Command,
+    Correct,
     End,
     Goal,
     Penalty,
@@ -110,6 +113,16 @@ class RulesMachine(RuleBasedStateMachine):
     @rule(step=st.integers(0, seconds(5)), value=st.integers(1, 600))
     def set_clock(self, step: int, value: int) -> None:
         self.feed(SetClock(self.tick(step), ms=value * 1000))
+
+    @rule(step=st.integers(0, seconds(5)), data=st.data(), player=players,
+          cancel=st.booleans())
+    def cancel_or_correct(self, step: int, data: st.DataObject, player: int,
+                          cancel: bool) -> None:
+        s = self.match.state
+        seqs = [g.seq for g in s.goals] + [p.seq for p in s.box] + [s.seq + 1, 1]
+        seq = data.draw(st.sampled_from(seqs))
+        at = self.tick(step)
+        self.feed(Cancel(at, seq) if cancel else Correct(at, seq, player))
 
     @precondition(lambda self: self.match.state.phase is Phase.SHOOTOUT)
     @rule(step=st.integers(0, seconds(20)), team=teams, player=players, scored=st.booleans())

@@ -21,7 +21,7 @@ import pytest
 
 from firmware_py import presets
 from firmware_py.core.match import Match, feed
-from firmware_py.core.phase import Stage
+from firmware_py.core.phase import Stage, Team
 from firmware_py.core.state import state_document
 from firmware_py.core.units import NS_PER_S
 from firmware_py.core.values import MatchSetup
@@ -318,4 +318,54 @@ def test_a_press_takes_effect_at_its_edge_time(tmp_path: Path) -> None:
     doc = hall.frames[-1].doc
     assert not doc["running"]
     assert doc["clock_ms"] == 900_000 - (stop_at - t0) // 1_000_000
+    hall.stop()
+
+
+def test_a_cancel_and_a_correction_from_the_keypad_survive_a_restart(tmp_path: Path) -> None:
+    """MENU 15 on the keypad: a goal cancelled and a penalty renumbered are commands in the
+    journal, so a crash and a restart (journal replay) bring them back exactly."""
+    hall = InProcessHall(tmp_path, CONFIG)
+    daemon = hall.start()
+    console = daemon.console
+    assert console is not None
+    t0 = hall.time.now + NS_PER_S
+
+    def tap(action: str, at: int) -> None:
+        assert console is not None
+        console.button(action, at, True)
+        console.button(action, at + 50_000_000, False)
+
+    def keys(at: int, *names: str) -> None:
+        assert console is not None
+        for name in names:
+            console.key(name, at)
+
+    tap("start_stop", t0)
+    tap("goal_home", t0 + 10 * NS_PER_S)
+    keys(t0 + 11 * NS_PER_S, "9", "enter")
+    tap("penalty_away", t0 + 20 * NS_PER_S)
+    keys(t0 + 21 * NS_PER_S, "1", "2", "enter", "1")
+    daemon.run_until(t0 + 30 * NS_PER_S)
+    tap("menu", t0 + 31 * NS_PER_S)
+    keys(t0 + 32 * NS_PER_S, "1", "5", "1", "2", "1", "enter")  # newest: the penalty, #21
+    daemon.run_until(t0 + 40 * NS_PER_S)
+    tap("menu", t0 + 41 * NS_PER_S)
+    keys(t0 + 42 * NS_PER_S, "1", "5", "2", "enter")  # then the goal: cancelled
+    daemon.run_until(t0 + 50 * NS_PER_S)
+
+    def played(state: Any) -> tuple[Any, ...]:
+        return (state.score(), [(p.team.value, p.player) for p in state.box],
+                sorted(state.cancelled), state.seq)
+
+    before = played(daemon.match.state)
+    assert before[:2] == ({Team.HOME: 0, Team.AWAY: 0}, [("away", 21)])
+    commands = [r["command"]["do"] for r in records(hall) if r.get("type") == "command"]
+    assert commands[-2:] == ["correct", "cancel"]
+    hall.crash()
+    hall.time.now += NS_PER_S
+    daemon = hall.start()
+    daemon.run_until(hall.time.now + NS_PER_S)
+    assert played(daemon.match.state) == before
+    assert hall.frames[-1].doc["score"] == {"home": 0, "away": 0}
+    assert [p["player"] for p in hall.frames[-1].doc["penalties"]["away"]] == [21]
     hall.stop()

@@ -53,6 +53,17 @@ GAME = base(
            "kinds": KINDS},
 )
 
+# The keypad's menu after MENU and a "1" (README "Wiring the console"): what
+# ``KeypadEntry.describe`` gives, the numbers 1 and 10-17 still open.
+MENU_ENTRY: dict[str, Any] = {
+    "what": "menu", "team": None, "player": None, "stage": "choice",
+    "prompt": "MENU: action", "typed": "1",
+    "keys": [["1", "start/stop"], ["10", "shot away"], ["11", "set clock"],
+             ["12", "end period/break"], ["13", "forfeit: home loses"],
+             ["14", "forfeit: away loses"], ["15", "cancel/correct"], ["16", "next"],
+             ["17", "undo"], ["enter", "pick it"], ["backspace", "erase"],
+             ["escape", "cancel"]]}
+
 # Every other indicator at once (a synthetic document: no single preset has them all): a
 # time-out (rules 001), the line-change countdown (rules 002), the extra player (rules 003),
 # a penalty; with the status marks of a clock restored after a power loss and the office

@@ -41,6 +41,9 @@ def variations() -> dict[str, tuple[dict[str, Any], dict[str, Any] | None]]:
     busy.update(timeout={"team": "home", "remaining_ms": 30_000}, shift_ms=60_000,
                 extra_player="away")
     out["everything"] = (busy, None)
+    menu = copy.deepcopy(states.GAME)  # the keypad's menu: its numbered list on the line
+    menu["entry"] = states.MENU_ENTRY
+    out["menu-entry"] = (menu, None)
     out["first-shot"] = (states.base(phase="shootout", clock_ms=0, shootout={
         "home": [], "away": [], "next": None}), None)
     long_shootout = copy.deepcopy(states.SHOOTOUT)  # 40 rounds: the oldest give way

@@ -21,6 +21,7 @@ from firmware_py.core.commands import (
     Timeout,
     Undo,
 )
+from firmware_py.core.events import Event
 from firmware_py.core.match import Match, feed
 from firmware_py.core.phase import Stage, Team
 from firmware_py.core.state import state_document
@@ -36,19 +37,29 @@ class Bench:
     """A console on mock pins, a match, and every command the console submitted."""
 
     def __init__(self, factory: MockFactory, ticks: FakeTicks, *, stage: Stage = Stage.PLAYOFF,
-                 **overrides: Any) -> None:
+                 preset: str = "floorball-2x20", **overrides: Any) -> None:
         self.ticks = ticks
         self.factory = factory
         self.config = load_config(overrides)
-        self.match = Match(presets.load("floorball-2x20"), MatchSetup(stage=stage))
+        self.match = Match(presets.load(preset), MatchSetup(stage=stage))
         self.console = Console(self.config, factory,
                                list(self.match.preset.penalties.kinds))
         self.commands: list[Command] = []
+        self.events: list[Event] = []
+        self.refusals: list[str] = []
         self.pins = {b.name: factory.pin(b.pin) for b in self.config.buttons}
 
     def submit(self, command: Command) -> None:
         self.commands.append(command)
-        feed(self.match, command)
+        fed = feed(self.match, command)
+        self.events += fed.events
+        if fed.refused is not None:
+            self.refusals.append(str(fed.refused))
+
+    def keys(self, at: str, *names: str) -> None:
+        """Keypad keys, all at one instant (their order is kept)."""
+        for name in names:
+            self.console.key(name, s(at))
 
     def press(self, name: str, at: str) -> None:
         self.ticks.at(at)
@@ -157,8 +168,11 @@ def test_timeout_buttons(bench: Bench) -> None:
 def test_goal_with_a_scorer_from_the_keypad(bench: Bench) -> None:
     bench.tap("goal_away", "1000")
     assert bench.drain("1000.5") == []
-    assert bench.console.entry() == {"what": "goal", "team": "away", "player": None,
-                                     "stage": "number"}
+    entry = bench.console.entry()
+    assert entry is not None
+    assert {k: entry[k] for k in ("what", "team", "player", "stage")} == {
+        "what": "goal", "team": "away", "player": None, "stage": "number"}
+    assert entry["prompt"] == "GOAL AWAY: scorer"
     for key in ("1", "1"):
         bench.console.key(key, s("1001"))
     bench.console.key("enter", s("1002"))
@@ -234,7 +248,7 @@ def test_the_default_map_has_every_action_once() -> None:
     config = load_config()
     assert sorted(b.action for b in config.buttons) == sorted(
         ["start_stop", "horn", "goal_home", "goal_away", "penalty_home", "penalty_away",
-         "next", "undo", "timeout_home", "timeout_away"])
+         "next", "undo", "timeout_home", "timeout_away", "menu"])
     assert {b.name for b in config.buttons if b.hold} == {"undo", "next"}
     assert config.horn_pin not in {b.pin for b in config.buttons}
 

@@ -58,7 +58,7 @@ def by_seq(events: list[Received]) -> tuple[Any, Any, tuple[int, ...], int]:
             live = (score["home"], score["away"])
         if ev.type == "match_ended":
             final = seqs[n]
-        elif (ev.type == "undone" and ev.data.get("phase") != "final") \
+        elif (ev.type in ("undone", "cancelled") and ev.data.get("phase") != "final") \
                 or ev.type in ("period_started", "clock_started"):
             final = None  # play resumed
     gaps = tuple(n for n in range(1, top) if n not in seqs)
@@ -66,7 +66,7 @@ def by_seq(events: list[Received]) -> tuple[Any, Any, tuple[int, ...], int]:
 
 
 _TYPES = ("clock_started", "clock_stopped", "goal", "period_started", "period_ended",
-          "undone", "match_ended", "penalty")
+          "undone", "cancelled", "match_ended", "penalty")
 _DATA = st.fixed_dictionaries({}, optional={
     "score": st.one_of(st.fixed_dictionaries({"home": st.integers(0, 9),
                                               "away": st.integers(0, 9)}),

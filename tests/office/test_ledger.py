@@ -195,3 +195,42 @@ def test_a_bracket_match_played_under_placeholder_names_counts_for_the_real_team
     final = next(m for m in cup.matches if semi.id in (m.home.match, m.away.match))
     assert ledger.pairings[semi.id].home in (after.pairings[final.id].home,
                                              after.pairings[final.id].away)
+
+
+def test_a_cancelled_golden_goal_reopens_the_match_at_the_office() -> None:
+    # Rules 002 'Overtime': a golden goal ends the match; the timekeeper cancels it (the
+    # referee disallowed it) and overtime goes on, so the office shows the match live again.
+    from firmware_py import presets  # noqa: PLC0415
+    from firmware_py.core.commands import Cancel, End, Goal, Start  # noqa: PLC0415
+    from firmware_py.core.match import Match, feed  # noqa: PLC0415
+    from firmware_py.core.phase import Team  # noqa: PLC0415
+    from firmware_py.core.values import MatchSetup, TeamInfo  # noqa: PLC0415
+    from firmware_py.wire import event_document  # noqa: PLC0415
+
+    t = load_tournament(ROOT / "examples/tournaments/002-youth-hockey.toml")
+    m = t.match("A1")
+    assert m is not None and m.home.team is not None and m.away.team is not None
+    match = Match(presets.load(m.preset), MatchSetup(
+        m.id, CoreStage.GROUP, TeamInfo(m.home.team, ("#000000", "#ffffff")),
+        TeamInfo(m.away.team, ("#ffffff", "#000000"))))
+    second = 1_000_000_000
+    events = []
+    for n, cmd in enumerate([Start(0), End(1), Start(2), End(3), Start(4), End(5), Start(6),
+                             Goal(7 * second, Team.AWAY, 9)]):
+        fed = feed(match, cmd)
+        assert fed.refused is None, fed.refused
+        events += fed.events
+        assert n < 7 or match.state.phase.value == "final"
+
+    def received() -> list[Received]:
+        return [Received(hall_event(event_document(m.hall, {
+            "match": m.id, "seq": e.seq, "event": e.kind.value, "data": dict(e.data),
+            "at": e.at})), T0) for e in events]
+
+    assert build(t, received(), now=T0).matches[m.id].outcome.state in (
+        ResultState.FINAL, ResultState.CONFIRMED)
+    goal = match.state.goals[-1].seq
+    fed = feed(match, Cancel(8 * second, goal))
+    assert fed.refused is None and fed.events[-1].data["phase"] == "overtime"
+    events += fed.events
+    assert build(t, received(), now=T0).matches[m.id].outcome.state is ResultState.LIVE

@@ -1,0 +1,75 @@
+"""The operator line shows any keypad entry: its prompt, what was typed and as many of its
+numbered choices as fit (the state document's ``entry``, README 4.3)."""
+
+from __future__ import annotations
+
+import copy
+import re
+
+import pytest
+
+from display.document import DocumentError, read_state
+from display.layout import layout
+from display.screens.common import entry_lines
+from firmware_py.core.entry import KeypadEntry, Record
+from firmware_py.core.phase import Team
+
+from . import states
+
+KINDS = ["minor", "double_minor", "major", "misconduct", "game_misconduct", "match"]
+
+
+def described(action: str, *keys: str) -> dict[str, object]:
+    pad = KeypadEntry(KINDS)
+    pad.records = (Record(7, "goal", Team.HOME, 9, None, 1, 600_000),)
+    pad.choose(action, 0)
+    for key in keys:
+        pad.key(key, 1)
+    out = pad.describe()
+    assert out is not None
+    return out
+
+
+def line_of(entry: dict[str, object]) -> list[str]:
+    doc = copy.deepcopy(states.GAME)
+    doc["entry"] = entry
+    view = read_state(doc).entry
+    assert view is not None
+    return entry_lines(view)
+
+
+def test_the_fullest_line_has_the_prompt_what_was_typed_and_every_choice() -> None:
+    lines = line_of(described("penalty_away", "1", "2", "enter"))
+    assert lines[0] == ("PENALTY AWAY #12: KIND  _  1 MINOR   2 DOUBLE MINOR   3 MAJOR   "
+                        "4 MISCONDUCT   5 GAME MISCONDUCT   6 MATCH")
+    assert lines[1].endswith("5 GAME MISCONDUCT   \u2026")  # shorter: choices give way
+    assert lines[-2:] == ["PENALTY AWAY #12: KIND  _", "PENALTY AWAY #12: KIND"]
+
+
+def test_entries_without_a_team_and_their_typing() -> None:
+    assert line_of(described("set_clock", "1", "2", "0", "0"))[0] == "SET CLOCK: M:SS.T  12:00.0"
+    assert line_of(described("menu", "1"))[0].startswith("MENU: ACTION  1  1 START/STOP   "
+                                                         "10 SHOT AWAY")
+    assert line_of(described("cancel"))[0] == ("CANCEL/CORRECT: WHICH RECORD  _  "
+                                               "1 GOAL HOME #9 P1 10:00")
+    assert line_of(described("end"))[0] == "END: ENTER CONFIRMS  _"
+
+
+def test_an_old_entry_without_a_prompt_reads_as_before() -> None:
+    assert line_of({"what": "goal", "team": "home", "player": "7", "stage": "number"}) == [
+        "GOAL HOME  SCORER #7", "GOAL HOME  #7"]
+
+
+def test_the_menu_entry_is_drawn_on_the_game_screen() -> None:
+    doc = copy.deepcopy(states.GAME)
+    doc["entry"] = states.MENU_ENTRY
+    frame = layout(doc, (1920, 1080))
+    shown = [item for item in frame.items if getattr(item, "role", "") == "entry"]
+    assert len(shown) == 1 and getattr(shown[0], "text", "").startswith("MENU: ACTION  1")
+
+
+def test_a_malformed_key_list_names_where() -> None:
+    doc = copy.deepcopy(states.GAME)
+    doc["entry"] = {**states.MENU_ENTRY, "keys": [["1"]]}
+    with pytest.raises(DocumentError, match=re.escape("entry.keys[0]: expected [key, meaning]")):
+        read_state(doc)
