@@ -33,6 +33,10 @@ MS = 1_000_000
 ACTIONS = (
     "start_stop", "horn", "goal_home", "goal_away", "penalty_home", "penalty_away", "next",
     "undo", "timeout_home", "timeout_away",
+    # Reached by the USB keypad (hardware/keymap.py) and the menu; a button may carry them
+    # too, they do nothing here until the console knows them.
+    "shot_home", "shot_away", "set_clock", "end", "forfeit_home", "forfeit_away", "cancel",
+    "menu",
 )
 BCM_PINS = range(2, 28)
 
@@ -194,7 +198,9 @@ class Console:
         if action == "start_stop":
             return [match.start_stop(at)]  # the core knows what the press means now
         what, _, side = action.partition("_")
-        team = _TEAM[side]
+        team = _TEAM.get(side)
+        if team is None:
+            return []  # an action without a team (menu, end, ...): not a button's press here
         if what == "timeout":
             return [Timeout(at, team)]
         if what == "goal":
