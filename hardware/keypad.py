@@ -3,8 +3,9 @@ edge time as the kernel stamped it.
 
 ``EvdevKeys.poll(now)`` returns the mapped keys (hardware/keymap.py) since the last call:
 ``ButtonEdge`` for keys that are console actions (press and release), ``KeypadKey`` for
-digits and entry keys (press only); autorepeat is ignored. No thread: the daemon's loop
-calls ``poll`` and asks ``pending`` (a zero-timeout select) between naps.
+digits and entry keys (press only); autorepeat is ignored, and when the kernel says it
+dropped events (SYN_DROPPED) every held key is released at that instant. No thread: the
+daemon's loop calls ``poll`` and asks ``pending`` (a zero-timeout select) between naps.
 
 **Edge time.** Each device's clock is switched to CLOCK_MONOTONIC (the EVIOCSCLOCKID
 ioctl), so an event's stamp *is* the monotonic instant of the press, on the clock of
@@ -47,6 +48,7 @@ CLOCK_MONOTONIC = 1  # linux/time.h
 # _IOW('E', 0xa0, int): direction write (1) << 30 | size 4 << 16 | type 'E' << 8 | nr 0xa0
 EVIOCSCLOCKID = (1 << 30) | (struct.calcsize("i") << 16) | (ord("E") << 8) | 0xA0
 RELEASE, PRESS, REPEAT = 0, 1, 2
+EV_SYN, SYN_DROPPED = 0, 3  # the kernel's buffer overflowed: events were lost
 
 
 class InputEvent(Protocol):
@@ -157,12 +159,17 @@ class EvdevKeys:
     # ---------------------------------------------------------------- inside
 
     def _event(self, entry: _Open, event: InputEvent, offset: int) -> list[KeyInput]:
+        at = event.sec * NS_PER_S + event.usec * 1000 + offset
+        if event.type == EV_SYN and event.code == SYN_DROPPED:
+            # A release may be among the lost events: let go of every held key now rather
+            # than risk a horn that never stops.
+            held, entry.held = entry.held, {}
+            return [ButtonEdge(action, at, False) for action in held.values()]
         if event.type != EV_KEY or event.value == REPEAT:
             return []
         target = self.codes.get(event.code)
         if target is None:
             return []
-        at = event.sec * NS_PER_S + event.usec * 1000 + offset
         if target not in ACTIONS:
             return [KeypadKey(target, at)] if event.value == PRESS else []
         if event.value == PRESS:

@@ -51,6 +51,10 @@ class FakeDevice:
         self._queue.append(Event(sec, rest // 1000, EV_SYN, 0, 0))
         os.write(self._w, b"k")
 
+    def push(self, event: Event) -> None:
+        self._queue.append(event)
+        os.write(self._w, b"e")
+
     def tap(self, name: str, down_ns: int, up_ns: int) -> None:
         self.key(name, down_ns, 1)
         self.key(name, up_ns, 0)

@@ -306,3 +306,16 @@ def test_a_real_virtual_keypad_is_stamped_on_the_monotonic_clock() -> None:  # p
             assert isinstance(edge, ButtonEdge) and before - 1000 <= edge.at <= after
         finally:
             keys.close()
+
+
+def test_lost_events_release_what_was_held(bus: FakeBus, clocks: Clocks) -> None:
+    """SYN_DROPPED: the kernel's buffer overflowed and a release may be lost."""
+    from .fake_evdev import EV_SYN, Event  # noqa: PLC0415
+
+    pad = bus.plug(PAD)
+    keys = reader(bus, clocks)
+    keys.poll(T0)
+    pad.key("KEY_KPASTERISK", T0 + 1000)
+    pad.push(Event(T0 // NS, 5, EV_SYN, 3, 0))  # SYN_DROPPED at T0 + 5 µs
+    assert keys.poll(T0 + 2 * NS // 10) == [ButtonEdge("horn", T0 + 1000, True),
+                                            ButtonEdge("horn", T0 + 5000, False)]
