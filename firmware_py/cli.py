@@ -53,6 +53,11 @@ keyboard (with --windowed; a USB keypad's keys work in every mode):
 
 RUN_EPILOG = KEY_MAP_HELP + f"""
 
+headless on Linux ([keypad] evdev = "auto"; true: in every mode): USB keypads and keyboards are
+read through evdev, each key at the kernel's edge time, found again when replugged.
+Numeric keypad: + START/STOP, * HORN (held), / MENU, NumLock UNDO (hold 1 s), - Escape,
+Enter, 0-9 (README "Wiring the console"; [keypad.keys] changes any key).
+
 config: every key and its default is in examples/scoreboard.toml; a missing default file
 means all defaults. Options given here win over the file.
 

@@ -20,6 +20,7 @@ from firmware_py.core.values import MatchSetup, TeamInfo
 from firmware_py.linkconfig import LinkConfig, LinkConfigError, parse_link_config
 from firmware_py.wire import check_name
 from hardware.console import ConsoleConfig, ConsoleConfigError, load_config
+from hardware.keymap import KeypadConfig, KeypadConfigError, load_keypad_config
 
 DEFAULT_PATH = Path("/etc/scoreboard/scoreboard.toml")
 DISPLAY_MODES = ("auto", "fullscreen", "windowed", "headless")
@@ -36,7 +37,7 @@ _KEYS: dict[str, set[str]] = {
     "serial": {"url", "baud", "state_hz"},
     "log": {"level"},
 }
-_FREE_TABLES = {"console", "mqtt"}  # checked by their own modules
+_FREE_TABLES = {"console", "keypad", "mqtt"}  # checked by their own modules
 
 
 class ConfigError(ValueError):
@@ -67,6 +68,7 @@ class Config:
     final_hold_s: int = 30  # a final result stays up this long before the next match
     pin_factory: str = "auto"
     console: ConsoleConfig = field(default_factory=load_config)
+    keypad: KeypadConfig = field(default_factory=load_keypad_config)
     serial: SerialConfig = field(default_factory=SerialConfig)
     mqtt: LinkConfig | None = None
     log_level: str = "info"
@@ -150,6 +152,11 @@ def parse(data: dict[str, Any], source: str) -> Config:
                               source=f"{source}: console")
     except ConsoleConfigError as err:
         raise ConfigError(str(err)) from err
+    try:
+        keypad = load_keypad_config(top.table("keypad", default={}).data,
+                                    source=f"{source}: keypad")
+    except KeypadConfigError as err:
+        raise ConfigError(str(err)) from err
 
     url = serial.text("url", "")
     baud = serial.integer("baud", minimum=1, default=115200)
@@ -175,6 +182,7 @@ def parse(data: dict[str, Any], source: str) -> Config:
         final_hold_s=final_hold_s,
         pin_factory=pin_factory,
         console=console,
+        keypad=keypad,
         serial=SerialConfig(url, baud, state_hz),
         mqtt=mqtt,
         log_level=level,

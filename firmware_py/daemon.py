@@ -9,7 +9,8 @@ Nothing here reads the OS clock: every instant comes from ``time``.
 Each iteration:
 
 1. **drain inputs**: console button edges and keypad keys (the desktop keyboard stands in for
-   the buttons in windowed mode), serial command lines, due replay-script lines;
+   the buttons in windowed mode; headless, USB keypads are read through evdev, each key at
+   the kernel's edge time), serial command lines, due replay-script lines;
 2. **apply** each through the Recorder at its own edge time: journal + fsync first, then it
    exists (and is logged: ``command applied`` / ``command refused``);
 3. **advance** the match to now (periods, penalties, shifts ending at their deadlines), and
@@ -45,6 +46,7 @@ import contextlib
 import logging
 import os
 import signal
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
@@ -71,6 +73,7 @@ from firmware_py.parts import (
     HallParts,
     Horn,
     Keyboard,
+    KeySource,
     OfficeLink,
     Parts,
     Relay,
@@ -83,6 +86,7 @@ from firmware_py.session import CONFIRMING, Session, open_session
 from firmware_py.statelock import StateLock
 from firmware_py.timeline import Timeline, boot_id
 from firmware_py.timesource import DEFAULT_SPIN_NS, SystemTime, TimeSource
+from hardware import keymap
 
 log = logging.getLogger("firmware_py.daemon")
 
@@ -152,6 +156,7 @@ class Daemon:
         self.display: Display | None = None
         self.keyboard: Keyboard | None = None
         self.console: Console | None = None
+        self.keys: KeySource | None = None  # USB keypads through evdev, if read
         self.serial: SerialPort | None = None
         self.link: OfficeLink | None = None
         self.frames: FramePlanner | None = None
@@ -246,6 +251,8 @@ class Daemon:
                                      self.timeline.ticks_to_ns)
         self.options_layout = options_for(self.match.preset)
         self.display, self.keyboard = parts.display(opts.display_mode, cfg.display_size)
+        if keymap.enabled(cfg.keypad.mode, opts.display_mode, sys.platform):
+            self.keys = parts.keys(cfg, self.time)
         # Through self.match each time: `next` replaces the match on the board.
         self.frames = FramePlanner(lambda now: self.match.display_deadline(now),  # noqa: PLW0108
                                    self.timeline.scale)
@@ -442,7 +449,8 @@ class Daemon:
 
     def _input_waiting(self) -> bool:
         assert self.console is not None and self.keyboard is not None
-        return self.console.pending() or self._serial_input or self.keyboard.pending()
+        return (self.console.pending() or self._serial_input or self.keyboard.pending()
+                or (self.keys is not None and self.keys.pending()))
 
     def _serial_woke(self) -> None:
         self._serial_input = True  # read by the loop within a slice; a plain flag, no lock
@@ -461,6 +469,8 @@ class Daemon:
             elif isinstance(item, KeypadKey):
                 self.console.key(item.name, now)
                 self._dirty = True  # the operator line shows the entry
+        if self.keys is not None:
+            self._usb_keys()
         if self.script is not None:
             for line, command in self.script.due(now):
                 self._apply(command, "script", line)
@@ -472,6 +482,19 @@ class Daemon:
         self.console.drain(now, self.match, lambda c: self._apply(c, "console"))
         if self.console.entry() != entry_before:
             self._dirty = True
+
+    def _usb_keys(self) -> None:
+        """The USB keypad's keys, each at the kernel's stamp of its edge (real monotonic
+        time) put on the match's timeline, never at the loop's ``now``."""
+        assert self.console is not None and self.keys is not None
+        for item in self.keys.poll(self.time.monotonic_ns()):
+            at = self.timeline.from_real(item.at)
+            if isinstance(item, keymap.ButtonEdge):
+                if not self.console.button(item.action, at, item.active) and item.active:
+                    kv(log, logging.DEBUG, "key without a button", action=item.action)
+            else:
+                self.console.key(item.name, at)
+                self._dirty = True  # the operator line shows the entry
 
     def _apply(self, command: Command, source: str, line: ScriptLine | None = None) -> None:
         assert self.session is not None
@@ -846,6 +869,8 @@ class Daemon:
         kv(log, logging.INFO, "stopped", reason=reason)
 
     def _close_inputs(self) -> None:
+        if self.keys is not None:
+            self.keys.close()
         if self.console is not None:
             self.console.close()
 

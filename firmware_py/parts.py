@@ -1,13 +1,13 @@
 """The parts a scoreboard is made of, as the daemon sees them, and the real ones.
 
 ``Daemon`` (firmware_py/daemon.py) takes a ``Parts``: a factory of the console, the horn, the
-display and keyboard, the serial link and the office link, each made when the daemon starts
-and from what it knows by then (the pins, the preset's penalty kinds, the timeline). The
-protocols below are all the daemon uses of each. ``HallParts`` makes the real ones, as in a
-hall; a test passes its own (tests/daemon/inprocess.py), in the way gpiozero's devices take
-an injected pin factory. Third-party libraries load only when a part is made, each inside
-its own package (gpiozero and pyserial in hardware/, pygame in display/, paho in
-firmware_py/mqtt.py).
+display and keyboard, the USB keypad read through evdev, the serial link and the office link,
+each made when the daemon starts and from what it knows by then (the pins, the preset's
+penalty kinds, the timeline). The protocols below are all the daemon uses of each.
+``HallParts`` makes the real ones, as in a hall; a test passes its own
+(tests/daemon/inprocess.py), in the way gpiozero's devices take an injected pin factory.
+Third-party libraries load only when a part is made, each inside its own package (gpiozero,
+pyserial and evdev in hardware/, pygame in display/, paho in firmware_py/mqtt.py).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from firmware_py.outbox import Outbox
 from firmware_py.sdnotify import Notifier
 from firmware_py.timeline import Timeline
 from firmware_py.timesource import TimeSource
+from hardware.keymap import KeyInput
 
 
 class Relay(Protocol):
@@ -72,6 +73,16 @@ class Keyboard(Protocol):
     def pending(self) -> bool: ...
 
 
+class KeySource(Protocol):
+    """USB keypads and keyboards read headless (hardware/keypad.py): every item carries the
+    kernel's edge time (monotonic ns), as a GPIO edge does."""
+
+    def poll(self, now: int) -> list[KeyInput]:
+        """The keys since the last call; ``now`` (monotonic ns) paces the rescans."""
+    def pending(self) -> bool: ...
+    def close(self) -> None: ...
+
+
 class SerialPort(Protocol):
     def start(self) -> None: ...
     def send_state(self, doc: dict[str, Any]) -> None: ...
@@ -108,6 +119,7 @@ class Parts(Protocol):
     def horn(self, relay: Relay, timeline: Timeline, time: TimeSource,
              current: Callable[[], Match]) -> Horn: ...
     def display(self, mode: str, size: tuple[int, int]) -> tuple[Display, Keyboard]: ...
+    def keys(self, config: Config, clock: TimeSource) -> KeySource: ...
     def serial(self, config: SerialConfig, clock: Callable[[], int],
                on_input: Callable[[], None]) -> SerialPort: ...
     def link(self, config: LinkConfig, on_next: OnNext,
@@ -119,7 +131,7 @@ class Parts(Protocol):
 
 class HallParts:
     """The real parts: gpiozero pins and relay, the GPIO console, the horn's deadline
-    thread, the pygame display, pyserial, paho, systemd's notify socket."""
+    thread, the pygame display, evdev keypads, pyserial, paho, systemd's notify socket."""
 
     def pins(self, name: str) -> Any:
         from hardware import pins  # noqa: PLC0415
@@ -163,6 +175,13 @@ class HallParts:
             os.environ.setdefault(key, value)
         screen = Screen(mode, size)  # type: ignore[arg-type]
         return screen, KeyMap(buttons=mode == "windowed")
+
+    def keys(self, config: Config, clock: TimeSource) -> KeySource:
+        from firmware_py.timesource import realtime_ns  # noqa: PLC0415
+        from hardware.keypad import EvdevKeys  # noqa: PLC0415
+
+        return EvdevKeys(config.keypad, monotonic=clock.monotonic_ns,
+                         realtime=realtime_ns)
 
     def serial(self, config: SerialConfig, clock: Callable[[], int],
                on_input: Callable[[], None]) -> SerialPort:

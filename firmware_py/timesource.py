@@ -112,6 +112,12 @@ class SystemTime:
 SYSTEM = SystemTime()
 
 
+def realtime_ns() -> int:
+    """The kernel's CLOCK_REALTIME in ns, only to map input events a kernel stamped on it
+    onto the monotonic clock (hardware/keypad.py); never for labels (that is ``wall``)."""
+    return time.time_ns()
+
+
 def monotonic_s() -> float:
     """Now on the OS's monotonic clock, in seconds (for timeouts of network and process
     waits, which are real time by nature)."""

@@ -218,10 +218,10 @@ class MatchDigest:
 
     Reading a match by ``seq`` needs only: the latest score sent, the latest
     ``match_ended`` (its result and record), and whether play resumed after it (an
-    ``undone`` of the end, a cancelled golden goal, a period or the clock started again). So that is all that is
-    kept: the office's memory grows with the matches of the event, not with their events
-    (README "The office's faults"). The first arrival of a seq counts; a repeat of it
-    changes nothing, so duplicates and reordering give the same view.
+    ``undone`` of the end, a cancelled golden goal, a period or the clock started again).
+    So that is all that is kept: the office's memory grows with the matches of the event,
+    not with their events (README "The office's faults"). The first arrival of a seq
+    counts; a repeat of it changes nothing, so duplicates and reordering give the same view.
     """
 
     __slots__ = ("_final", "_resumed", "_score", "seqs", "version")

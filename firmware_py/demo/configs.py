@@ -62,6 +62,8 @@ def hall_config(hall: str, *, state_dir: Path, display: str,
     tables["state"] = {"dir": str(state_dir)}
     tables["display"] = {"mode": display, "size": f"{size[0]}x{size[1]}"}
     tables["gpio"] = {"pin_factory": "mock"}
+    # Simulated halls: never read (or grab) this machine's keyboards, even headless.
+    tables["keypad"] = {"evdev": False}
     if broker is not None:
         if tournament is None:
             raise ValueError("a hall on a broker needs its tournament")

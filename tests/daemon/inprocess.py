@@ -13,6 +13,8 @@ they only cost time:
   own deadlines) instead of by the deadline thread, whose waits are in real time;
 - the display records what it is asked to draw (``RecordingDisplay``); a test that wants
   the pixels asks for the real headless pygame display instead (``real_display=True``);
+- the USB keypad is none, or the test's own ``KeySource`` (``key_source``: e.g. the real
+  ``EvdevKeys`` on fake devices): never this machine's /dev/input;
 - the office link is ``FakeLink`` unless a test passes its own (the real ``HallLink`` on a
   real mosquitto, for example): it stores every event at once, as an office that is up.
 """
@@ -37,6 +39,7 @@ from firmware_py.parts import (
     HallParts,
     Horn,
     Keyboard,
+    KeySource,
     OfficeLink,
     OnNext,
     OnStandings,
@@ -114,6 +117,19 @@ class NoKeyboard:
 
     def pending(self) -> bool:
         return False
+
+
+class NoKeys:
+    """No USB keypad plugged in."""
+
+    def poll(self, now: int) -> list[Any]:
+        return []
+
+    def pending(self) -> bool:
+        return False
+
+    def close(self) -> None:
+        pass
 
 
 class LoopHorn:
@@ -233,6 +249,7 @@ class TestParts(HallParts):
 
     real_display: bool = False
     link_factory: Callable[[LinkConfig, OnNext, OnStandings], OfficeLink] | None = None
+    key_source: KeySource | None = None
     made: dict[str, Any] = field(default_factory=dict)
 
     def pins(self, name: str) -> Any:
@@ -254,6 +271,10 @@ class TestParts(HallParts):
         timeline = self.made["timeline"]
         self.made["display"] = RecordingDisplay(lambda: timeline, size)
         return self.made["display"], NoKeyboard()
+
+    def keys(self, config: Config, clock: TimeSource) -> KeySource:
+        self.made["keys"] = self.key_source if self.key_source is not None else NoKeys()
+        return self.made["keys"]
 
     def link(self, config: LinkConfig, on_next: OnNext, on_standings: OnStandings
              ) -> OfficeLink:

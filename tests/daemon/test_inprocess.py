@@ -369,3 +369,47 @@ def test_a_cancel_and_a_correction_from_the_keypad_survive_a_restart(tmp_path: P
     assert hall.frames[-1].doc["score"] == {"home": 0, "away": 0}
     assert [p["player"] for p in hall.frames[-1].doc["penalties"]["away"]] == [21]
     hall.stop()
+
+
+def test_a_goal_from_a_usb_keypad_counts_at_the_kernels_instant(tmp_path: Path) -> None:
+    """Headless, the keypad is read through evdev (here the real ``EvdevKeys`` on a fake
+    device): START/STOP and a goal act at the instants the kernel stamped on the keys, not
+    when the loop read them; a replugged keypad works again without a restart."""
+    from hardware.keypad import EvdevKeys  # noqa: PLC0415
+    from tests.hardware.fake_evdev import FakeBus  # noqa: PLC0415
+
+    hall = InProcessHall(tmp_path, '[match]\npreset = "floorball-2x15"\n'
+                                   '[console]\nkeypad = false\n'
+                                   '[keypad.keys]\nKEY_F1 = "goal_home"\n')
+    bus = FakeBus()
+    pad = bus.plug("/dev/input/event3")
+    keys = EvdevKeys(hall.config.keypad, monotonic=hall.time.monotonic_ns,
+                     realtime=hall.time.monotonic_ns, list_paths=bus.paths,
+                     open_device=bus.open, set_clock=bus.set_clock)
+    daemon = hall.start(parts=TestParts(key_source=keys))
+    assert daemon.keys is keys
+    t0 = hall.time.now + NS_PER_S
+    daemon.run_until(t0 - NS_PER_S // 2)
+    assert pad.clock_set
+    pad.tap("KEY_KPPLUS", t0, t0 + 80_000_000)
+    daemon.run_until(t0 + 3 * NS_PER_S)
+    goal_at = t0 + 61_234_567_000
+    daemon.run_until(goal_at + 2 * NS_PER_S)  # the key is read 2 s after its edge
+    pad.tap("KEY_F1", goal_at, goal_at + 90_000_000)
+    daemon.run_until(goal_at + 4 * NS_PER_S)
+    doc = hall.frames[-1].doc
+    assert doc["score"] == {"home": 1, "away": 0} and doc["running"]
+    commands = [(r["at"], r["command"]["do"]) for r in records(hall)
+                if r.get("type") == "command"]
+    assert commands == [(t0, "start"), (goal_at, "goal")]
+    # Unplugged and plugged in again mid-game: found at the next rescan, no restart.
+    bus.unplug("/dev/input/event3")
+    daemon.run_until(goal_at + 5 * NS_PER_S)
+    again = bus.plug("/dev/input/event4")
+    daemon.run_until(goal_at + 7 * NS_PER_S)
+    second = goal_at + 8 * NS_PER_S
+    again.tap("KEY_F1", second, second + 90_000_000)
+    daemon.run_until(second + NS_PER_S)
+    assert hall.frames[-1].doc["score"] == {"home": 2, "away": 0}
+    hall.stop()
+    assert again.closed  # the daemon closed its inputs

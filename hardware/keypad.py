@@ -1,0 +1,245 @@
+"""USB keypads and keyboards through the kernel's evdev interface, headless, with each key's
+edge time as the kernel stamped it.
+
+``EvdevKeys.poll(now)`` returns the mapped keys (hardware/keymap.py) since the last call:
+``ButtonEdge`` for keys that are console actions (press and release), ``KeypadKey`` for
+digits and entry keys (press only); autorepeat is ignored, and when the kernel says it
+dropped events (SYN_DROPPED) every held key is released at that instant. No thread: the
+daemon's loop calls ``poll`` and asks ``pending`` (a zero-timeout select) between naps.
+
+**Edge time.** Each device's clock is switched to CLOCK_MONOTONIC (the EVIOCSCLOCKID
+ioctl), so an event's stamp *is* the monotonic instant of the press, on the clock of
+``TimeSource.monotonic_ns``: it is handed on unchanged, as a GPIO edge is. Where the ioctl
+fails (an old kernel) the stamps are CLOCK_REALTIME and are mapped with the offset between
+the two clocks, measured at each poll (a clock step then moves a press by the step at most
+once), and that is logged once.
+
+**Hot-plug.** A read error (ENODEV: unplugged) closes that device and logs it once; a key
+held on it gets a release at ``now``, so the horn never sticks on. Keys pressed on a vanished
+device are gone, nothing half-applied. At most once a second (on the caller's ``now``) the
+device folder is listed again and new devices with mapped keys are opened, so a replugged
+keypad works again without a restart.
+
+python-evdev is imported only here, and only by the real lister and opener; a test injects
+its own (``list_paths``, ``open_device``, ``set_clock``) with fake devices.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import logging
+import select
+import struct
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from hardware.console import ACTIONS
+from hardware.keymap import EV_KEY, ButtonEdge, KeyInput, KeypadConfig, KeypadKey
+
+log = logging.getLogger(__name__)
+
+NS_PER_S = 1_000_000_000
+RESCAN_NS = NS_PER_S  # new devices are looked for at most once a second
+DEVICE_DIR = "/dev/input"
+CLOCK_MONOTONIC = 1  # linux/time.h
+# _IOW('E', 0xa0, int): direction write (1) << 30 | size 4 << 16 | type 'E' << 8 | nr 0xa0
+EVIOCSCLOCKID = (1 << 30) | (struct.calcsize("i") << 16) | (ord("E") << 8) | 0xA0
+RELEASE, PRESS, REPEAT = 0, 1, 2
+EV_SYN, SYN_DROPPED = 0, 3  # the kernel's buffer overflowed: events were lost
+
+
+class InputEvent(Protocol):
+    """What this module reads of python-evdev's ``InputEvent``."""
+
+    sec: int
+    usec: int
+    type: int
+    code: int
+    value: int
+
+
+class KeyDevice(Protocol):
+    """What this module uses of python-evdev's ``InputDevice``."""
+
+    def fileno(self) -> int: ...
+    def read(self) -> Iterable[InputEvent]: ...
+    def capabilities(self) -> Mapping[int, Sequence[Any]]: ...
+    def grab(self) -> None: ...
+    def close(self) -> None: ...
+
+
+def set_monotonic_clock(device: KeyDevice) -> None:
+    """Stamp this device's events with CLOCK_MONOTONIC; OSError if the kernel refuses."""
+    fcntl.ioctl(device.fileno(), EVIOCSCLOCKID, struct.pack("i", CLOCK_MONOTONIC))
+
+
+def list_event_devices() -> list[str]:
+    from evdev import list_devices  # noqa: PLC0415
+
+    return list(list_devices(DEVICE_DIR))
+
+
+def open_event_device(path: str) -> KeyDevice:
+    from evdev import InputDevice  # noqa: PLC0415
+
+    return InputDevice(path)  # opened non-blocking by python-evdev
+
+
+@dataclass(slots=True)
+class _Open:
+    device: KeyDevice
+    monotonic: bool  # its stamps are CLOCK_MONOTONIC (else CLOCK_REALTIME)
+    held: dict[int, str] = field(default_factory=dict)  # key code -> action, while down
+
+
+class EvdevKeys:
+    """Every input device with a mapped key, read non-blocking."""
+
+    def __init__(self, config: KeypadConfig, *, monotonic: Callable[[], int],
+                 realtime: Callable[[], int],
+                 list_paths: Callable[[], list[str]] = list_event_devices,
+                 open_device: Callable[[str], KeyDevice] = open_event_device,
+                 set_clock: Callable[[KeyDevice], None] = set_monotonic_clock) -> None:
+        """``monotonic``/``realtime``: the clocks (ns) the realtime fallback maps between
+        (the time source's monotonic clock, and the kernel's CLOCK_REALTIME)."""
+        self.config = config
+        self.codes = config.codes()
+        self._monotonic = monotonic
+        self._realtime = realtime
+        self._list = list_paths
+        self._open_device = open_device
+        self._set_clock = set_clock
+        self.devices: dict[str, _Open] = {}
+        self._ignored: set[str] = set()  # no mapped key: not opened again while present
+        self._warned: set[str] = set()  # could not be opened: said once while present
+        self._next_scan: int | None = None
+        self._realtime_logged = False
+
+    def poll(self, now: int) -> list[KeyInput]:
+        """The mapped keys since the last call, in the order they happened; ``now``
+        (monotonic ns) times the rescans and the release of keys held on a lost device."""
+        if self._next_scan is None or now >= self._next_scan:
+            self._next_scan = now + RESCAN_NS
+            self._scan()
+        out: list[KeyInput] = []
+        offset: int | None = None
+        for path, entry in list(self.devices.items()):
+            try:
+                events = list(entry.device.read())
+            except BlockingIOError:
+                continue
+            except OSError as err:
+                out += self._lost(path, entry, now, err)
+                continue
+            if not entry.monotonic and offset is None:
+                offset = self._monotonic() - self._realtime()
+            for event in events:
+                out += self._event(entry, event, 0 if entry.monotonic else offset or 0)
+        return sorted(out, key=lambda item: item.at)
+
+    def pending(self) -> bool:
+        """An open device has something to read (or has gone: that is read as an error)."""
+        if not self.devices:
+            return False
+        fds = [entry.device.fileno() for entry in self.devices.values()]
+        try:
+            ready, _, _ = select.select(fds, [], [], 0)
+        except (OSError, ValueError):
+            return True  # a closed descriptor: poll finds out which
+        return bool(ready)
+
+    def close(self) -> None:
+        for entry in self.devices.values():
+            _close(entry.device)
+        self.devices.clear()
+
+    # ---------------------------------------------------------------- inside
+
+    def _event(self, entry: _Open, event: InputEvent, offset: int) -> list[KeyInput]:
+        at = event.sec * NS_PER_S + event.usec * 1000 + offset
+        if event.type == EV_SYN and event.code == SYN_DROPPED:
+            # A release may be among the lost events: let go of every held key now rather
+            # than risk a horn that never stops.
+            held, entry.held = entry.held, {}
+            return [ButtonEdge(action, at, False) for action in held.values()]
+        if event.type != EV_KEY or event.value == REPEAT:
+            return []
+        target = self.codes.get(event.code)
+        if target is None:
+            return []
+        if target not in ACTIONS:
+            return [KeypadKey(target, at)] if event.value == PRESS else []
+        if event.value == PRESS:
+            entry.held[event.code] = target
+            return [ButtonEdge(target, at, True)]
+        action = entry.held.pop(event.code, None)  # a release whose press came before we did
+        return [] if action is None else [ButtonEdge(action, at, False)]
+
+    def _lost(self, path: str, entry: _Open, now: int, err: OSError) -> list[KeyInput]:
+        del self.devices[path]
+        _close(entry.device)
+        why = "unplugged" if err.errno == errno.ENODEV else f"read error: {err}"
+        log.warning("keypad lost", extra={"kv": {"device": path, "why": why,
+                                                 "released": len(entry.held)}})
+        # The horn (or a hold) must not stay on for a key nobody can let go of any more.
+        return [ButtonEdge(action, now, False) for action in entry.held.values()]
+
+    def _scan(self) -> None:
+        try:
+            paths = self._list()
+        except (OSError, ImportError) as err:  # ImportError: python-evdev not installed
+            if "list" not in self._warned:
+                self._warned.add("list")
+                log.warning("input devices not listed", extra={"kv": {"error": str(err)}})
+            return
+        present = set(paths)
+        self._ignored &= present
+        self._warned &= present | {"list"}
+        for path in paths:
+            if path not in self.devices and path not in self._ignored:
+                self._try_open(path)
+
+    def _try_open(self, path: str) -> None:
+        try:
+            device = self._open_device(path)
+        except OSError as err:
+            # Often a permission not yet given (udev sets the group just after the node
+            # appears): tried again at the next scan, said once.
+            if path not in self._warned:
+                self._warned.add(path)
+                log.warning("input device not opened", extra={"kv": {"device": path,
+                                                                     "error": str(err)}})
+            return
+        keys = set(device.capabilities().get(EV_KEY, ()))
+        if not keys & self.codes.keys():
+            _close(device)
+            self._ignored.add(path)  # a mouse, a power button: none of our keys
+            return
+        try:
+            self._set_clock(device)
+            monotonic = True
+        except OSError as err:
+            monotonic = False
+            if not self._realtime_logged:
+                self._realtime_logged = True
+                log.warning("keypad stamps are CLOCK_REALTIME (EVIOCSCLOCKID refused): "
+                            "mapped to monotonic by an offset",
+                            extra={"kv": {"device": path, "error": str(err)}})
+        if self.config.grab:
+            try:
+                device.grab()
+            except OSError as err:
+                log.warning("keypad not grabbed (its keys also reach the console)",
+                            extra={"kv": {"device": path, "error": str(err)}})
+        self.devices[path] = _Open(device, monotonic)
+        self._warned.discard(path)
+        log.info("keypad found", extra={"kv": {"device": path, "clock":
+                                               "monotonic" if monotonic else "realtime"}})
+
+
+def _close(device: KeyDevice) -> None:
+    with contextlib.suppress(OSError):  # gone already
+        device.close()
