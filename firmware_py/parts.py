@@ -67,6 +67,13 @@ class Display(Protocol):
     def close(self) -> None: ...
 
 
+class OperatorWindow(Protocol):
+    """The timekeeper's own window (windowed mode): draws the operator view's document."""
+
+    def draw(self, view: Mapping[str, Any]) -> None: ...
+    def close(self) -> None: ...
+
+
 class Keyboard(Protocol):
     def poll(self) -> list[Any]: ...
     def pending(self) -> bool: ...
@@ -108,6 +115,8 @@ class Parts(Protocol):
     def horn(self, relay: Relay, timeline: Timeline, time: TimeSource,
              current: Callable[[], Match]) -> Horn: ...
     def display(self, mode: str, size: tuple[int, int]) -> tuple[Display, Keyboard]: ...
+    def operator_window(self, mode: str) -> OperatorWindow | None:
+        """The second window, in windowed mode only (after ``display``); else None."""
     def serial(self, config: SerialConfig, clock: Callable[[], int],
                on_input: Callable[[], None]) -> SerialPort: ...
     def link(self, config: LinkConfig, on_next: OnNext,
@@ -163,6 +172,13 @@ class HallParts:
             os.environ.setdefault(key, value)
         screen = Screen(mode, size)  # type: ignore[arg-type]
         return screen, KeyMap(buttons=mode == "windowed")
+
+    def operator_window(self, mode: str) -> OperatorWindow | None:
+        if mode != "windowed":
+            return None
+        from display.operatorwindow import OperatorWindow as Window  # noqa: PLC0415
+
+        return Window()
 
     def serial(self, config: SerialConfig, clock: Callable[[], int],
                on_input: Callable[[], None]) -> SerialPort:
