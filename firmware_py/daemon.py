@@ -290,7 +290,9 @@ class Daemon:
             else:
                 web.start()
                 self.operator_web = web
-                kv(log, logging.INFO, "operator page", url=f"http://{web.host}:{web.port}/")
+                # The port, not an address: "0.0.0.0" is every interface, the phone
+                # uses the Pi's own address or host name.
+                kv(log, logging.INFO, "operator page served", bind=web.host, port=web.port)
         self.operator_window = self.parts.operator_window(self.options.display_mode)
         line = cfg.operator_line
         self.operator_line = (self.operator_web is None and self.operator_window is None
