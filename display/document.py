@@ -134,10 +134,13 @@ class BetweenView:
 @dataclass(frozen=True, slots=True)
 class FeedbackView:
     """The outcome of the timekeeper's last press (firmware_py/feedback.py), for the
-    operator line: ``GOAL HOME #12 OK`` / ``TIME-OUT HOME REFUSED: ...``."""
+    operator line: ``GOAL HOME #12 OK`` / ``TIME-OUT HOME REFUSED: ...``; ``shorter``: the
+    wordings for a narrower line, shortest last (``REFUSED: no time-outs in group games``,
+    ``no time-outs in group games``): the reason matters more than the press just made."""
 
     text: str
     accepted: bool
+    shorter: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,5 +373,7 @@ def read_status(data: Mapping[str, Any] | None) -> StatusView:
         operator_line=_bool(data.get("operator_line", True), "status.operator_line"),
         feedback=None if feedback is None else FeedbackView(
             text=_str(_map(feedback, "status.feedback").get("text"), "status.feedback.text"),
-            accepted=_bool(feedback.get("accepted", True), "status.feedback.accepted")),
+            accepted=_bool(feedback.get("accepted", True), "status.feedback.accepted"),
+            shorter=tuple(_str(w, f"status.feedback.shorter[{i}]") for i, w in enumerate(
+                _list(feedback.get("shorter", []), "status.feedback.shorter")))),
     )

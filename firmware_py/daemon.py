@@ -817,7 +817,7 @@ class Daemon:
         notice = self.feedback.current(self.timeline.now() if at is None else at)
         if notice is not None and self.operator_line:
             status["feedback"] = {"text": notice.text(marks=False),
-                                  "accepted": notice.accepted}
+                                  "shorter": notice.shorter(), "accepted": notice.accepted}
         if self.set_aside is not None and self.match.state.phase is Phase.PREGAME:
             # Until the first game starts: the timekeeper has seen it by then.
             status["set_aside"] = self.set_aside

@@ -99,6 +99,14 @@ class Notice:
             return f"{self.press} {TICK if marks else 'OK'}"
         return f"{self.press} {CROSS if marks else 'REFUSED:'} {self.reason}"
 
+    def shorter(self) -> list[str]:
+        """For a narrower line, shortest last: ``REFUSED: no time-outs in group games``,
+        ``no time-outs in group games`` (a refusal's reason matters more than the press
+        just made); ``GOAL HOME #12`` for an accepted one (its colour says OK)."""
+        if self.reason is None:
+            return [self.press]
+        return [f"REFUSED: {self.reason}", self.reason]
+
     def to_json(self) -> dict[str, Any]:
         return {"press": self.press, "accepted": self.accepted, "reason": self.reason,
                 "text": self.text()}

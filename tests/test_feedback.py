@@ -46,6 +46,8 @@ def test_a_notice_lasts_its_time_and_a_new_press_replaces_it() -> None:
     first = feedback.refused(Timeout(10, Team.HOME), "the clock is already running", 10)
     assert first.text() == "TIME-OUT HOME \u2717 the clock is already running"
     assert first.text(marks=False) == "TIME-OUT HOME REFUSED: the clock is already running"
+    assert first.shorter() == ["REFUSED: the clock is already running",
+                               "the clock is already running"]
     assert feedback.current(109) is first and feedback.expires(50) == 110
     assert feedback.current(110) is None and feedback.expires(110) is None
     second = feedback.accepted(Start(120), 120)

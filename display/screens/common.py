@@ -200,19 +200,19 @@ def footer(canvas: Canvas, entry: EntryView | None, status: StatusView) -> list[
         pad = canvas.u(1.5)
         room = (box[0] + pad, 0, box[2] - 2 * pad, 0)
         line = None
-        if feedback is not None:  # the fitted text ends in "…" if it must
+        if feedback is not None:
             fill, role = (pal.ACCEPTED_BOX, "feedback.ok") if feedback.accepted \
                 else (pal.FAULT_BOX, "feedback.refused")
-            line = text(canvas, room, cap_top, cap, feedback.text, colour=pal.WHITE,
-                        align="left", role=role)
+            wordings = [feedback.text, *feedback.shorter]
         else:
             assert entry is not None
             fill, role = pal.OPERATOR_BOX, "entry"
-            for candidate in entry_lines(entry):  # the fullest wording that fits uncut
-                line = text(canvas, room, cap_top, cap, candidate, colour=pal.WHITE,
-                            align="left", role=role)
-                if line is not None and line.text == candidate:
-                    break
+            wordings = entry_lines(entry)
+        for candidate in wordings:  # the fullest wording that fits uncut, else the last cut
+            line = text(canvas, room, cap_top, cap, candidate, colour=pal.WHITE,
+                        align="left", role=role)
+            if line is not None and line.text == candidate:
+                break
         if line:
             items.append(Box(box, fill, PANEL, f"{role}.box"))
             items.append(line)

@@ -81,6 +81,8 @@ def test_a_refused_press_is_shown_with_its_reason_in_the_next_frame_then_goes(
     assert notice.reason == "no time-outs in group games"
     first = hall.frames[drawn]  # the next frame drawn after the refusal
     assert shown(first) == {"text": "TIME-OUT HOME REFUSED: no time-outs in group games",
+                            "shorter": ["REFUSED: no time-outs in group games",
+                                        "no time-outs in group games"],
                             "accepted": False}
     assert first.at - notice.at <= 100 * MS  # the press's debounce and one frame gap
     # Shown for its few (real) seconds, then a frame is drawn at the very instant it goes.
@@ -104,7 +106,8 @@ def test_an_accepted_press_is_acknowledged_in_the_next_frame_then_goes(
     daemon.run_until(t0 + 10 * NS_PER_S)
     drawn, notice = feedback.set_after[-1]
     assert notice.accepted and notice.text() == "START \u2713"
-    assert shown(hall.frames[drawn]) == {"text": "START OK", "accepted": True}
+    assert shown(hall.frames[drawn]) == {"text": "START OK", "shorter": ["START"],
+                                         "accepted": True}
     assert hall.frames[drawn].at - notice.at <= 100 * MS
     assert hall.frames[drawn].doc["running"]
     gone = [f for f in hall.frames[drawn:] if f.at >= notice.until]

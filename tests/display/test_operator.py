@@ -19,7 +19,8 @@ from display.screen import Display
 from tests.display import states
 from tests.display.checks import problems
 
-REFUSED = {"text": "TIME-OUT HOME REFUSED: no time-outs in group games", "accepted": False}
+REFUSED: dict[str, Any] = {"text": "TIME-OUT HOME REFUSED: no time-outs in group games", "accepted": False,
+           "shorter": ["REFUSED: no time-outs in group games", "no time-outs in group games"]}
 ACCEPTED = {"text": "GOAL HOME #12 OK", "accepted": True}
 
 
@@ -34,13 +35,26 @@ def roles(doc: dict[str, Any], status: dict[str, Any], size: tuple[int, int] = (
 def test_the_operator_line_shows_the_outcome_over_the_entry(size: tuple[int, int]) -> None:
     shown = roles(states.GAME, {"feedback": REFUSED}, size)
     assert "entry" not in shown
-    assert shown["feedback.refused"].startswith("TIME-OUT HOME REFUSED")
+    assert shown["feedback.refused"] in [REFUSED["text"], *REFUSED["shorter"]]
     frame = layout(states.GAME, size, status={"feedback": ACCEPTED})
     (box,) = [b for b in frame.items if getattr(b, "role", "") == "feedback.ok.box"]
-    assert box.colour == ACCEPTED_BOX  # type: ignore[attr-defined]
+    assert box.colour == ACCEPTED_BOX
     frame = layout(states.GAME, size, status={"feedback": REFUSED})
     (box,) = [b for b in frame.items if getattr(b, "role", "") == "feedback.refused.box"]
-    assert box.colour == FAULT_BOX  # type: ignore[attr-defined]
+    assert box.colour == FAULT_BOX
+
+
+@pytest.mark.parametrize("doc", [states.GAME, states.BREAK, states.SHOOTOUT, states.FINAL])
+def test_every_screen_shows_the_outcome_legibly_in_the_fullest_wording_that_fits(
+        doc: dict[str, Any]) -> None:
+    wide = roles(doc, {"feedback": REFUSED}, (1920, 1080))
+    assert wide["feedback.refused"] == REFUSED["text"]
+    assert roles(doc, {"feedback": REFUSED}, (1024, 768))["feedback.refused"] == \
+        "REFUSED: no time-outs in group games"
+    # Beside a status mark, the reason alone (the mark is louder and stays).
+    marked = roles(doc, {"feedback": REFUSED, "restored": True}, (1280, 720))
+    assert marked["feedback.refused"] == "no time-outs in group games"
+    assert marked["status.restored"] == "CLOCK RESTORED - CHECK"
 
 
 def test_without_the_operator_line_neither_entry_nor_outcome_is_shown() -> None:
@@ -108,7 +122,8 @@ def test_the_second_window_draws_the_view(hall_window: Display) -> None:
                     for x in range(0, 390, 7) for y in range(100, 700, 7))
         assert inked > 50
         # The hall window is untouched by it.
-        assert pygame.display.get_surface().get_size() == (640, 360)
+        hall = pygame.display.get_surface()
+        assert hall is not None and hall.get_size() == (640, 360)
     finally:
         window.close()
 
