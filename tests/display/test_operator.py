@@ -19,8 +19,9 @@ from display.screen import Display
 from tests.display import states
 from tests.display.checks import problems
 
-REFUSED: dict[str, Any] = {"text": "TIME-OUT HOME REFUSED: no time-outs in group games", "accepted": False,
-           "shorter": ["REFUSED: no time-outs in group games", "no time-outs in group games"]}
+REFUSED: dict[str, Any] = {
+    "text": "TIME-OUT HOME REFUSED: no time-outs in group games", "accepted": False,
+    "shorter": ["REFUSED: no time-outs in group games", "no time-outs in group games"]}
 ACCEPTED = {"text": "GOAL HOME #12 OK", "accepted": True}
 
 
