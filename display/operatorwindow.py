@@ -88,7 +88,7 @@ def operator_lines(view: Mapping[str, Any]) -> list[Line]:
     out.append(Line("penalty kinds", QUIET, size=2))
     out += [Line(f"{k['key']}  {_words(k['name'])}  {k['minutes']} min", size=2)
             for k in view.get("kinds", [])]
-    suspended = view.get("suspended", {})
+    suspended = view.get("suspensions", {})
     for side in ("home", "away"):
         players = ", ".join(f"#{p}" for p in suspended.get(side, [])) or "none"
         out.append(Line(f"suspended {teams.get(side, side)}: {players}", size=2))

@@ -16,7 +16,7 @@ function body(d){if(d.match==null)return '<p class="quiet">waiting for the score
  const link=of==null?"no office":`office ${of.connected?"connected":"OFFLINE"}, ${of.unacked} not acknowledged`;
  const rec=d.records.map(r=>`<tr><td>${e(r.seq)}</td><td>${e(r.what)} ${e(r.team)}${r.player!=null?" #"+e(r.player):""}${r.kind?" "+e(w(r.kind)):""}</td><td>P${e(r.period)} ${e(r.clock)}</td><td>${r.undo_next?"UNDO":""}</td></tr>`).join("");
  const kinds=d.kinds.map(k=>`<tr><th>${e(k.key)}</th><td>${e(w(k.name))}</td><td>${e(k.minutes)} min</td></tr>`).join("");
- const ban=["home","away"].map(x=>`${e(t[x])}: ${(d.suspended[x]||[]).map(p=>"#"+e(p)).join(", ")||"none"}.`).join(" ");
+ const ban=["home","away"].map(x=>`${e(t[x])}: ${(d.suspensions[x]||[]).map(p=>"#"+e(p)).join(", ")||"none"}.`).join(" ");
  return `<section id="feedback">${f?`<p class="${f.accepted?"ok":"refused"}">${e(f.text)}</p>`:""}</section>`+
  `<section id="entry">${entry(d.entry)}</section>`+
  `<section id="game"><p class="big">${e(t.home)} ${e(s.home)} : ${e(s.away)} ${e(t.away)}</p>`+

@@ -20,7 +20,7 @@ Shape (README "The operator view")::
                   "period": 2, "clock": "12:34", "undo_next": true}, ...],  # newest first
      "undo": null | {"seq": 14, "what": "goal"},   # what UNDO would take back
      "office": null | {"connected": true, "unacked": 0},
-     "suspended": {"home": [7], "away": []}}
+     "suspensions": {"home": [7], "away": []}}   # from the office's next
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from typing import Any
 from firmware_py.core.match import Match
 from firmware_py.feedback import Notice
 from firmware_py.outputs import clock_text
+from firmware_py.wire import Nx
 
 RECORDS = 8  # the last goals and penalties listed: a period's worth at the table
 
@@ -69,7 +70,7 @@ def operator_document(match: Match, state: Mapping[str, Any], *,
         "records": listed,
         "undo": None if top is None else {"seq": top.seq, "what": top.kind.value},
         "office": None if office is None else {"connected": office[0], "unacked": office[1]},
-        "suspended": suspended_players(next_doc, str(state.get("match"))),
+        "suspensions": suspended_players(next_doc, str(state.get("match"))),
     }
 
 
@@ -92,13 +93,13 @@ def suspended_players(next_doc: Mapping[str, Any] | None, match: str
     """Who may not play in ``match``, by team, from the office's ``next`` (firmware_py/wire.py
     ``Next.suspended``); nothing when the board's match did not come from the office."""
     out: dict[str, list[int]] = {"home": [], "away": []}
-    if next_doc is None or next_doc.get("match") != match:
+    if next_doc is None or next_doc.get(Nx.MATCH) != match:
         return out
-    listed: Sequence[Any] = next_doc.get("suspended") or ()
+    listed: Sequence[Any] = next_doc.get(Nx.SUSPENDED) or ()
     for item in listed:
-        if isinstance(item, Mapping) and item.get("team") in out \
-                and isinstance(item.get("player"), int):
-            out[item["team"]].append(item["player"])
+        if isinstance(item, Mapping) and item.get(Nx.TEAM) in out \
+                and isinstance(item.get(Nx.PLAYER), int):
+            out[item[Nx.TEAM]].append(item[Nx.PLAYER])
     for players in out.values():
         players.sort()
     return out

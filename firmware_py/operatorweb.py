@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 log = logging.getLogger("firmware_py.operator")
 
 EMPTY: dict[str, Any] = {"match": None, "feedback": None, "entry": None, "kinds": [],
-                         "records": [], "suspended": {"home": [], "away": []}}
+                         "records": [], "suspensions": {"home": [], "away": []}}
 PAGE_CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
             "connect-src 'self'; base-uri 'none'; form-action 'none'")
 
@@ -108,7 +108,7 @@ def body_html(doc: Mapping[str, Any]) -> str:
         for r in doc.get("records", []))
     kinds = "".join(f"<tr><th>{_e(k['key'])}</th><td>{_e(_words(k['name']))}</td>"
                     f"<td>{_e(k['minutes'])} min</td></tr>" for k in doc.get("kinds", []))
-    suspended = doc.get("suspended", {})
+    suspended = doc.get("suspensions", {})
     banned = " ".join(
         f"{_e(teams.get(side, side))}: "
         f"{', '.join('#' + _e(p) for p in suspended.get(side, [])) or 'none'}."

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from firmware_py import wire
 from firmware_py.core.units import NS_PER_S
 from firmware_py.daemon import Daemon
 from firmware_py.feedback import SHOWN_NS, Feedback, Notice
@@ -268,3 +269,29 @@ def test_the_view_is_rebuilt_at_most_ten_times_a_second(tmp_path: Path) -> None:
 def test_the_json_is_what_the_loop_built() -> None:
     assert json.loads(encode({"text": "GOAL HOME #12 \u2713"})) == {
         "text": "GOAL HOME #12 \u2713"}
+
+
+def test_the_view_lists_the_offices_suspended_players_and_the_link(tmp_path: Path) -> None:
+    """The office's ``next`` names who may not play (firmware_py/wire.py ``Suspended``);
+    the timekeeper sees them for the match on the board, with the office link's state."""
+    config = FLOORBALL + SERVED + ('[mqtt]\nbroker = "mqtt://127.0.0.1:1"\n'
+                                   'tournament = "T1"\nhall = "H1"\n')
+    hall = InProcessHall(tmp_path, config)
+    daemon = hall.start()
+    daemon.run_until(hall.time.now + NS_PER_S)
+    assert view(daemon)["office"] == {"connected": True, "unacked": 0}
+    assert view(daemon)["suspensions"] == {"home": [], "away": []}
+    hall.link.offer_next(wire.next_document(wire.Next(
+        match="A2", preset="floorball-2x15", stage="group",
+        home=wire.Team("Lions", ("#10233f", "#ffffff")),
+        away=wire.Team("Bears", ("#f2f2f2", "#10233f")),
+        suspended=(wire.Suspended("away", 23), wire.Suspended("home", 9),
+                   wire.Suspended("away", 4)))))
+    daemon.run_until(hall.time.now + NS_PER_S)
+    shown = view(daemon)
+    assert shown["match"] == "A2" and shown["teams"] == {"home": "Lions", "away": "Bears"}
+    assert shown["suspensions"] == {"home": [9], "away": [4, 23]}
+    hall.link.online = False
+    daemon.run_until(hall.time.now + 2 * NS_PER_S)
+    assert view(daemon)["office"]["connected"] is False
+    hall.stop()

@@ -85,7 +85,7 @@ VIEW: dict[str, Any] = {
                  "period": 2, "clock": "13:01", "undo_next": True}],
     "undo": {"seq": 9, "what": "goal"},
     "office": {"connected": False, "unacked": 3},
-    "suspended": {"home": [4], "away": []},
+    "suspensions": {"home": [4], "away": []},
 }
 
 
