@@ -23,6 +23,7 @@ BREAK_CLOCK: Colour = (118, 214, 255)  # a break counts in a different colour fr
 ALERT: Colour = (255, 196, 32)  # strength, time-out, line change: amber like the clock
 STOP_BOX: Colour = (160, 0, 0)  # "STOP TIME" is white on red
 OPERATOR_BOX: Colour = (30, 37, 52)  # the timekeeper's line
+ACCEPTED_BOX: Colour = (13, 59, 30)  # a press the rules took: white on dark green
 FAULT_BOX: Colour = (160, 0, 0)  # "NOT RECORDING - STORAGE FAULT" is white on red
 RESTORED_BOX: Colour = (255, 176, 0)  # "CLOCK RESTORED - CHECK" is black on amber
 SCORED: Colour = (70, 225, 125)

@@ -136,19 +136,35 @@ class BetweenView:
 
 
 @dataclass(frozen=True, slots=True)
+class FeedbackView:
+    """The outcome of the timekeeper's last press (firmware_py/feedback.py), for the
+    operator line: ``GOAL HOME #12 OK`` / ``TIME-OUT HOME REFUSED: ...``; ``shorter``: the
+    wordings for a narrower line, shortest last (``REFUSED: no time-outs in group games``,
+    ``no time-outs in group games``): the reason matters more than the press just made."""
+
+    text: str
+    accepted: bool
+    shorter: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class StatusView:
     """``restored``: the clock came back from the journal after a power loss and the
     timekeeper has not confirmed it yet. ``office_online``: None when there is no office.
     ``recording``: false while the journal cannot be written (the game is only in memory).
     ``journal_damaged``: the byte offset of a record damaged in the middle of the journal,
     until the timekeeper's NEXT hold.
-    ``set_aside``: journals of another tournament or hall were moved there at start."""
+    ``set_aside``: journals of another tournament or hall were moved there at start.
+    ``operator_line``: the footer shows the entry being typed and ``feedback`` (false while
+    the timekeeper has a view of their own: README "The operator view")."""
 
     restored: bool = False
     office_online: bool | None = None
     recording: bool = True
     journal_damaged: int | None = None
     set_aside: str | None = None
+    operator_line: bool = True
+    feedback: FeedbackView | None = None
 
 
 # ------------------------------------------------------------------ typed getters
@@ -360,6 +376,7 @@ def read_status(data: Mapping[str, Any] | None) -> StatusView:
         return StatusView()
     data = _map(data, "status")
     online = data.get("office_online")
+    feedback = data.get("feedback")
     return StatusView(
         restored=_bool(data.get("restored", False), "status.restored"),
         office_online=None if online is None else _bool(online, "status.office_online"),
@@ -367,4 +384,10 @@ def read_status(data: Mapping[str, Any] | None) -> StatusView:
         journal_damaged=_opt_int(data.get("journal_damaged"), "status.journal_damaged"),
         set_aside=None if data.get("set_aside") is None
         else _str(data["set_aside"], "status.set_aside"),
+        operator_line=_bool(data.get("operator_line", True), "status.operator_line"),
+        feedback=None if feedback is None else FeedbackView(
+            text=_str(_map(feedback, "status.feedback").get("text"), "status.feedback.text"),
+            accepted=_bool(feedback.get("accepted", True), "status.feedback.accepted"),
+            shorter=tuple(_str(w, f"status.feedback.shorter[{i}]") for i, w in enumerate(
+                _list(feedback.get("shorter", []), "status.feedback.shorter")))),
     )

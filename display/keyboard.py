@@ -26,13 +26,15 @@ Key map (``scoreboard run --help`` prints it):
 The button keys act only with ``buttons=True`` (the daemon sets it in windowed mode); the
 keypad keys and the numeric keypad's + always do (a USB numeric keypad on the Pi arrives as
 keyboard events, and with MENU its 17 keys reach every action).
-Closing the window asks the daemon to stop.
+Closing the window asks the daemon to stop; closing the timekeeper's own window
+(display/operatorwindow.py) only closes that one.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import operatorwindow
 from ._pygame import pygame
 
 
@@ -95,6 +97,10 @@ class Keyboard:
         for event in pygame.event.get():
             if event.type == pygame.QUIT:
                 out.append(QuitRequest())
+            elif event.type == pygame.WINDOWCLOSE:
+                # With a second window open SDL sends no QUIT for the first one's close.
+                if not operatorwindow.closed_by_user(getattr(event, "window", None)):
+                    out.append(QuitRequest())
             elif event.type == pygame.KEYDOWN:
                 out += self._down(event.key, bool(event.mod & pygame.KMOD_SHIFT))
             elif event.type == pygame.KEYUP:
@@ -107,7 +113,8 @@ class Keyboard:
 
     def pending(self) -> bool:
         """Something was typed (or the window closed) since the last ``poll``."""
-        return bool(pygame.event.peek((pygame.KEYDOWN, pygame.KEYUP, pygame.QUIT)))
+        return bool(pygame.event.peek((pygame.KEYDOWN, pygame.KEYUP, pygame.QUIT,
+                                       pygame.WINDOWCLOSE)))
 
     def _down(self, key: int, shift: bool) -> list[KeyInput]:
         if key in self._held:

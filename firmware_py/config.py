@@ -32,7 +32,8 @@ _KEYS: dict[str, set[str]] = {
     "match": {"preset", "preset_file", "id", "stage", "home", "away", "home_colours",
               "away_colours"},
     "state": {"dir"},
-    "display": {"mode", "size", "final_hold_s"},
+    "display": {"mode", "size", "final_hold_s", "operator_line"},
+    "operator": {"port", "bind"},
     "gpio": {"pin_factory"},
     "serial": {"url", "baud", "state_hz"},
     "log": {"level"},
@@ -59,6 +60,14 @@ class SerialConfig:
 
 
 @dataclass(frozen=True)
+class OperatorConfig:
+    """The timekeeper's own view served on the LAN (README "The operator view")."""
+
+    port: int | None = None  # None: not served; 0: any free port (tests), logged
+    bind: str = "0.0.0.0"  # every interface: the phone at the table is another machine
+
+
+@dataclass(frozen=True)
 class Config:
     source: str = "defaults"
     match: MatchConfig = field(default_factory=MatchConfig)
@@ -66,6 +75,10 @@ class Config:
     display_mode: str = "auto"
     display_size: tuple[int, int] = (1280, 720)
     final_hold_s: int = 30  # a final result stays up this long before the next match
+    # The hall display's operator line (the entry being typed, the last press's outcome):
+    # "auto" shows it only while no operator view is open (page served, second window).
+    operator_line: str | bool = "auto"
+    operator: OperatorConfig = field(default_factory=OperatorConfig)
     pin_factory: str = "auto"
     console: ConsoleConfig = field(default_factory=load_config)
     keypad: KeypadConfig = field(default_factory=load_keypad_config)
@@ -143,6 +156,17 @@ def parse(data: dict[str, Any], source: str) -> Config:
         size = parse_size(size_text)
     except ValueError as err:
         raise display.error("size", str(err)) from err
+    operator_line = display.get("operator_line", "auto")
+    if operator_line != "auto" and not isinstance(operator_line, bool):
+        raise display.error("operator_line", f"must be \"auto\", true or false, got "
+                            f"{operator_line!r}")
+
+    # [operator]
+    op = tables["operator"]
+    port = op.optional_integer("port", minimum=0, maximum=65535)
+    bind = op.text("bind", OperatorConfig.bind)
+    if not bind:
+        raise op.error("bind", "must not be empty (\"0.0.0.0\": every interface)")
 
     pin_factory = tables["gpio"].choice("pin_factory", PIN_FACTORIES, "auto")
 
@@ -180,6 +204,8 @@ def parse(data: dict[str, Any], source: str) -> Config:
         display_mode=mode,
         display_size=size,
         final_hold_s=final_hold_s,
+        operator_line=operator_line,
+        operator=OperatorConfig(port, bind),
         pin_factory=pin_factory,
         console=console,
         keypad=keypad,

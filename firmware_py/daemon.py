@@ -61,10 +61,13 @@ from firmware_py.core.match import Match
 from firmware_py.core.phase import Phase
 from firmware_py.core.state import state_document
 from firmware_py.core.units import NS_PER_S
+from firmware_py.feedback import SHOWN_NS, Feedback, Notice
 from firmware_py.frameplan import MIN_FRAME_GAP_NS, FramePlanner
 from firmware_py.logfmt import kv
 from firmware_py.matchfiles import MatchFiles
 from firmware_py.nextmatch import NextMatch, setup_from_next
+from firmware_py.operatorview import operator_document
+from firmware_py.operatorweb import OperatorWeb, Snapshot
 from firmware_py.outbox import JournalTail, Outbox, SeqLog, stored_path
 from firmware_py.outputs import Outputs, status_text, write_state_file
 from firmware_py.parts import (
@@ -75,6 +78,7 @@ from firmware_py.parts import (
     Keyboard,
     KeySource,
     OfficeLink,
+    OperatorWindow,
     Parts,
     Relay,
     SerialPort,
@@ -106,6 +110,10 @@ RETRY_MAX_NS = 5 * NS_PER_S
 FAULT_LOG_EVERY_NS = 60 * NS_PER_S  # "still not recording": at most one line a minute
 # What the timekeeper may still do while a damaged journal waits for the NEXT hold.
 WHILE_DAMAGED = frozenset({Next.name, HornCommand.name})
+# The operator view (page and window) is rebuilt at most this often (real time): a phone
+# polls twice a second, and the loop's frames must not pay for more.
+VIEW_GAP_NS = NS_PER_S // 10
+PRESSES = frozenset({"console", "serial"})  # sources whose outcome the timekeeper is shown
 
 __all__ = ["CHECKPOINT_NS", "MIN_FRAME_GAP_NS", "RETRY_MAX_NS", "Daemon"]
 
@@ -161,6 +169,16 @@ class Daemon:
         self.link: OfficeLink | None = None
         self.frames: FramePlanner | None = None
         self.options_layout: Any = None
+        # The timekeeper's side: the last press's outcome, and the operator view's page and
+        # window (README "The operator view").
+        self.feedback = Feedback()
+        self._shown_notice: Notice | None = None  # in the last frame drawn
+        self.operator_web: OperatorWeb | None = None
+        self.operator_window: OperatorWindow | None = None
+        self.operator_line = True  # the hall display's operator line
+        self._view_last: dict[str, Any] | None = None
+        self._view_at = 0  # real time: the view may be rebuilt from then
+        self._view_pending = False  # a frame was drawn while the view waited for its gap
         self.outputs = Outputs(self.time.monotonic_ns, state_file=options.state_file,
                                serial_hz=config.serial.state_hz)
         self._dirty = True
@@ -256,12 +274,36 @@ class Daemon:
         # Through self.match each time: `next` replaces the match on the board.
         self.frames = FramePlanner(lambda now: self.match.display_deadline(now),  # noqa: PLW0108
                                    self.timeline.scale)
+        self.feedback.shown_ns = self.frames.match_ns(SHOWN_NS)  # real seconds, time-scaled
+        self._open_operator_view()
         if cfg.serial.url:
             self.serial = parts.serial(cfg.serial, self.timeline.now, self._serial_woke)
             self.serial.start()
         self._start_link()
         self.horn = parts.horn(self.relay, self.timeline, self.time, lambda: self.match)
         self.horn.start()
+
+    def _open_operator_view(self) -> None:
+        """The page (``[operator] port``) and, in windowed mode, the second window; the
+        hall's operator line then goes unless the config says otherwise. A page that
+        cannot be served (the port is taken) is logged: the board plays without it."""
+        cfg = self.config
+        if cfg.operator.port is not None:
+            try:
+                web = OperatorWeb(cfg.operator.bind, cfg.operator.port)
+            except OSError as err:
+                kv(log, logging.ERROR, "operator page not served", bind=cfg.operator.bind,
+                   port=cfg.operator.port, problem=str(err))
+            else:
+                web.start()
+                self.operator_web = web
+                # The port, not an address: "0.0.0.0" is every interface, the phone
+                # uses the Pi's own address or host name.
+                kv(log, logging.INFO, "operator page served", bind=web.host, port=web.port)
+        self.operator_window = self.parts.operator_window(self.options.display_mode)
+        line = cfg.operator_line
+        self.operator_line = (self.operator_web is None and self.operator_window is None
+                              if line == "auto" else bool(line))
 
     def _open_first_match(self) -> None:
         cfg, opts = self.config, self.options
@@ -372,6 +414,10 @@ class Daemon:
         if self.stopping is not None:
             return
         now = self.timeline.now()
+        if self.feedback.current(now) is not self._shown_notice:
+            self._dirty = True  # a notice came or went: the next frame shows it
+        if self._view_pending and self.time.monotonic_ns() >= self._view_at:
+            self._publish_view(self.document(now), now)
         due = self._next_due()
         if self._dirty:
             present = self.frames.earliest(now)
@@ -404,6 +450,10 @@ class Daemon:
                           + self.timeline.now())
         if self.notifier.watchdog_ns is not None:
             others.append(self.frames.match_ns(self._watchdog_at - self.timeline.real())
+                          + self.timeline.now())
+        others.append(self.feedback.expires(now))  # a frame without it, on time
+        if self._view_pending:
+            others.append(self.frames.match_ns(self._view_at - self.timeline.real())
                           + self.timeline.now())
         step = self.frames.plan(now, self.match.next_deadline(), others)
         if render and step.draw_at is not None:
@@ -461,6 +511,8 @@ class Daemon:
         from display.keyboard import ButtonEdge, KeypadKey, QuitRequest  # noqa: PLC0415
 
         assert self.console is not None and self.keyboard is not None
+        entry_before = self.console.entry()
+        notice_before = self.feedback.current(now)
         for item in self.keyboard.poll():
             if isinstance(item, QuitRequest):
                 self.request_stop("window closed")
@@ -478,10 +530,13 @@ class Daemon:
             self._serial_input = False
             for command in self.serial.drain():
                 self._apply(command, "serial")
-        entry_before = self.console.entry()
         self.console.drain(now, self.match, lambda c: self._apply(c, "console"))
         if self.console.entry() != entry_before:
             self._dirty = True
+            if self.feedback.current(now) is notice_before:
+                # Typing on (or cancelling) with no new outcome: the last one is old news,
+                # and the operator line shows the entry instead.
+                self.feedback.clear()
 
     def _usb_keys(self) -> None:
         """The USB keypad's keys, each at the kernel's stamp of its edge (real monotonic
@@ -509,11 +564,12 @@ class Daemon:
         if self.session.damaged:
             if command.name == Next.name:
                 self._damage_confirmed(command.at)
+                self._told(command, source, None)
                 return
             if command.name not in WHILE_DAMAGED:
-                kv(log, logging.WARNING, "command refused", **fields,
-                   reason="the journal is damaged: hold NEXT to play on from what was read")
-                self._dirty = True
+                reason = "the journal is damaged: hold NEXT to play on from what was read"
+                kv(log, logging.WARNING, "command refused", **fields, reason=reason)
+                self._told(command, source, reason)
                 return
         fed = self.session.recorder.command(
             command, {"script": line.line} if line is not None else None)
@@ -523,6 +579,7 @@ class Daemon:
             except OSError as err:  # the same failing disk: the game goes on
                 kv(log, logging.WARNING, "script progress not kept", line=line.line,
                    problem=str(err))
+        self._told(command, source, None if fed.refused is None else fed.refused.reason)
         if fed.refused is not None:
             kv(log, logging.WARNING, "command refused", **fields, reason=fed.refused.reason)
         else:
@@ -535,6 +592,17 @@ class Daemon:
                    match=self.session.match_id)
         if fed.events:
             self._journalled(fed.events)
+
+    def _told(self, command: Command, source: str, refused: str | None) -> None:
+        """The timekeeper sees what the press did in the next frame (README "The operator
+        view"); a script line is no press."""
+        if source not in PRESSES:
+            return
+        if refused is None:
+            self.feedback.accepted(command, command.at)
+        else:
+            self.feedback.refused(command, refused, command.at)
+        self._dirty = True
 
     def _advance(self, now: int) -> None:
         assert self.session is not None
@@ -760,7 +828,7 @@ class Daemon:
         doc["restored"] = self.session.restored  # an extra key (README 4.3 allows them)
         return doc
 
-    def status(self) -> dict[str, Any]:
+    def status(self, at: int | None = None) -> dict[str, Any]:
         """What the display shows of the scoreboard itself: the restored mark, the office,
         ``recording`` (false: the journal cannot be written, the game is only in memory) and
         ``journal_damaged`` (the byte offset of a damaged record, until the NEXT hold)."""
@@ -770,6 +838,12 @@ class Daemon:
             "office_online": None if self.link is None else self.link.connected,
             "recording": self.session.recorder.recording,
             "journal_damaged": self.session.damaged[0] if self.session.damaged else None}
+        if not self.operator_line:
+            status["operator_line"] = False  # the timekeeper has a view of their own
+        notice = self.feedback.current(self.timeline.now() if at is None else at)
+        if notice is not None and self.operator_line:
+            status["feedback"] = {"text": notice.text(marks=False),
+                                  "shorter": notice.shorter(), "accepted": notice.accepted}
         if self.set_aside is not None and self.match.state.phase is Phase.PREGAME:
             # Until the first game starts: the timekeeper has seen it by then.
             status["set_aside"] = self.set_aside
@@ -786,13 +860,16 @@ class Daemon:
         assert self.session is not None
         doc = self.document(present_at)
         started = self.time.monotonic_ns()
-        dirty = self.display.draw(doc, between=self.between(present_at), status=self.status(),
+        dirty = self.display.draw(doc, between=self.between(present_at),
+                                  status=self.status(present_at),
                                   options=self.options_layout)
         self.frames.rendered(self.time.monotonic_ns() - started)
         self.time.wait_until(self.timeline.to_real(present_at))
         self.display.present(dirty)
         self.frames.presented(present_at)
         self._dirty = False
+        self._shown_notice = self.feedback.current(present_at)
+        self._publish_view(doc, present_at)
         self.outputs.send(doc, present_at, link=self.link, serial=self.serial,
                           notifier=self.notifier, restored=self.session.restored,
                           on_change=lambda before, after: self._state_changed(
@@ -802,6 +879,29 @@ class Daemon:
                 (self.time.monotonic_ns() - self.started_real) / 1e6, 1), size="x".join(
                 map(str, self.display.size)))
             self.notifier.ready(status_text(doc, self.session.restored))
+
+    def _publish_view(self, doc: dict[str, Any], at: int) -> None:
+        """The operator view of the frame just drawn, to the page and the window: built at
+        most every ``VIEW_GAP_NS``, encoded only when it changed, handed to the page by
+        swapping one reference (nothing here waits for a client)."""
+        if self.operator_web is None and self.operator_window is None:
+            return
+        real = self.time.monotonic_ns()
+        if real < self._view_at:
+            self._view_pending = True  # _plan wakes the loop for it
+            return
+        self._view_pending = False
+        self._view_at = real + VIEW_GAP_NS
+        link = None if self.link is None else (self.link.connected, self.link.unacked)
+        view = operator_document(self.match, doc, notice=self.feedback.current(at), office=link,
+                                 next_doc=self._loaded_next)
+        if view == self._view_last:
+            return
+        self._view_last = view
+        if self.operator_web is not None:
+            self.operator_web.publish(Snapshot(view))
+        if self.operator_window is not None:
+            self.operator_window.draw(view)
 
     def _state_changed(self, before: dict[str, Any] | None, after: dict[str, Any],
                        doc: dict[str, Any], at: int) -> None:
@@ -857,6 +957,7 @@ class Daemon:
             ("horn", self._horn_off),
             ("publish", self._publish_last),
             ("journal", self._close_journal),
+            ("operator view", self._close_operator_view),
             ("display", self._close_display),
         ]
         for name, step in steps:
@@ -909,6 +1010,12 @@ class Daemon:
                    problem=recorder.fault)
             self.session.close()
             kv(log, logging.INFO, "journal closed", match=self.session.match_id)
+
+    def _close_operator_view(self) -> None:
+        if self.operator_web is not None:
+            self.operator_web.close()
+        if self.operator_window is not None:
+            self.operator_window.close()
 
     def _close_display(self) -> None:
         if self.display is not None:

@@ -68,6 +68,13 @@ class Display(Protocol):
     def close(self) -> None: ...
 
 
+class OperatorWindow(Protocol):
+    """The timekeeper's own window (windowed mode): draws the operator view's document."""
+
+    def draw(self, view: Mapping[str, Any]) -> None: ...
+    def close(self) -> None: ...
+
+
 class Keyboard(Protocol):
     def poll(self) -> list[Any]: ...
     def pending(self) -> bool: ...
@@ -120,6 +127,8 @@ class Parts(Protocol):
              current: Callable[[], Match]) -> Horn: ...
     def display(self, mode: str, size: tuple[int, int]) -> tuple[Display, Keyboard]: ...
     def keys(self, config: Config, clock: TimeSource) -> KeySource: ...
+    def operator_window(self, mode: str) -> OperatorWindow | None:
+        """The second window, in windowed mode only (after ``display``); else None."""
     def serial(self, config: SerialConfig, clock: Callable[[], int],
                on_input: Callable[[], None]) -> SerialPort: ...
     def link(self, config: LinkConfig, on_next: OnNext,
@@ -182,6 +191,13 @@ class HallParts:
 
         return EvdevKeys(config.keypad, monotonic=clock.monotonic_ns,
                          realtime=realtime_ns)
+
+    def operator_window(self, mode: str) -> OperatorWindow | None:
+        if mode != "windowed":
+            return None
+        from display.operatorwindow import OperatorWindow as Window  # noqa: PLC0415
+
+        return Window()
 
     def serial(self, config: SerialConfig, clock: Callable[[], int],
                on_input: Callable[[], None]) -> SerialPort:

@@ -149,10 +149,11 @@ def footer_top(canvas: Canvas) -> int:
 
 
 def footer(canvas: Canvas, entry: EntryView | None, status: StatusView) -> list[Item]:
-    """The bottom band: the timekeeper's pending entry (left), "NOT RECORDING - STORAGE
-    FAULT", "JOURNAL DAMAGED AT BYTE N - HOLD NEXT" and "CLOCK RESTORED - CHECK" (right) and
-    the office-link mark (far right). Empty when there is nothing to say, so
-    spectators see a clean board."""
+    """The bottom band: the timekeeper's operator line (left: the outcome of the last
+    press while it lasts, else the pending entry; only with ``status.operator_line``),
+    "NOT RECORDING - STORAGE FAULT", "JOURNAL DAMAGED AT BYTE N - HOLD NEXT" and "CLOCK
+    RESTORED - CHECK" (right) and the office-link mark (far right). Empty when there is
+    nothing to say, so spectators see a clean board."""
     items: list[Item] = []
     top, bottom = footer_top(canvas), canvas.u(99.5)
     band = bottom - top  # 7 % of the height: a line of the smallest text with any accents
@@ -191,18 +192,29 @@ def footer(canvas: Canvas, entry: EntryView | None, status: StatusView) -> list[
         if label:
             items.append(label)
         right = left - canvas.x(1.2)
-    if entry is not None and right - canvas.margin > canvas.u(10):
+    if not status.operator_line:
+        return items
+    feedback = status.feedback
+    if (feedback is not None or entry is not None) and right - canvas.margin > canvas.u(10):
         box = (canvas.margin, top, right - canvas.margin, band)
         pad = canvas.u(1.5)
         room = (box[0] + pad, 0, box[2] - 2 * pad, 0)
         line = None
-        for candidate in entry_lines(entry):  # the fullest wording that fits uncut
-            line = text(canvas, room, cap_top, cap, candidate, colour=pal.WHITE, align="left",
-                        role="entry")
+        if feedback is not None:
+            fill, role = (pal.ACCEPTED_BOX, "feedback.ok") if feedback.accepted \
+                else (pal.FAULT_BOX, "feedback.refused")
+            wordings = [feedback.text, *feedback.shorter]
+        else:
+            assert entry is not None
+            fill, role = pal.OPERATOR_BOX, "entry"
+            wordings = entry_lines(entry)
+        for candidate in wordings:  # the fullest wording that fits uncut, else the last cut
+            line = text(canvas, room, cap_top, cap, candidate, colour=pal.WHITE,
+                        align="left", role=role)
             if line is not None and line.text == candidate:
                 break
         if line:
-            items.append(Box(box, pal.OPERATOR_BOX, PANEL, "entry.box"))
+            items.append(Box(box, fill, PANEL, f"{role}.box"))
             items.append(line)
     return items
 

@@ -1,0 +1,159 @@
+"""The timekeeper's window in ``--windowed`` mode: the operator view (firmware_py/
+operatorview.py) in a second window beside the hall display, so the hall window stays what
+the spectators see.
+
+``operator_lines`` (pure) says what to write, line by line; ``draw_operator`` writes them
+onto any surface (a test draws onto an off-screen one); ``OperatorWindow`` is the window,
+drawn from the daemon's loop like the hall display (pygame-ce's ``pygame.Window``; display
+calls stay on the thread that opened the display). FreeSansBold has no tick or cross, so
+the outcome says OK / REFUSED and its colour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from . import colour as pal
+from . import fonts
+from ._pygame import pygame
+from .items import Colour
+
+WINDOW_SIZE = (480, 800)
+TITLE = "Arena Scoreboard: timekeeper"
+OK_BOX: Colour = (13, 59, 30)
+QUIET: Colour = pal.LABEL
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    text: str
+    ink: Colour = pal.WHITE
+    box: Colour | None = None  # a band behind the line (the outcome)
+    size: int = 3  # cap height in % of the window height
+
+
+def _words(value: object) -> str:
+    return str(value).replace("_", " ")
+
+
+def entry_lines(entry: Mapping[str, Any] | None) -> list[Line]:
+    """The keypad entry, whatever of its parts it carries (``prompt``, ``typed``,
+    ``keys``, or ``what``/``team``/``player``/``stage``/``kinds``)."""
+    if not entry:
+        return [Line("no entry in progress", QUIET, size=2)]
+    head = " ".join(str(entry[k]).upper() for k in ("what", "team") if entry.get(k))
+    out = [Line(head, size=4)] if head else []
+    if entry.get("prompt"):
+        out.append(Line(str(entry["prompt"]), size=4))
+    typed = entry.get("typed", entry.get("player"))
+    out.append(Line(f"> {typed if typed not in (None, '') else '_'}", pal.CLOCK, size=5))
+    keys = entry.get("keys") or [k.split(" ", 1) for k in entry.get("kinds") or []
+                                 if isinstance(k, str)]
+    out += [Line(f"  {pair[0]}   {_words(pair[-1])}", size=3)
+            for pair in keys if isinstance(pair, list | tuple) and pair]
+    return out
+
+
+def operator_lines(view: Mapping[str, Any]) -> list[Line]:
+    if view.get("match") is None:
+        return [Line("waiting for the scoreboard", QUIET)]
+    out: list[Line] = []
+    feedback = view.get("feedback")
+    if feedback:
+        word = "OK" if feedback.get("accepted") else "REFUSED:"
+        reason = f" {feedback['reason']}" if feedback.get("reason") else ""
+        out.append(Line(f"{feedback.get('press', '')} {word}{reason}", pal.WHITE,
+                        OK_BOX if feedback.get("accepted") else pal.FAULT_BOX, 3))
+    out += entry_lines(view.get("entry"))
+    teams, score = view.get("teams", {}), view.get("score", {})
+    out.append(Line(f"{teams.get('home')} {score.get('home')} : {score.get('away')} "
+                    f"{teams.get('away')}", size=3))
+    state = "RUNNING" if view.get("running") else "stopped"
+    horn = "  HORN" if view.get("horn") else ""
+    out.append(Line(f"{view.get('phase')} {view.get('period')}  {view.get('clock')}  "
+                    f"{state}{horn}", pal.CLOCK, size=3))
+    office = view.get("office")
+    out.append(Line("no office" if office is None else
+                    f"office {'connected' if office.get('connected') else 'OFFLINE'}, "
+                    f"{office.get('unacked', 0)} not acknowledged", QUIET, size=2))
+    out.append(Line("last records", QUIET, size=2))
+    for r in view.get("records", []):
+        who = f" #{r['player']}" if r.get("player") is not None else ""
+        kind = f" {_words(r['kind'])}" if r.get("kind") else ""
+        undo = "   < UNDO" if r.get("undo_next") else ""
+        out.append(Line(f"{r['seq']}  {r['what']} {r['team']}{who}{kind}  P{r['period']} "
+                        f"{r['clock']}{undo}", size=2))
+    out.append(Line("penalty kinds", QUIET, size=2))
+    out += [Line(f"{k['key']}  {_words(k['name'])}  {k['minutes']} min", size=2)
+            for k in view.get("kinds", [])]
+    suspended = view.get("suspensions", {})
+    for side in ("home", "away"):
+        players = ", ".join(f"#{p}" for p in suspended.get(side, [])) or "none"
+        out.append(Line(f"suspended {teams.get(side, side)}: {players}", size=2))
+    return out
+
+
+def draw_operator(surface: pygame.Surface, view: Mapping[str, Any]) -> None:
+    """The view's lines top to bottom, each shrunk to the width if it must be; what does
+    not fit below is left out (the records and kinds come last)."""
+    width, height = surface.get_size()
+    surface.fill(pal.BACKGROUND)
+    margin = max(4, width // 40)
+    y = margin
+    for line in operator_lines(view):
+        cap = max(8, height * line.size // 100)
+        pitch = cap * 2
+        if y + pitch > height:
+            break
+        image, _rise = fonts.render(line.text, cap, line.ink) if line.text.strip() else (
+            pygame.Surface((1, 1), pygame.SRCALPHA), 0)
+        room = width - 2 * margin
+        if image.get_width() > room:
+            image = pygame.transform.smoothscale(
+                image, (room, max(1, image.get_height() * room // image.get_width())))
+        if line.box is not None:
+            surface.fill(line.box, (0, y, width, pitch))
+        surface.blit(image, (margin, y + (pitch - image.get_height()) // 2))
+        y += pitch
+
+
+_OPEN: dict[int, OperatorWindow] = {}  # by window id: the keyboard asks on a close event
+
+
+def closed_by_user(window: object) -> bool:
+    """A window's close button was pressed: if it is an operator window, close it and say
+    so (display/keyboard.py then does not stop the daemon)."""
+    found = _OPEN.get(getattr(window, "id", -1))
+    if found is None:
+        return False
+    found.close()
+    return True
+
+
+class OperatorWindow:
+    """A second window; closing it only closes it (closing the hall window stops the
+    daemon, as before)."""
+
+    def __init__(self, size: tuple[int, int] = WINDOW_SIZE) -> None:
+        self.window = pygame.Window(TITLE, size, resizable=True)
+        self.closed = False
+        _OPEN[self.id] = self
+
+    @property
+    def id(self) -> int:
+        return int(self.window.id)
+
+    def draw(self, view: Mapping[str, Any]) -> None:
+        if self.closed:
+            return
+        surface = self.window.get_surface()
+        draw_operator(surface, view)
+        self.window.flip()
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            _OPEN.pop(self.id, None)
+            self.window.destroy()

@@ -1,0 +1,33 @@
+// The operator page's script (firmware_py/operatorweb.py serves it inline): polls
+// /operator.json twice a second and draws the same markup as operatorweb.body_html.
+const e=v=>String(v??"").replace(/[&<>"']/g,c=>"&#"+c.charCodeAt(0)+";");
+const w=v=>String(v).replace(/_/g," ");
+function entry(n){if(!n)return '<p class="quiet">no entry in progress</p>';
+ const head=["what","team"].filter(k=>n[k]).map(k=>e(n[k]).toUpperCase()).join(" ");
+ let o=(head||!n.prompt)?`<p class="big">${head||"ENTRY"}</p>`:"";
+ if(n.prompt)o+=`<p class="big">${e(n.prompt)}</p>`;
+ const t=("typed" in n)?n.typed:n.player;o+=`<p class="typed">${t==null||t===""?"_":e(t)}</p>`;
+ if(n.stage)o+=`<p class="quiet">next: ${e(n.stage)}</p>`;
+ const keys=n.keys||(n.kinds||[]).map(k=>[k.split(" ")[0],k.split(" ").slice(1).join(" ")]);
+ if(keys.length)o+='<table class="keys">'+keys.filter(p=>p.length==2).map(
+  p=>`<tr><th>${e(p[0])}</th><td>${e(w(p[1]))}</td></tr>`).join("")+"</table>";return o}
+function body(d){if(d.match==null)return '<p class="quiet">waiting for the scoreboard</p>';
+ const t=d.teams,s=d.score,f=d.feedback,of=d.office;
+ const link=of==null?"no office":`office ${of.connected?"connected":"OFFLINE"}, ${of.unacked} not acknowledged`;
+ const rec=d.records.map(r=>`<tr><td>${e(r.seq)}</td><td>${e(r.what)} ${e(r.team)}${r.player!=null?" #"+e(r.player):""}${r.kind?" "+e(w(r.kind)):""}</td><td>P${e(r.period)} ${e(r.clock)}</td><td>${r.undo_next?"UNDO":""}</td></tr>`).join("");
+ const kinds=d.kinds.map(k=>`<tr><th>${e(k.key)}</th><td>${e(w(k.name))}</td><td>${e(k.minutes)} min</td></tr>`).join("");
+ const ban=["home","away"].map(x=>`${e(t[x])}: ${(d.suspensions[x]||[]).map(p=>"#"+e(p)).join(", ")||"none"}.`).join(" ");
+ return `<section id="feedback">${f?`<p class="${f.accepted?"ok":"refused"}">${e(f.text)}</p>`:""}</section>`+
+ `<section id="entry">${entry(d.entry)}</section>`+
+ `<section id="game"><p class="big">${e(t.home)} ${e(s.home)} : ${e(s.away)} ${e(t.away)}</p>`+
+ `<p>${e(d.match)} ${e(d.phase)} ${e(d.period)}  <b>${e(d.clock)}</b> ${d.running?"RUNNING":"stopped"}${d.horn?"  HORN":""}</p><p class="quiet">${e(link)}</p></section>`+
+ `<section id="records"><h2>last records</h2><table>${rec}</table></section>`+
+ `<section id="kinds"><h2>penalty kinds</h2><table>${kinds}</table></section>`+
+ `<section id="suspended"><h2>suspended</h2><p>${ban}</p></section>`}
+let last="";
+async function poll(){try{const r=await fetch("/operator.json",{cache:"no-store"});
+ const text=await r.text();if(text!==last){last=text;
+ document.getElementById("view").innerHTML=body(JSON.parse(text));}
+ document.body.classList.remove("lost")}catch(err){document.body.classList.add("lost")}
+ setTimeout(poll,500)}
+setTimeout(poll,500);

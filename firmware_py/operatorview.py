@@ -1,0 +1,105 @@
+"""The timekeeper's own view: one document, built here, drawn by the operator page
+(firmware_py/operatorweb.py) and by the second window in ``--windowed`` mode
+(display/operatorwindow.py).
+
+It is not the state document (README 4.3), which goes to the office and the serial link:
+what only the table needs (the last press's outcome, the keypad's next keys, the records
+with their seqs, the office link's backlog, who is suspended) stays here. Pure: built from
+values the daemon already holds, at the instant of the frame just drawn.
+
+Shape (README "The operator view")::
+
+    {"match": "A3", "preset": "ice-hockey-2x20", "stage": "group",
+     "teams": {"home": "Lions", "away": "Bears"}, "score": {"home": 2, "away": 1},
+     "phase": "period", "period": 2, "clock": "12:34", "running": false, "horn": false,
+     "feedback": null | {"press": "GOAL HOME #12", "accepted": true, "reason": null,
+                         "text": "GOAL HOME #12 \u2713"},
+     "entry": null | {...the console's pending entry, as it describes itself...},
+     "kinds": [{"key": 1, "name": "minor", "minutes": 2}, ...],
+     "records": [{"seq": 14, "what": "goal", "team": "home", "player": 12, "kind": null,
+                  "period": 2, "clock": "12:34", "undo_next": true}, ...],  # newest first
+     "undo": null | {"seq": 14, "what": "goal"},   # what UNDO would take back
+     "office": null | {"connected": true, "unacked": 0},
+     "suspensions": {"home": [7], "away": []}}   # from the office's next
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from firmware_py.core.match import Match
+from firmware_py.feedback import Notice
+from firmware_py.outputs import clock_text
+from firmware_py.wire import Nx
+
+RECORDS = 8  # the last goals and penalties listed: a period's worth at the table
+
+
+def operator_document(match: Match, state: Mapping[str, Any], *,
+                      notice: Notice | None = None,
+                      office: tuple[bool, int] | None = None,
+                      next_doc: Mapping[str, Any] | None = None,
+                      records: int = RECORDS) -> dict[str, Any]:
+    """The operator view for ``state`` (the state document of the frame just drawn, with
+    its ``entry``). ``office``: (connected, events not yet acknowledged), None without an
+    office; ``next_doc``: the office's ``next`` of the match on the board, whose
+    ``suspended`` players are listed."""
+    s = match.state
+    top = s.undo[-1] if s.undo else None
+    listed = _records(match)[:records]
+    for record in listed:
+        record["undo_next"] = top is not None and record["seq"] == top.seq
+    teams = state.get("teams", {})
+    return {
+        "match": state.get("match"),
+        "preset": match.preset.name,
+        "stage": state.get("stage"),
+        "teams": {side: str(teams.get(side, {}).get("name", side.capitalize()))
+                  for side in ("home", "away")},
+        "score": dict(state.get("score", {})),
+        "phase": state.get("phase"),
+        "period": state.get("period"),
+        "clock": clock_text(int(state.get("clock_ms", 0))),
+        "running": bool(state.get("running")),
+        "horn": bool(state.get("horn")),
+        "feedback": None if notice is None else notice.to_json(),
+        "entry": state.get("entry"),
+        "kinds": [{"key": i, "name": kind.name, "minutes": kind.recorded_minutes}
+                  for i, kind in enumerate(match.preset.penalties.kinds.values(), start=1)],
+        "records": listed,
+        "undo": None if top is None else {"seq": top.seq, "what": top.kind.value},
+        "office": None if office is None else {"connected": office[0], "unacked": office[1]},
+        "suspensions": suspended_players(next_doc, str(state.get("match"))),
+    }
+
+
+def _records(match: Match) -> list[dict[str, Any]]:
+    """The match's goals and penalties, newest (highest seq) first."""
+    s = match.state
+    out: list[dict[str, Any]] = [
+        {"seq": g.seq, "what": "goal", "team": g.team.value, "player": g.player,
+         "kind": None, "period": g.period, "clock": clock_text(g.clock_ms)}
+        for g in s.goals]
+    out += [{"seq": p.seq, "what": "penalty", "team": p.team.value, "player": p.player,
+             "kind": p.kind.name, "period": p.period, "clock": clock_text(p.clock_ms)}
+            for p in s.box]
+    out.sort(key=lambda r: -int(r["seq"]))
+    return out
+
+
+def suspended_players(next_doc: Mapping[str, Any] | None, match: str
+                      ) -> dict[str, list[int]]:
+    """Who may not play in ``match``, by team, from the office's ``next`` (firmware_py/wire.py
+    ``Next.suspended``); nothing when the board's match did not come from the office."""
+    out: dict[str, list[int]] = {"home": [], "away": []}
+    if next_doc is None or next_doc.get(Nx.MATCH) != match:
+        return out
+    listed: Sequence[Any] = next_doc.get(Nx.SUSPENDED) or ()
+    for item in listed:
+        if isinstance(item, Mapping) and item.get(Nx.TEAM) in out \
+                and isinstance(item.get(Nx.PLAYER), int):
+            out[item[Nx.TEAM]].append(item[Nx.PLAYER])
+    for players in out.values():
+        players.sort()
+    return out

@@ -1,0 +1,150 @@
+"""The timekeeper's side of the display (README "The operator view"): the hall display's
+operator line shows the last press's outcome, or the entry, or nothing when the timekeeper
+has a view of their own; the second window draws the operator view (SDL's dummy driver
+opens several windows, so the real ``pygame.Window`` is tested)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from display._pygame import pygame
+from display.colour import ACCEPTED_BOX, BACKGROUND, FAULT_BOX
+from display.keyboard import Keyboard, QuitRequest
+from display.layout import layout
+from display.operatorwindow import OperatorWindow, draw_operator, operator_lines
+from display.screen import Display
+from tests.display import states
+from tests.display.checks import problems
+
+REFUSED: dict[str, Any] = {
+    "text": "TIME-OUT HOME REFUSED: no time-outs in group games", "accepted": False,
+    "shorter": ["REFUSED: no time-outs in group games", "no time-outs in group games"]}
+ACCEPTED = {"text": "GOAL HOME #12 OK", "accepted": True}
+
+
+def roles(doc: dict[str, Any], status: dict[str, Any], size: tuple[int, int] = (1920, 1080)
+          ) -> dict[str, str]:
+    frame = layout(doc, size, status=status)
+    assert problems(frame) == []
+    return {t.role: t.text for t in frame.texts()}
+
+
+@pytest.mark.parametrize("size", states.SIZES)
+def test_the_operator_line_shows_the_outcome_over_the_entry(size: tuple[int, int]) -> None:
+    shown = roles(states.GAME, {"feedback": REFUSED}, size)
+    assert "entry" not in shown
+    assert shown["feedback.refused"] in [REFUSED["text"], *REFUSED["shorter"]]
+    frame = layout(states.GAME, size, status={"feedback": ACCEPTED})
+    (box,) = [b for b in frame.items if getattr(b, "role", "") == "feedback.ok.box"]
+    assert box.colour == ACCEPTED_BOX
+    frame = layout(states.GAME, size, status={"feedback": REFUSED})
+    (box,) = [b for b in frame.items if getattr(b, "role", "") == "feedback.refused.box"]
+    assert box.colour == FAULT_BOX
+
+
+@pytest.mark.parametrize("doc", [states.GAME, states.BREAK, states.SHOOTOUT, states.FINAL])
+def test_every_screen_shows_the_outcome_legibly_in_the_fullest_wording_that_fits(
+        doc: dict[str, Any]) -> None:
+    wide = roles(doc, {"feedback": REFUSED}, (1920, 1080))
+    assert wide["feedback.refused"] == REFUSED["text"]
+    assert roles(doc, {"feedback": REFUSED}, (1024, 768))["feedback.refused"] == \
+        "REFUSED: no time-outs in group games"
+    # Beside a status mark, the reason alone (the mark is louder and stays).
+    marked = roles(doc, {"feedback": REFUSED, "restored": True}, (1280, 720))
+    assert marked["feedback.refused"] == "no time-outs in group games"
+    assert marked["status.restored"] == "CLOCK RESTORED - CHECK"
+
+
+def test_without_the_operator_line_neither_entry_nor_outcome_is_shown() -> None:
+    with_line = roles(states.GAME, {})
+    assert with_line["entry"].startswith("PENALTY AWAY")
+    off = roles(states.GAME, {"operator_line": False, "feedback": REFUSED})
+    assert not {"entry", "feedback.refused"} & set(off)
+
+
+def test_a_bad_feedback_is_named() -> None:
+    with pytest.raises(ValueError, match=r"status\.feedback\.text"):
+        layout(states.GAME, (1280, 720), status={"feedback": {"text": 3}})
+
+
+VIEW: dict[str, Any] = {
+    "match": "A3", "preset": "ice-hockey-2x20", "stage": "group",
+    "teams": {"home": "Lions", "away": "Bears"}, "score": {"home": 1, "away": 0},
+    "phase": "period", "period": 2, "clock": "12:34", "running": False, "horn": True,
+    "feedback": {"press": "TIME-OUT HOME", "accepted": False,
+                 "reason": "no time-outs in group games",
+                 "text": "TIME-OUT HOME \u2717 no time-outs in group games"},
+    "entry": {"what": "penalty", "team": "home", "player": "7", "stage": "kind",
+              "kinds": states.KINDS},
+    "kinds": [{"key": 1, "name": "minor", "minutes": 2},
+              {"key": 2, "name": "double_minor", "minutes": 4}],
+    "records": [{"seq": 9, "what": "goal", "team": "home", "player": 12, "kind": None,
+                 "period": 2, "clock": "13:01", "undo_next": True}],
+    "undo": {"seq": 9, "what": "goal"},
+    "office": {"connected": False, "unacked": 3},
+    "suspensions": {"home": [4], "away": []},
+}
+
+
+def test_the_window_lines_carry_every_part_of_the_view() -> None:
+    text = [line.text for line in operator_lines(VIEW)]
+    assert text[0] == "TIME-OUT HOME REFUSED: no time-outs in group games"
+    assert "PENALTY HOME" in text and "> 7" in text
+    assert "  2   double minor" in text  # what key 2 does next
+    assert any("HORN" in t and "stopped" in t for t in text)
+    assert "office OFFLINE, 3 not acknowledged" in text
+    assert "9  goal home #12  P2 13:01   < UNDO" in text
+    assert "2  double minor  4 min" in text
+    assert "suspended Lions: #4" in text and "suspended Bears: none" in text
+    # A richer keypad grammar (prompt, typed, keys) is shown as it comes.
+    entry = {"prompt": "SCORER?", "typed": "1", "keys": [["enter", "goal"], ["*", "menu"]]}
+    lines = [line.text for line in operator_lines({**VIEW, "entry": entry})]
+    assert "SCORER?" in lines and "> 1" in lines and "  *   menu" in lines
+
+
+@pytest.fixture
+def hall_window() -> Iterator[Display]:
+    shown = Display("headless", (640, 360))
+    yield shown
+    shown.close()
+
+
+def test_the_second_window_draws_the_view(hall_window: Display) -> None:
+    window = OperatorWindow((390, 700))
+    try:
+        window.draw(VIEW)
+        surface = window.window.get_surface()
+        assert surface.get_size() == (390, 700)
+        assert surface.get_at((2, 20))[:3] == FAULT_BOX  # the refusal's band on top
+        inked = sum(surface.get_at((x, y))[:3] != BACKGROUND
+                    for x in range(0, 390, 7) for y in range(100, 700, 7))
+        assert inked > 50
+        # The hall window is untouched by it.
+        hall = pygame.display.get_surface()
+        assert hall is not None and hall.get_size() == (640, 360)
+    finally:
+        window.close()
+
+
+def test_drawing_onto_a_small_surface_leaves_out_what_does_not_fit(
+        hall_window: Display) -> None:
+    surface = pygame.Surface((200, 120))
+    draw_operator(surface, VIEW)  # no error; the top lines are there
+    assert surface.get_at((1, 10))[:3] == FAULT_BOX
+
+
+def test_closing_the_operator_window_only_closes_it(hall_window: Display) -> None:
+    window = OperatorWindow()
+    keyboard = Keyboard(buttons=True)
+    pygame.event.post(pygame.event.Event(pygame.WINDOWCLOSE, window=window.window))
+    assert keyboard.poll() == [] and window.closed
+    window.draw(VIEW)  # a closed window draws nothing, and does not fail
+    other = pygame.Window("other", (100, 100))
+    try:
+        pygame.event.post(pygame.event.Event(pygame.WINDOWCLOSE, window=other))
+        assert keyboard.poll() == [QuitRequest()]
+    finally:
+        other.destroy()
