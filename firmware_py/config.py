@@ -33,7 +33,7 @@ _KEYS: dict[str, set[str]] = {
               "away_colours"},
     "state": {"dir"},
     "display": {"mode", "size", "final_hold_s", "operator_line"},
-    "operator": {"port", "bind"},
+    "operator": {"port", "bind", "window"},
     "gpio": {"pin_factory"},
     "serial": {"url", "baud", "state_hz"},
     "log": {"level"},
@@ -65,6 +65,8 @@ class OperatorConfig:
 
     port: int | None = None  # None: not served; 0: any free port (tests), logged
     bind: str = "0.0.0.0"  # every interface: the phone at the table is another machine
+    # The second window in windowed mode (a desktop at the table); off for simulated halls.
+    window: bool = True
 
 
 @dataclass(frozen=True)
@@ -167,6 +169,7 @@ def parse(data: dict[str, Any], source: str) -> Config:
     bind = op.text("bind", OperatorConfig.bind)
     if not bind:
         raise op.error("bind", "must not be empty (\"0.0.0.0\": every interface)")
+    window = op.boolean("window", default=True)
 
     pin_factory = tables["gpio"].choice("pin_factory", PIN_FACTORIES, "auto")
 
@@ -205,7 +208,7 @@ def parse(data: dict[str, Any], source: str) -> Config:
         display_size=size,
         final_hold_s=final_hold_s,
         operator_line=operator_line,
-        operator=OperatorConfig(port, bind),
+        operator=OperatorConfig(port, bind, window),
         pin_factory=pin_factory,
         console=console,
         keypad=keypad,

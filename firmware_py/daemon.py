@@ -300,7 +300,8 @@ class Daemon:
                 # The port, not an address: "0.0.0.0" is every interface, the phone
                 # uses the Pi's own address or host name.
                 kv(log, logging.INFO, "operator page served", bind=web.host, port=web.port)
-        self.operator_window = self.parts.operator_window(self.options.display_mode)
+        if cfg.operator.window:
+            self.operator_window = self.parts.operator_window(self.options.display_mode)
         line = cfg.operator_line
         self.operator_line = (self.operator_web is None and self.operator_window is None
                               if line == "auto" else bool(line))

@@ -64,6 +64,8 @@ def hall_config(hall: str, *, state_dir: Path, display: str,
     tables["gpio"] = {"pin_factory": "mock"}
     # Simulated halls: never read (or grab) this machine's keyboards, even headless.
     tables["keypad"] = {"evdev": False}
+    # Several halls on one desktop: one window each, no timekeeper's window beside it.
+    tables["operator"] = {"window": False}
     if broker is not None:
         if tournament is None:
             raise ValueError("a hall on a broker needs its tournament")

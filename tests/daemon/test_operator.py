@@ -24,7 +24,7 @@ from firmware_py.core.units import NS_PER_S
 from firmware_py.daemon import Daemon
 from firmware_py.feedback import SHOWN_NS, Feedback, Notice
 from firmware_py.operatorweb import encode
-from tests.daemon.inprocess import Frame, InProcessHall
+from tests.daemon.inprocess import Frame, InProcessHall, TestParts
 
 MS = 1_000_000
 FLOORBALL = '[match]\npreset = "floorball-2x15"\n'
@@ -294,4 +294,23 @@ def test_the_view_lists_the_offices_suspended_players_and_the_link(tmp_path: Pat
     hall.link.online = False
     daemon.run_until(hall.time.now + 2 * NS_PER_S)
     assert view(daemon)["office"]["connected"] is False
+    hall.stop()
+
+
+class WindowParts(TestParts):
+    """Records whether the daemon asked for the timekeeper's second window."""
+
+    def operator_window(self, mode: str) -> Any:
+        self.made.setdefault("operator_windows", []).append(mode)
+        return None  # a real one needs a desktop; asking is what is tested
+
+
+@pytest.mark.parametrize(("table", "asked"), [("", ["windowed"]),
+                                              ("[operator]\nwindow = false\n", [])])
+def test_the_second_window_opens_in_windowed_mode_unless_the_config_says_not(
+        tmp_path: Path, table: str, asked: list[str]) -> None:
+    hall = InProcessHall(tmp_path, '[match]\npreset = "floorball-2x15"\n' + table)
+    parts = WindowParts()
+    hall.start(parts=parts, display_mode="windowed")
+    assert parts.made.get("operator_windows", []) == asked
     hall.stop()
