@@ -147,6 +147,8 @@ class LoopHorn:
         self.timeline = timeline
         self._current = current
         self.switched: list[tuple[int, bool]] = []  # (instant, on) at every change
+        # (instant, each output's on) whenever one of them changes: relay, audio, ...
+        self.outputs_switched: list[tuple[int, tuple[bool, ...]]] = []
 
     def start(self) -> None:
         self.poke()
@@ -157,6 +159,9 @@ class LoopHorn:
         on = self.driver.update(self._current(), now)
         if on != before:
             self.switched.append((now, on))
+        states = tuple(output.is_on for output in self.driver.outputs)
+        if not self.outputs_switched or self.outputs_switched[-1][1] != states:
+            self.outputs_switched.append((now, states))
 
     def next_change(self, now: int) -> int | None:
         self.poke()  # the loop woke: switch for now first
