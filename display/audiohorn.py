@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from ._pygame import pygame
@@ -68,8 +69,14 @@ class AudioHorn:
         """The mixer is open and the sound loaded."""
         return self._channel is not None
 
-    def open(self) -> bool:
-        """Open the mixer and load the sound; False (and one log line) if that fails."""
+    def open(self, prepare: Callable[[], str] | None = None) -> bool:
+        """Open the mixer and load the sound; False (and one log line) if that fails.
+
+        ``prepare`` runs first on this thread and says how it is scheduled: the daemon
+        passes ``make_realtime``, as SDL's audio thread (started by the mixer) inherits the
+        policy; at normal scheduling a loaded CPU delays its buffers by tens of ms
+        (bench/horn_deadline.py)."""
+        scheduling = prepare() if prepare is not None else ""
         opened_here = False
         try:
             if pygame.mixer.get_init() is None:
@@ -99,13 +106,16 @@ class AudioHorn:
         note = " (makes no sound)" if driver in NOT_DEVICES else ""
         log.log(level, f"audio horn on{note}", extra={"kv": {
             "driver": driver, "device": os.environ.get("AUDIODEV", "default"),
-            "rate": frequency, "channels": channels, "buffer": self.buffer_frames}})
+            "rate": frequency, "channels": channels, "buffer": self.buffer_frames,
+            **({"scheduling": scheduling} if scheduling else {})}})
         self.opened.set()
         return True
 
-    def open_in_background(self) -> threading.Thread:
+    def open_in_background(self, prepare: Callable[[], str] | None = None
+                           ) -> threading.Thread:
         """``open`` on a thread of its own: the caller never waits for the audio device."""
-        thread = threading.Thread(target=self.open, name="audio-horn-open", daemon=True)
+        thread = threading.Thread(target=self.open, args=(prepare,), name="audio-horn-open",
+                                  daemon=True)
         thread.start()
         return thread
 

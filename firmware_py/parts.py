@@ -169,6 +169,7 @@ class HallParts:
     def horn(self, config: Config, relay: Relay, timeline: Timeline, time: TimeSource,
              current: Callable[[], Match]) -> Horn:
         from firmware_py.hornthread import HornThread  # noqa: PLC0415
+        from firmware_py.timesource import make_realtime  # noqa: PLC0415
         from hardware.console import HornAudio  # noqa: PLC0415
         from hardware.horn import HornDriver, HornOutput, HornRelay  # noqa: PLC0415
 
@@ -179,7 +180,9 @@ class HallParts:
             from display.audiohorn import AudioHorn  # noqa: PLC0415
 
             audio = AudioHorn(required=config.console.horn_audio is HornAudio.ON)
-            audio.open_in_background()  # the daemon never waits for an audio device
+            # The daemon never waits for an audio device; SDL's audio thread gets the horn
+            # thread's scheduling (SCHED_FIFO where allowed) from the thread that opens it.
+            audio.open_in_background(prepare=make_realtime)
             outputs.append(audio)
             closing.append(audio.close)
         return HornThread(HornDriver(outputs, timeline.now), timeline, current, time,
