@@ -58,7 +58,8 @@ class HornThread:
     def stop(self) -> None:
         self._stopping.set()
         self._wake.set()
-        self._thread.join(5.0)
+        if self._thread.ident is not None:  # started (a start that failed half-way: not)
+            self._thread.join(5.0)
         self.driver.fail_safe()
         for close in self._closing:
             try:

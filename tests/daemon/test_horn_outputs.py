@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,10 +21,12 @@ from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 from display._pygame import pygame
 from display.audiohorn import AudioHorn
 from firmware_py import presets
+from firmware_py.config import parse
 from firmware_py.core.commands import Start
 from firmware_py.core.match import Match, feed
 from firmware_py.core.units import NS_PER_S
 from firmware_py.hornthread import HornThread
+from firmware_py.parts import HallParts
 from firmware_py.timeline import Timeline
 from hardware.horn import HornDriver, HornRelay
 from tests.daemon.conftest import write_script
@@ -148,6 +151,30 @@ def test_the_horn_thread_switches_relay_and_audio_together(tmp_path: Path) -> No
         assert until_silent()
     finally:
         thread.stop()  # every output off, the mixer closed
+        relay.close()
+        factory.close()
+    assert pygame.mixer.get_init() is None
+
+
+@pytest.mark.parametrize(("text", "outputs"), [("", 2), ("audio = true", 2),
+                                               ("audio = false", 1)])
+def test_the_hall_parts_give_the_horn_thread_what_the_config_says(text: str,
+                                                                  outputs: int) -> None:
+    cfg = parse(tomllib.loads(f"[console.horn]\n{text}\n"), "test config")
+    factory = MockFactory()
+    relay = HornRelay(17, pin_factory=factory)
+    time_source = FakeTime()
+    horn = HallParts().horn(cfg, relay, Timeline(time_source.monotonic_ns), time_source,
+                            lambda: Match(presets.load("floorball-2x15")))
+    try:
+        assert isinstance(horn, HornThread)
+        assert len(horn.driver.outputs) == outputs and horn.driver.outputs[0] is relay
+        if outputs == 2:
+            audio = horn.driver.outputs[1]
+            assert isinstance(audio, AudioHorn)
+            assert audio.opened.wait(5.0) and audio.ready  # opened in the background
+    finally:
+        horn.stop()  # never started: only every output off, the mixer closed
         relay.close()
         factory.close()
     assert pygame.mixer.get_init() is None

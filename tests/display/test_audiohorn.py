@@ -84,8 +84,10 @@ def test_the_horn_loops_while_on_and_stops_when_off(caplog: pytest.LogCaptureFix
     with caplog.at_level(logging.INFO, logger="display.audiohorn"):
         assert audio.open()
     assert audio.ready and audio.driver == "dummy"
-    # One line, and it says the dummy driver is silent (an operator must not be fooled).
-    assert [r.getMessage() for r in caplog.records] == ["audio horn on (makes no sound)"]
+    # One line, and it says the dummy driver is silent (an operator must not be fooled);
+    # a note, as "auto" asked for no sound in particular.
+    assert [(r.levelno, r.getMessage()) for r in caplog.records] == [
+        (logging.INFO, "audio horn on (makes no sound)")]
     assert not horn_channel().get_busy()
 
     audio.set(True)
@@ -99,6 +101,17 @@ def test_the_horn_loops_while_on_and_stops_when_off(caplog: pytest.LogCaptureFix
     assert eventually(lambda: not horn_channel().get_busy())
     audio.close()
     assert pygame.mixer.get_init() is None
+
+
+@pytest.mark.usefixtures("mixer_closed")
+def test_asked_for_sound_on_a_silent_driver_is_a_warning(
+        caplog: pytest.LogCaptureFixture) -> None:
+    audio = AudioHorn(required=True)  # audio = true, but SDL's dummy driver: no sound
+    with caplog.at_level(logging.INFO, logger="display.audiohorn"):
+        assert audio.open()
+    assert [(r.levelno, r.getMessage()) for r in caplog.records] == [
+        (logging.WARNING, "audio horn on (makes no sound)")]
+    audio.close()
 
 
 @pytest.mark.usefixtures("mixer_closed")
@@ -223,3 +236,12 @@ def test_a_blast_shorter_than_a_mixer_buffer_still_ends_and_the_next_is_full_vol
     audio.set(True)  # during the release: full volume again, not the fade's
     assert horn_channel().get_busy() and horn_channel().get_volume() == 1.0
     audio.close()
+
+
+@pytest.mark.usefixtures("mixer_closed")
+def test_closed_while_opening_leaves_no_mixer_open() -> None:
+    """The daemon stopped before a slow device opened: nothing is left holding it."""
+    audio = AudioHorn()
+    audio.close()
+    assert audio.open() is False
+    assert pygame.mixer.get_init() is None and not audio.ready
