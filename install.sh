@@ -85,7 +85,7 @@ fi
 
 if [ "$ROLE" = hall ]; then
     USER_NAME=scoreboard
-    GROUPS_WANTED=(gpio video render input dialout)
+    GROUPS_WANTED=(gpio video render input dialout audio)
     UNIT=scoreboard.service
 else
     USER_NAME=office

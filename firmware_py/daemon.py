@@ -280,7 +280,7 @@ class Daemon:
             self.serial = parts.serial(cfg.serial, self.timeline.now, self._serial_woke)
             self.serial.start()
         self._start_link()
-        self.horn = parts.horn(self.relay, self.timeline, self.time, lambda: self.match)
+        self.horn = parts.horn(cfg, self.relay, self.timeline, self.time, lambda: self.match)
         self.horn.start()
 
     def _open_operator_view(self) -> None:

@@ -1,22 +1,24 @@
-"""The horn's deadline thread: the relay switches at the core's instants, not at frames.
+"""The horn's deadline thread: the horn switches at the core's instants, not at frames.
 
 The main loop may be drawing or fsyncing when a period ends; the horn must not wait for it.
-This thread owns the relay's switching: it hands the current match to ``HornDriver``, which
+This thread owns the horn's switching: it hands the current match to ``HornDriver``, which
 asks the core once what the horn does now and when that may next change (the core reads its
-immutable state once, so the answer is consistent without a lock), sets the relay, and the
-thread waits for that instant with ``wait_until`` (sleep, then spin the last 2 ms;
-SCHED_FIFO when allowed: firmware_py/timesource.py). A command that changes the horn (the HORN
+immutable state once, so the answer is consistent without a lock), sets every output (the
+relay, and the audio output where there is one: display/audiohorn.py), and the thread waits
+for that instant with ``wait_until`` (sleep, then spin the last 2 ms; SCHED_FIFO when
+allowed: firmware_py/timesource.py). A command that changes the horn (the HORN
 button, a stop, an undo) wakes it at once via ``poke``.
 
-The main thread keeps ``fail_safe`` (relay off) for stopping and errors; ``stop`` joins the
-thread first, so nothing switches the relay on again afterwards.
+The main thread keeps ``fail_safe`` (every output off) for stopping and errors; ``stop`` joins
+the thread first, so nothing switches an output on again afterwards, then closes what the
+thread was given to close (the audio output; the relay is the daemon's, closed after).
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from firmware_py.core.match import Match
 from firmware_py.timeline import Timeline
@@ -30,8 +32,10 @@ IDLE_S = 1.0  # with nothing scheduled, look again this often anyway
 
 class HornThread:
     def __init__(self, driver: HornDriver, timeline: Timeline,
-                 current: Callable[[], Match], time: TimeSource) -> None:
+                 current: Callable[[], Match], time: TimeSource,
+                 closing: Sequence[Callable[[], None]] = ()) -> None:
         self.driver = driver
+        self._closing = tuple(closing)
         self.timeline = timeline
         self.time = time
         self._current = current
@@ -54,8 +58,14 @@ class HornThread:
     def stop(self) -> None:
         self._stopping.set()
         self._wake.set()
-        self._thread.join(5.0)
+        if self._thread.ident is not None:  # started (a start that failed half-way: not)
+            self._thread.join(5.0)
         self.driver.fail_safe()
+        for close in self._closing:
+            try:
+                close()
+            except Exception:
+                log.exception("could not close a horn output")
 
     def _run(self) -> None:
         self.scheduling = make_realtime()
@@ -71,6 +81,6 @@ class HornThread:
                     continue
                 self.time.wait_until(self.timeline.to_real(change), cancel=self._wake)
         except Exception:
-            log.exception("horn deadline thread failed; relay off")
+            log.exception("horn deadline thread failed; horn off")
         finally:
             self.driver.fail_safe()

@@ -44,7 +44,7 @@ class Console(Protocol):
 
 
 class Horn(Protocol):
-    """Switches the relay at the core's instants."""
+    """Switches the horn's outputs (the relay, the audio output) at the core's instants."""
 
     def start(self) -> None: ...
 
@@ -55,7 +55,7 @@ class Horn(Protocol):
         """When the loop must wake for the horn (None: the horn keeps its own time)."""
 
     def stop(self) -> None:
-        """No more switching; the relay off."""
+        """No more switching; every output off (the relay stays open: the daemon closes it)."""
 
 
 class Display(Protocol):
@@ -123,7 +123,7 @@ class Parts(Protocol):
         """Drive the relay off from a signal handler or an error path; never raises."""
     def console(self, config: Config, pins: Any, penalty_kinds: list[str],
                 ticks_to_ns: Callable[[float], int]) -> Console: ...
-    def horn(self, relay: Relay, timeline: Timeline, time: TimeSource,
+    def horn(self, config: Config, relay: Relay, timeline: Timeline, time: TimeSource,
              current: Callable[[], Match]) -> Horn: ...
     def display(self, mode: str, size: tuple[int, int]) -> tuple[Display, Keyboard]: ...
     def keys(self, config: Config, clock: TimeSource) -> KeySource: ...
@@ -140,7 +140,8 @@ class Parts(Protocol):
 
 class HallParts:
     """The real parts: gpiozero pins and relay, the GPIO console, the horn's deadline
-    thread, the pygame display, evdev keypads, pyserial, paho, systemd's notify socket."""
+    thread (the relay and the audio output), the pygame display, evdev keypads, pyserial,
+    paho, systemd's notify socket."""
 
     def pins(self, name: str) -> Any:
         from hardware import pins  # noqa: PLC0415
@@ -165,13 +166,27 @@ class HallParts:
 
         return GpioConsole(config.console, pins, penalty_kinds, ticks_to_ns=ticks_to_ns)
 
-    def horn(self, relay: Relay, timeline: Timeline, time: TimeSource,
+    def horn(self, config: Config, relay: Relay, timeline: Timeline, time: TimeSource,
              current: Callable[[], Match]) -> Horn:
         from firmware_py.hornthread import HornThread  # noqa: PLC0415
-        from hardware.horn import HornDriver, HornRelay  # noqa: PLC0415
+        from firmware_py.timesource import make_realtime  # noqa: PLC0415
+        from hardware.console import HornAudio  # noqa: PLC0415
+        from hardware.horn import HornDriver, HornOutput, HornRelay  # noqa: PLC0415
 
         assert isinstance(relay, HornRelay)
-        return HornThread(HornDriver(relay, timeline.now), timeline, current, time)
+        outputs: list[HornOutput] = [relay]
+        closing: list[Callable[[], None]] = []
+        if config.console.horn_audio is not HornAudio.OFF:
+            from display.audiohorn import AudioHorn  # noqa: PLC0415
+
+            audio = AudioHorn(required=config.console.horn_audio is HornAudio.ON)
+            # The daemon never waits for an audio device; SDL's audio thread gets the horn
+            # thread's scheduling (SCHED_FIFO where allowed) from the thread that opens it.
+            audio.open_in_background(prepare=make_realtime)
+            outputs.append(audio)
+            closing.append(audio.close)
+        return HornThread(HornDriver(outputs, timeline.now), timeline, current, time,
+                          closing=closing)
 
     def display(self, mode: str, size: tuple[int, int]) -> tuple[Display, Keyboard]:
         import os  # noqa: PLC0415

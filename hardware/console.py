@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,14 @@ class ConsoleConfigError(ValueError):
     """A console map is invalid; the message names the source, the key and the problem."""
 
 
+class HornAudio(Enum):
+    """Whether the horn also sounds through the audio output (display/audiohorn.py)."""
+
+    AUTO = "auto"  # where an audio output opens; a note in the log where none does
+    ON = "on"  # asked for: a warning in the log where none opens (the horn goes on anyway)
+    OFF = "off"  # the relay alone; the mixer is never opened
+
+
 @dataclass(frozen=True, slots=True)
 class ConsoleConfig:
     buttons: tuple[ButtonSpec, ...]
@@ -69,6 +78,7 @@ class ConsoleConfig:
     entry_timeout_ns: int
     horn_pin: int
     horn_active_high: bool
+    horn_audio: HornAudio = HornAudio.AUTO
 
 
 def default_map() -> dict[str, Any]:
@@ -90,7 +100,7 @@ def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
 _KEYS = ("debounce_ms", "hold_ms", "double_tap_ms", "keypad", "entry_timeout_ms", "horn",
          "buttons")
 _BUTTON_KEYS = ("pin", "pull", "action", "hold", "disabled")
-_HORN_KEYS = ("pin", "active_high")
+_HORN_KEYS = ("pin", "active_high", "audio")
 
 
 def load_config(overrides: Mapping[str, Any] | None = None,
@@ -137,7 +147,18 @@ def load_config(overrides: Mapping[str, Any] | None = None,
         entry_timeout_ns=number(top, "entry_timeout_ms", 500, 60_000) * MS,
         horn_pin=horn_pin,
         horn_active_high=horn.boolean("active_high", default=True),
+        horn_audio=_horn_audio(horn),
     )
+
+
+def _horn_audio(horn: Table) -> HornAudio:
+    value = horn.get("audio", "auto")
+    # bool before the text: TOML's true/false are the natural way to say it.
+    if value is True or value is False:
+        return HornAudio.ON if value else HornAudio.OFF
+    if value == "auto":
+        return HornAudio.AUTO
+    raise horn.error("audio", f'must be "auto", true or false, got {value!r}')
 
 
 _TEAM = {"home": Team.HOME, "away": Team.AWAY}

@@ -16,8 +16,9 @@ the daemon is not in control:
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from types import TracebackType
+from typing import Protocol
 
 from gpiozero import DigitalOutputDevice, Factory  # type: ignore[import-untyped]
 
@@ -126,33 +127,70 @@ def switch_off(relay: HornRelay) -> None:
         log.exception("could not switch the horn relay off (pin %s)", relay.pin)
 
 
-class HornDriver:
-    """Keeps a relay at what the core says the horn does (``Match.horn_outlook``); decides
-    nothing itself: the core knows when a horn starts, ends, and when to look again."""
+class HornOutput(Protocol):
+    """Something that sounds the horn: the relay, the audio output (display/audiohorn.py)."""
 
-    def __init__(self, relay: HornRelay, clock: Callable[[], int]) -> None:
+    @property
+    def is_on(self) -> bool: ...
+
+    def set(self, on: bool) -> None: ...
+
+    def off(self) -> None: ...
+
+
+class HornDriver:
+    """Keeps the horn's outputs (the relay, the audio output, or both) at what the core says
+    the horn does (``Match.horn_outlook``); decides nothing itself: the core knows when a
+    horn starts, ends, and when to look again.
+
+    At each instant every output is switched in the order given, one after the other: the
+    relay first, as it takes microseconds; the audio output's ``set`` only tells the mixer
+    (it never waits for the device)."""
+
+    def __init__(self, outputs: Sequence[HornOutput], clock: Callable[[], int]) -> None:
         """``clock``: the monotonic instant now, on the match's timeline (the daemon's)."""
-        self.relay = relay
+        self.outputs = tuple(outputs)
         self.clock = clock
 
+    @property
+    def relay(self) -> HornRelay | None:
+        """The relay among the outputs, if any."""
+        return next((o for o in self.outputs if isinstance(o, HornRelay)), None)
+
+    @property
+    def is_on(self) -> bool:
+        """Whether the outputs were last set on."""
+        return any(o.is_on for o in self.outputs)
+
     def follow(self, match: Match, now: int | None = None) -> int | None:
-        """Set the relay for ``now`` (default: the clock) and return the next instant at
-        which it may have to switch (``None``: nothing is scheduled; wait for the next
+        """Set the outputs for ``now`` (default: the clock) and return the next instant at
+        which they may have to switch (``None``: nothing is scheduled; wait for the next
         command). One question to the core, so both answers come from one state."""
         outlook = match.horn_outlook(self.clock() if now is None else now)
-        self.relay.set(outlook.on)
+        self._set(outlook.on)
         return outlook.next_change
 
     def update(self, match: Match, now: int | None = None) -> bool:
-        """Set the relay for ``now`` (default: the clock); return whether it is on."""
+        """Set the outputs for ``now`` (default: the clock); return whether they are on."""
         outlook = match.horn_outlook(self.clock() if now is None else now)
-        self.relay.set(outlook.on)
+        self._set(outlook.on)
         return outlook.on
 
     def next_change(self, match: Match, now: int | None = None) -> int | None:
-        """The next instant after ``now`` at which the relay may have to switch."""
+        """The next instant after ``now`` at which the outputs may have to switch."""
         return match.horn_outlook(self.clock() if now is None else now).next_change
 
     def fail_safe(self) -> None:
-        """Drive the relay off; never raises (logs)."""
-        switch_off(self.relay)
+        """Drive every output off; never raises (logs)."""
+        for output in self.outputs:
+            if isinstance(output, HornRelay):
+                switch_off(output)
+                continue
+            try:
+                output.off()
+            except Exception:
+                log.exception("could not switch a horn output off (%r)", output)
+
+    def _set(self, on: bool) -> None:
+        for output in self.outputs:
+            output.set(on)

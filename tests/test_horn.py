@@ -132,7 +132,7 @@ def test_force_off_from_outside_after_a_crash(factory: MockFactory, active_high:
 
 def test_fail_safe_never_raises(factory: MockFactory, caplog: pytest.LogCaptureFixture) -> None:
     relay = HornRelay(PIN, pin_factory=factory)
-    driver = HornDriver(relay, clock=lambda: 0)
+    driver = HornDriver([relay], clock=lambda: 0)
     relay.on()
     driver.fail_safe()
     assert not level(factory)
@@ -154,7 +154,7 @@ def started_match() -> Match:
 def test_driver_sounds_the_period_end_horn_at_the_core_deadline(factory: MockFactory) -> None:
     match = started_match()
     now = [0]
-    driver = HornDriver(HornRelay(PIN, pin_factory=factory), clock=lambda: now[0])
+    driver = HornDriver([HornRelay(PIN, pin_factory=factory)], clock=lambda: now[0])
     assert match.next_deadline() == PERIOD_END
     assert driver.next_change(match, 0) == PERIOD_END
 
@@ -186,7 +186,7 @@ def test_driver_sounds_the_period_end_horn_at_the_core_deadline(factory: MockFac
 
 def test_driver_follows_the_manual_horn_and_its_cap(factory: MockFactory) -> None:
     match = started_match()
-    driver = HornDriver(HornRelay(PIN, pin_factory=factory), clock=lambda: 0)
+    driver = HornDriver([HornRelay(PIN, pin_factory=factory)], clock=lambda: 0)
     press = 10 * S
     feed(match, Horn(at=press, on=True))
     assert driver.update(match, press) is True and level(factory)
@@ -206,7 +206,7 @@ def test_driver_follows_the_manual_horn_and_its_cap(factory: MockFactory) -> Non
 def test_follow_switches_the_relay_and_says_when_to_look_again(factory: MockFactory) -> None:
     """What the horn thread does each round: one question to the core, both answers."""
     match = started_match()
-    driver = HornDriver(HornRelay(PIN, pin_factory=factory), clock=lambda: PERIOD_END)
+    driver = HornDriver([HornRelay(PIN, pin_factory=factory)], clock=lambda: PERIOD_END)
     assert driver.follow(match, 0) == PERIOD_END
     assert not level(factory)
     assert driver.follow(match) == PERIOD_END + 2 * S  # the clock's now: the deadline

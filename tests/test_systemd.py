@@ -129,7 +129,7 @@ def test_hall_unit_command_lines_are_accepted_by_the_scoreboard_command(hall: Un
 
 def test_hall_unit_user_groups_and_writable_directories(hall: Unit) -> None:
     assert value(hall, "Service", "User") == "scoreboard"
-    assert {"gpio", "video", "render", "input", "dialout"} <= set(
+    assert {"gpio", "video", "render", "input", "dialout", "audio"} <= set(
         words(hall, "Service", "SupplementaryGroups"))
     assert value(hall, "Service", "StateDirectory") == "scoreboard"
     assert value(hall, "Service", "WorkingDirectory") == "/var/lib/scoreboard"
@@ -143,6 +143,7 @@ def test_hall_unit_selects_lgpio_kmsdrm_and_real_time_scheduling(hall: Unit) -> 
     env = environment(hall)
     assert env["GPIOZERO_PIN_FACTORY"] == "lgpio"
     assert env["SDL_VIDEODRIVER"] == "kmsdrm"
+    assert env["SDL_AUDIODRIVER"] == "alsa"  # the audio horn; no sound server to probe for
     assert value(hall, "Service", "CPUSchedulingPolicy") == "fifo"
     # The deadline thread asks for exactly this priority (timing.make_realtime).
     assert int(value(hall, "Service", "CPUSchedulingPriority")) == REALTIME_PRIORITY
@@ -158,7 +159,7 @@ def test_hall_unit_keeps_the_devices_it_needs_and_nothing_else(hall: Unit) -> No
     allowed = {tuple(v.split()) for v in values(hall, "Service", "DeviceAllow")}
     for needed in [("char-gpiochip", "rw"), ("char-drm", "rw"), ("char-input", "r"),
                    ("char-ttyUSB", "rw"), ("char-ttyACM", "rw"), ("char-ttyAMA", "rw"),
-                   ("/dev/serial0", "rw")]:
+                   ("/dev/serial0", "rw"), ("char-alsa", "rw")]:
         assert needed in allowed, f"DeviceAllow={' '.join(needed)} is missing"
 
 

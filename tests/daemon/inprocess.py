@@ -10,7 +10,9 @@ they only cost time:
 - the pins are gpiozero's MockFactory, the relay the real ``HornRelay`` on it, the console
   the real GPIO ``Console`` (presses go in through ``Console.button`` with their instants);
 - the horn is switched from the loop (``LoopHorn``: the real ``HornDriver``, woken at its
-  own deadlines) instead of by the deadline thread, whose waits are in real time;
+  own deadlines) instead of by the deadline thread, whose waits are in real time; it drives
+  the relay alone unless a test asks for the real audio horn too (``audio=True``: pygame's
+  mixer on SDL's dummy driver, opened before the first instant);
 - the display records what it is asked to draw (``RecordingDisplay``); a test that wants
   the pixels asks for the real headless pygame display instead (``real_display=True``);
 - the USB keypad is none, or the test's own ``KeySource`` (``key_source``: e.g. the real
@@ -49,7 +51,8 @@ from firmware_py.runconfig import RunOptions
 from firmware_py.sdnotify import Notifier
 from firmware_py.timeline import Timeline
 from firmware_py.timesource import TimeSource, WallClock
-from hardware.horn import HornDriver, HornRelay
+from hardware.console import HornAudio
+from hardware.horn import HornDriver, HornOutput, HornRelay
 
 START_NS = 1_000 * NS_PER_S  # a monotonic clock some time after boot
 
@@ -133,25 +136,32 @@ class NoKeys:
 
 
 class LoopHorn:
-    """The real relay and ``HornDriver``, switched by the daemon's loop at the instants the
-    driver names (``next_change``), instead of by a thread waiting in real time."""
+    """The real relay (and audio horn) and ``HornDriver``, switched by the daemon's loop at
+    the instants the driver names (``next_change``), instead of by a thread waiting in real
+    time."""
 
     def __init__(self, driver: HornDriver, timeline: Timeline,
-                 current: Callable[[], Match]) -> None:
+                 current: Callable[[], Match], closing: list[Callable[[], None]]) -> None:
         self.driver = driver
+        self._closing = closing
         self.timeline = timeline
         self._current = current
         self.switched: list[tuple[int, bool]] = []  # (instant, on) at every change
+        # (instant, each output's on) whenever one of them changes: relay, audio, ...
+        self.outputs_switched: list[tuple[int, tuple[bool, ...]]] = []
 
     def start(self) -> None:
         self.poke()
 
     def poke(self) -> None:
         now = self.timeline.now()
-        before = self.driver.relay.is_on
+        before = self.driver.is_on
         on = self.driver.update(self._current(), now)
         if on != before:
             self.switched.append((now, on))
+        states = tuple(output.is_on for output in self.driver.outputs)
+        if not self.outputs_switched or self.outputs_switched[-1][1] != states:
+            self.outputs_switched.append((now, states))
 
     def next_change(self, now: int) -> int | None:
         self.poke()  # the loop woke: switch for now first
@@ -159,6 +169,8 @@ class LoopHorn:
 
     def stop(self) -> None:
         self.driver.fail_safe()
+        for close in self._closing:
+            close()
 
 
 class FakeLink:
@@ -248,6 +260,7 @@ class TestParts(HallParts):
     __test__ = False  # not a pytest test class
 
     real_display: bool = False
+    audio: bool = False  # the real audio horn beside the relay (as the config says)
     link_factory: Callable[[LinkConfig, OnNext, OnStandings], OfficeLink] | None = None
     key_source: KeySource | None = None
     made: dict[str, Any] = field(default_factory=dict)
@@ -257,10 +270,21 @@ class TestParts(HallParts):
         self.made["pins"] = super().pins(name)
         return self.made["pins"]
 
-    def horn(self, relay: Relay, timeline: Timeline, time: TimeSource,
+    def horn(self, config: Config, relay: Relay, timeline: Timeline, time: TimeSource,
              current: Callable[[], Match]) -> Horn:
         assert isinstance(relay, HornRelay)
-        self.made["horn"] = LoopHorn(HornDriver(relay, timeline.now), timeline, current)
+        outputs: list[HornOutput] = [relay]
+        closing: list[Callable[[], None]] = []
+        if self.audio and config.console.horn_audio is not HornAudio.OFF:
+            from display.audiohorn import AudioHorn  # noqa: PLC0415
+
+            audio = AudioHorn(required=config.console.horn_audio is HornAudio.ON)
+            audio.open()  # here and now: the fake clock must not run ahead of the mixer
+            self.made["audio"] = audio
+            outputs.append(audio)
+            closing.append(audio.close)
+        self.made["horn"] = LoopHorn(HornDriver(outputs, timeline.now), timeline, current,
+                                     closing)
         return self.made["horn"]
 
     def display(self, mode: str, size: tuple[int, int]) -> tuple[Display, Keyboard]:

@@ -11,6 +11,7 @@ import pytest
 
 from firmware_py import config
 from firmware_py.config import ConfigError
+from hardware.console import HornAudio
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -57,6 +58,7 @@ state_hz = 2.5
 [console.horn]
 pin = 21
 active_high = false
+audio = false
 [mqtt]
 broker = "mqtt://127.0.0.1:1883"
 tournament = "cup"
@@ -68,7 +70,19 @@ hall = "hall-1"
     assert loaded.display_mode == "windowed" and loaded.display_size == (1024, 768)
     assert loaded.serial.url == "loop://" and loaded.serial.state_hz == 2.5
     assert loaded.console.horn_pin == 21 and not loaded.console.horn_active_high
+    assert loaded.console.horn_audio is HornAudio.OFF
     assert loaded.mqtt is not None and loaded.mqtt.hall == "hall-1"
+
+
+@pytest.mark.parametrize(("text", "audio"), [
+    ("", HornAudio.AUTO),  # where an audio output opens: a hall without a relay is heard
+    ("[console.horn]\naudio = \"auto\"", HornAudio.AUTO),
+    ("[console.horn]\naudio = true", HornAudio.ON),
+    ("[console.horn]\naudio = false", HornAudio.OFF),
+])
+def test_the_audio_horn_is_auto_true_or_false(tmp_path: Path, text: str,
+                                              audio: HornAudio) -> None:
+    assert config.load(write(tmp_path, text)).console.horn_audio is audio
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -90,6 +104,9 @@ hall = "hall-1"
     ("[log]\nlevel = \"loud\"", "hall.toml: log.level: must be one of"),
     ("[console]\nhold_ms = -1", "hall.toml: console: hold_ms: must be a whole number"),
     ("[console.buttons.start_stop]\npin = 26", "console: horn.pin: GPIO26 is already used"),
+    ("[console.horn]\naudio = \"yes\"",
+     "console: horn.audio: must be \"auto\", true or false, got 'yes'"),
+    ("[console.horn]\naudio = 1", "console: horn.audio: must be \"auto\", true or false"),
     ("[mqtt]\nbroker = \"http://x\"", "hall.toml: mqtt.broker: "),
     ("[mqtt]\nbroker = \"mqtt://h\"\ntournament = \"t\"", "hall.toml: mqtt.hall: missing"),
     ("match = 3", "hall.toml: match: must be a table"),
@@ -169,6 +186,9 @@ BAD = [
     ("[console.horn]\nactive_low = true", "horn.active_low"),
     ("[console.horn]\npin = \"x\"", "horn.pin"),
     ("[console.horn]\nactive_high = \"no\"", "horn.active_high"),
+    ("[console.horn]\naudio = \"hdmi\"", "horn.audio"),
+    ("[console.horn]\naudio = [true]", "horn.audio"),
+    ("[console.horn]\naudoi = true", "horn.audoi"),
     ("[console]\nbuttons = 5", "buttons"),
     ("[console.buttons]\nstart_stop = 5", "buttons.start_stop"),
     ("[console.buttons.start_stop]\npinn = 4", "buttons.start_stop.pinn"),

@@ -1,0 +1,180 @@
+"""The horn's outputs in a whole in-process hall (tests/daemon/inprocess.py), and on the real
+deadline thread: the relay and the audio horn (issue 14, console) switched by one
+``HornDriver`` at the same fake instants.
+
+The audio horn is the real one on pygame's mixer with SDL's dummy driver (tests/conftest.py),
+which plays in real time: its channel's stop after the fade out is awaited as a condition
+with a timeout; the match's instants are all fake.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
+
+from display._pygame import pygame
+from display.audiohorn import AudioHorn
+from firmware_py import presets
+from firmware_py.config import parse
+from firmware_py.core.commands import Start
+from firmware_py.core.match import Match, feed
+from firmware_py.core.units import NS_PER_S
+from firmware_py.hornthread import HornThread
+from firmware_py.parts import HallParts
+from firmware_py.timeline import Timeline
+from hardware.horn import HornDriver, HornRelay
+from tests.daemon.conftest import write_script
+from tests.daemon.inprocess import FakeTime, InProcessHall, TestParts
+
+CONFIG = '[match]\npreset = "floorball-2x15"\n'
+
+
+@pytest.fixture(autouse=True)
+def mixer_closed() -> Iterator[None]:
+    pygame.mixer.quit()
+    yield
+    pygame.mixer.quit()
+
+
+def channel_busy() -> bool:
+    return bool(pygame.mixer.Channel(0).get_busy())
+
+
+def until_silent(timeout_s: float = 2.0) -> bool:
+    end = time.monotonic() + timeout_s
+    while channel_busy():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.002)
+    return True
+
+
+def test_relay_and_audio_sound_together_from_the_same_instants(tmp_path: Path) -> None:
+    # The HORN button held from 5 s to 8 s, then the first period's end (15 min).
+    script = write_script(tmp_path / "s.jsonl", [
+        {"t": 0, "do": "start"}, {"t": 5, "do": "horn", "on": True},
+        {"t": 8, "do": "horn", "on": False}])
+    clock = FakeTime()
+    hall = InProcessHall(tmp_path, CONFIG, time=clock)
+    start = clock.now
+    daemon = hall.start(script=script, parts=TestParts(audio=True))
+    assert hall.parts is not None
+    audio = hall.parts.made["audio"]
+    assert isinstance(audio, AudioHorn) and audio.ready
+
+    daemon.run_until(start + 6 * NS_PER_S)  # mid blast: both sound, the mixer too
+    relay = hall.horn.driver.relay
+    assert relay is not None and relay.is_on and audio.is_on and channel_busy()
+    daemon.run_until(start + 10 * NS_PER_S)
+    assert not relay.is_on and not audio.is_on
+    assert until_silent()
+
+    daemon.run_until(start + 1000 * NS_PER_S)  # past the period's end and its horn
+    daemon.shutdown()
+    # Every change switched both outputs at the one instant, never one without the other:
+    # the held button's 3 s, the period's end (15:00) for the preset's 2 s.
+    assert [((at - start) / NS_PER_S, states) for at, states in hall.horn.outputs_switched] \
+        == [(0, (False, False)), (5, (True, True)), (8, (False, False)),
+            (900, (True, True)), (902, (False, False))]
+    assert pygame.mixer.get_init() is None  # stopping closed the mixer
+
+
+def test_audio_false_keeps_the_mixer_closed(tmp_path: Path) -> None:
+    hall = InProcessHall(tmp_path, CONFIG + "[console.horn]\naudio = false\n")
+    daemon = hall.start(parts=TestParts(audio=True))
+    assert hall.parts is not None and "audio" not in hall.parts.made
+    assert len(hall.horn.driver.outputs) == 1 and pygame.mixer.get_init() is None
+    daemon.shutdown()
+
+
+class GatedTime(FakeTime):
+    """Fake time for the real horn thread: each wait for a deadline blocks until the test
+    lets time reach it (``advance``), so the test sees every output between two instants."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.waiting: int | None = None  # the deadline the thread waits for
+        self._gate = threading.Condition()
+
+    def wait_until(self, deadline_ns: int, cancel: threading.Event | None = None) -> int:
+        with self._gate:
+            self.waiting = deadline_ns
+            self._gate.notify_all()
+            while self.now < deadline_ns and not (cancel is not None and cancel.is_set()):
+                self._gate.wait(0.01)  # a poll of the stop flag, not a wait for time
+            self.waiting = None
+            return self.now
+
+    def waits_for(self, deadline_ns: int, timeout_s: float = 5.0) -> bool:
+        with self._gate:
+            return self._gate.wait_for(lambda: self.waiting == deadline_ns, timeout_s)
+
+    def advance(self, to_ns: int) -> None:
+        with self._gate:
+            self.now = to_ns
+            self._gate.notify_all()
+
+
+def test_the_horn_thread_switches_relay_and_audio_together(tmp_path: Path) -> None:
+    """The daemon's own deadline thread (firmware_py/hornthread.py), on fake time."""
+    time_source = GatedTime()
+    line = Timeline(time_source.monotonic_ns)
+    match = Match(presets.load("floorball-2x15"))
+    assert feed(match, Start(at=line.now())).refused is None
+    period_end = match.next_deadline()
+    assert period_end is not None
+    factory = MockFactory()
+    relay = HornRelay(17, pin_factory=factory)
+    audio = AudioHorn()
+    assert audio.open()
+    thread = HornThread(HornDriver([relay, audio], line.now), line, lambda: match,
+                        time_source, closing=[audio.close])
+    thread.start()
+    try:
+        assert time_source.waits_for(line.to_real(period_end))
+        assert not relay.is_on and not audio.is_on and not channel_busy()
+        time_source.advance(line.to_real(period_end))  # the period's end: both, at once
+        assert time_source.waits_for(line.to_real(period_end + 2 * NS_PER_S))
+        assert relay.is_on and factory.pin(17).state and audio.is_on and channel_busy()
+        match.advance(period_end)  # the daemon's loop journals the end meanwhile
+        time_source.advance(line.to_real(period_end + 2 * NS_PER_S))  # the preset's 2 s
+        break_end = match.horn_outlook(period_end + 2 * NS_PER_S).next_change
+        assert break_end is not None and break_end > period_end + 2 * NS_PER_S
+        assert time_source.waits_for(line.to_real(break_end))  # the break's end is next
+        assert not relay.is_on and not audio.is_on
+        assert until_silent()
+    finally:
+        thread.stop()  # every output off, the mixer closed
+        relay.close()
+        factory.close()
+    assert pygame.mixer.get_init() is None
+
+
+@pytest.mark.parametrize(("text", "outputs"), [("", 2), ("audio = true", 2),
+                                               ("audio = false", 1)])
+def test_the_hall_parts_give_the_horn_thread_what_the_config_says(text: str,
+                                                                  outputs: int) -> None:
+    cfg = parse(tomllib.loads(f"[console.horn]\n{text}\n"), "test config")
+    factory = MockFactory()
+    relay = HornRelay(17, pin_factory=factory)
+    time_source = FakeTime()
+    horn = HallParts().horn(cfg, relay, Timeline(time_source.monotonic_ns), time_source,
+                            lambda: Match(presets.load("floorball-2x15")))
+    try:
+        assert isinstance(horn, HornThread)
+        assert len(horn.driver.outputs) == outputs and horn.driver.outputs[0] is relay
+        if outputs == 2:
+            audio = horn.driver.outputs[1]
+            assert isinstance(audio, AudioHorn)
+            assert audio.opened.wait(5.0) and audio.ready  # opened in the background
+    finally:
+        horn.stop()  # never started: only every output off, the mixer closed
+        relay.close()
+        factory.close()
+    assert pygame.mixer.get_init() is None
