@@ -482,6 +482,8 @@ class Daemon:
             return "already on the board"
         if pick.match in self._played or self.schedule.tournament.match(pick.match) is None:
             return f"{pick.match} is not left in this hall's schedule"
+        if pick.home is not None and pick.home == pick.away:
+            return f"{pick.home} cannot play itself"
         return None
 
     def _start_script(self, path: Path, delay: int = 0) -> None:

@@ -237,6 +237,18 @@ def test_a_placeholder_match_kept_as_shown_is_loaded_with_the_names_shown(
         hall.stop()
 
 
+def test_a_team_cannot_be_picked_for_both_sides(tmp_path: Path) -> None:
+    hall = InProcessHall(tmp_path, hall_config(tmp_path))
+    daemon = hall.start()
+    try:
+        keys(daemon, hall, "1", "8", "2", "enter", "3", "enter", "3", "enter")
+        assert daemon.match.setup.match_id == "A1"
+        notice = daemon.feedback.current(hall.time.now)
+        assert notice is not None and notice.reason == "Wolves cannot play itself"
+    finally:
+        hall.stop()
+
+
 def test_no_match_is_picked_while_one_is_in_progress(tmp_path: Path) -> None:
     hall = InProcessHall(tmp_path, hall_config(tmp_path))
     daemon = hall.start(script=write_script(tmp_path / "s.jsonl", [{"t": 0, "do": "start"}]))
@@ -333,3 +345,20 @@ def test_a_misspelt_schedule_key_is_a_config_mistake(tmp_path: Path) -> None:
 
     with pytest.raises(ScheduleError, match="no match in hall 'hall-9'"):
         load(ScheduleConfig(schedule_file(tmp_path), "hall-9"), None)
+
+
+def test_the_board_draws_why_the_schedule_is_not_used(tmp_path: Path) -> None:
+    """What the daemon puts in the status is drawn: the board's own layout, not a log."""
+    from display.layout import layout  # noqa: PLC0415
+
+    hall = InProcessHall(tmp_path, hall_config(tmp_path, 'hall = "hall-9"'))
+    daemon = hall.start()
+    try:
+        run_for(daemon, hall, 0.1)
+        frame = hall.frames[-1]
+        drawn = layout(frame.doc, (1280, 720), between=frame.between, status=frame.status)
+        texts = [getattr(i, "text", "") for i in drawn.items
+                 if getattr(i, "role", "") == "status.schedule"]
+        assert len(texts) == 1 and texts[0].startswith("SCHEDULE NOT USED: ")
+    finally:
+        hall.stop()
