@@ -155,6 +155,7 @@ class StatusView:
     ``journal_damaged``: the byte offset of a record damaged in the middle of the journal,
     until the timekeeper's NEXT hold.
     ``set_aside``: journals of another tournament or hall were moved there at start.
+    ``schedule``: why the local schedule (``[schedule] file``) is not used.
     ``operator_line``: the footer shows the entry being typed and ``feedback`` (false while
     the timekeeper has a view of their own: README "The operator view")."""
 
@@ -163,6 +164,7 @@ class StatusView:
     recording: bool = True
     journal_damaged: int | None = None
     set_aside: str | None = None
+    schedule: str | None = None
     operator_line: bool = True
     feedback: FeedbackView | None = None
 
@@ -384,6 +386,8 @@ def read_status(data: Mapping[str, Any] | None) -> StatusView:
         journal_damaged=_opt_int(data.get("journal_damaged"), "status.journal_damaged"),
         set_aside=None if data.get("set_aside") is None
         else _str(data["set_aside"], "status.set_aside"),
+        schedule=None if data.get("schedule") is None
+        else _str(data["schedule"], "status.schedule"),
         operator_line=_bool(data.get("operator_line", True), "status.operator_line"),
         feedback=None if feedback is None else FeedbackView(
             text=_str(_map(feedback, "status.feedback").get("text"), "status.feedback.text"),

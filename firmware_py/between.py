@@ -22,21 +22,25 @@ PAGE_NS = 8 * NS_PER_S
 def between_games(match: Match, at: int, *, pending: Mapping[str, Any] | None,
                   loaded: Mapping[str, Any] | None,
                   standings: Mapping[str, Mapping[str, Any]],
-                  final_hold: int) -> dict[str, Any] | None:
+                  final_hold: int, offer: Mapping[str, Any] | None = None
+                  ) -> dict[str, Any] | None:
     """The screen's data at ``at``, or None while a game (or a final being held) is on.
 
     ``pending``: the office's ``next`` waiting to be loaded; ``loaded``: the ``next`` the
     match on the board came from (None for the config's first match); ``standings``: the
-    office's tables by group (``wire.between_table``: what the display shows of each)."""
+    office's tables by group (``wire.between_table``: what the display shows of each);
+    ``offer``: a match of the local schedule whose teams are not known yet, waiting for the
+    timekeeper (README "A hall without an office"): shown instead of the board's match
+    before its first press, and after a final when the office sent nothing."""
     state = match.state
     upcoming: dict[str, Any] | None
     if state.phase is Phase.FINAL:
         if showing_final(state, at, final_hold):
             return None  # the final result stays up first
-        upcoming = None if pending is None else {
-            "match": pending["match"], "time": pending.get("scheduled"),
-            "label": pending.get("label"),
-            "home": pending["teams"]["home"], "away": pending["teams"]["away"]}
+        shown = pending if pending is not None else offer
+        upcoming = None if shown is None else _upcoming(shown)
+    elif state.phase is Phase.PREGAME and offer is not None and state.seq == 0:
+        upcoming = _upcoming(offer)
     elif state.phase is Phase.PREGAME:
         setup = match.setup
         source = loaded or {}
@@ -50,3 +54,9 @@ def between_games(match: Match, at: int, *, pending: Mapping[str, Any] | None,
     if upcoming is None and not tables:
         return None
     return {"next": upcoming, "tables": tables, "page": max(at, 0) // PAGE_NS}
+
+
+def _upcoming(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """A ``next`` document as the screen shows it."""
+    return {"match": doc["match"], "time": doc.get("scheduled"), "label": doc.get("label"),
+            "home": doc["teams"]["home"], "away": doc["teams"]["away"]}

@@ -37,6 +37,7 @@ _KEYS: dict[str, set[str]] = {
     "gpio": {"pin_factory"},
     "serial": {"url", "baud", "state_hz"},
     "log": {"level"},
+    "schedule": {"file", "hall"},
 }
 _FREE_TABLES = {"console", "keypad", "mqtt"}  # checked by their own modules
 
@@ -70,6 +71,16 @@ class OperatorConfig:
 
 
 @dataclass(frozen=True)
+class ScheduleConfig:
+    """A local copy of the tournament file, for a hall without an office (README "A hall
+    without an office"). The file itself is read by the daemon at start: a missing or broken
+    one is shown on the board, it does not keep the board from starting."""
+
+    file: Path | None = None  # None: no local schedule
+    hall: str | None = None  # None: [mqtt] hall, or the tournament's only hall
+
+
+@dataclass(frozen=True)
 class Config:
     source: str = "defaults"
     match: MatchConfig = field(default_factory=MatchConfig)
@@ -87,6 +98,7 @@ class Config:
     serial: SerialConfig = field(default_factory=SerialConfig)
     mqtt: LinkConfig | None = None
     log_level: str = "info"
+    schedule: ScheduleConfig = field(default_factory=ScheduleConfig)
 
 
 def load(path: Path | None) -> Config:
@@ -101,10 +113,11 @@ def load(path: Path | None) -> Config:
         return parse({}, f"{path} (absent: defaults)")
     except (OSError, UnicodeDecodeError) as err:
         raise ConfigError(f"{path}: cannot read: {err}") from err
-    return parse(parse_toml(text, str(path), ConfigError), str(path))
+    return parse(parse_toml(text, str(path), ConfigError), str(path), base=path.parent)
 
 
-def parse(data: dict[str, Any], source: str) -> Config:
+def parse(data: dict[str, Any], source: str, *, base: Path | None = None) -> Config:
+    """``base``: the config file's folder, which relative paths in it are taken from."""
     top = Table(data, source, ConfigError, keys=sorted([*_KEYS, *_FREE_TABLES]),
                 entries="table")
     # Every table first (unknown keys are refused as each is opened), then the values.
@@ -200,6 +213,7 @@ def parse(data: dict[str, Any], source: str) -> Config:
             raise ConfigError(str(err)) from err
 
     level = tables["log"].choice("level", LOG_LEVELS, "info")
+    schedule = _schedule(tables["schedule"], base)
     return Config(
         source=source,
         match=MatchConfig(preset, Path(preset_file) if preset_file else None, setup),
@@ -215,7 +229,26 @@ def parse(data: dict[str, Any], source: str) -> Config:
         serial=SerialConfig(url, baud, state_hz),
         mqtt=mqtt,
         log_level=level,
+        schedule=schedule,
     )
+
+
+def _schedule(table: Table, base: Path | None) -> ScheduleConfig:
+    file = table.text("file", "")
+    hall = table.text("hall", "")
+    if hall:
+        try:
+            check_name("hall", hall)
+        except ValueError as err:
+            raise table.error("hall", str(err)) from err
+    if not file:
+        if hall:
+            raise table.error("hall", "a hall needs a schedule: file = \"tournament.toml\"")
+        return ScheduleConfig()
+    path = Path(file)
+    if not path.is_absolute() and base is not None:
+        path = base / path
+    return ScheduleConfig(path, hall or None)
 
 
 def parse_size(text: str) -> tuple[int, int]:

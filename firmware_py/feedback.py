@@ -127,6 +127,11 @@ class Feedback:
         return self._set(Notice(press_label(command), short_reason(reason), at,
                                 at + self.shown_ns))
 
+    def note(self, press: str, reason: str | None, at: int) -> Notice:
+        """The outcome of a press that is no core command (the schedule's next match)."""
+        return self._set(Notice(press, None if reason is None else short_reason(reason), at,
+                                at + self.shown_ns))
+
     def clear(self) -> None:
         self._notice = None
 

@@ -180,6 +180,10 @@ def footer(canvas: Canvas, entry: EntryView | None, status: StatusView) -> list[
         # Never sent: the timekeeper must know an old hall's journals were found here.
         marks.append((f"OTHER JOURNALS SET ASIDE: {status.set_aside}", pal.RESTORED_BOX,
                       pal.BLACK, "status.set_aside"))
+    if status.schedule is not None:
+        # The hall plays on without it; the technician must know why it is not used.
+        marks.append((f"SCHEDULE NOT USED: {status.schedule}", pal.RESTORED_BOX, pal.BLACK,
+                      "status.schedule"))
     for rank, (message, fill, ink, role) in enumerate(marks):
         width = canvas.measure(message, "sans", cap) + 2 * canvas.u(1.5)
         if right - width < canvas.margin and rank > 0:
