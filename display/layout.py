@@ -85,15 +85,16 @@ def layout(doc: Mapping[str, Any], size: tuple[int, int], *,
     canvas = Canvas(width, height, measure, options or LayoutOptions())
     name = screen_name(state.phase, extra)
     items: list[Item]
+    variant = ""
     if name == "between" and extra is not None:
-        items = between_screen(canvas, extra, marks)
+        items = between_screen(canvas, extra, marks, state)
     elif name == "shootout":
         items = shootout_screen(canvas, state, marks)
     elif name == "final":
         items = final_screen(canvas, state, marks)
     else:
-        items = game_screen(canvas, state, marks)
-    return Frame(size, colour.BACKGROUND, tuple(items), name)
+        items, variant = game_screen(canvas, state, marks)
+    return Frame(size, colour.BACKGROUND, tuple(items), name, variant)
 
 
 def layout_inputs(inputs: FrameInputs, measure: Measure = approx_measure) -> Frame:

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from firmware_py.wire import Row
 
 from .. import colour as pal
-from ..document import BetweenView, NextMatchView, StatusView, TableView
+from .. import values
+from ..document import BetweenView, NextMatchView, StateView, StatusView, TableView
 from ..fit import fit_text, line_height
 from ..items import PANEL, Box, Item, Rect
 from .common import Canvas, footer, halves, row_cap_top, stripe, team_name, text
@@ -31,22 +32,63 @@ FULL = (("P", "played"), ("W", "won"), ("D", "drawn"), ("L", "lost"), ("GOALS", 
 COMPACT = (("GOALS", "goals"), ("PTS", "points"))
 
 
-def between_screen(canvas: Canvas, between: BetweenView, status: StatusView) -> list[Item]:
+def between_screen(canvas: Canvas, between: BetweenView, status: StatusView,
+                   state: StateView | None = None) -> list[Item]:
     u = canvas.u
     items: list[Item] = []
     full = (canvas.margin, 0, canvas.width - 2 * canvas.margin, 0)
+    pregame = state is not None and state.phase == "pregame"
+    lines = pregame_lines(canvas, between.next, state) if pregame and state else []
     if between.next is not None and not between.tables:
         items += next_match_big(canvas, between.next)
+        items += pregame_block(canvas, u(80), lines)
     elif between.next is not None:
         items += next_match_bar(canvas, between.next)
+        joined = [("  \u00b7  ".join(t for t, _r in lines), "pregame.periods")] if lines else []
+        items += pregame_block(canvas, u(23), joined)
     else:
         title = text(canvas, full, u(3.5), u(5.5), "STANDINGS", colour=pal.CLOCK, role="title")
         items += [title] if title else []
     if between.tables:
         top = u(22.5) if between.next is not None else u(13)
+        if lines and between.next is not None:
+            top = u(29.5)
         items += tables(canvas, (canvas.margin, top, full[2], u(92.5) - top), between.tables,
                         between.page)
     items += footer(canvas, None, status)
+    return items
+
+
+def pregame_lines(canvas: Canvas, match: NextMatchView | None, state: StateView
+                  ) -> list[tuple[str, str]]:
+    """Before the first face-off, under the next match: the warm-up or start countdown
+    when the document carries one (``countdown``), how the game is played (``2 x 20:00``),
+    and the players the office says are suspended. (text, role), most important first."""
+    opts = canvas.options
+    lines: list[tuple[str, str]] = []
+    plan = f"{opts.periods} \u00d7 {values.minutes_seconds(opts.period_ms)}"
+    if state.countdown is not None:
+        shown = values.minutes_seconds(state.countdown.remaining_ms)
+        plan = f"{state.countdown.label.upper()} {shown}  \u00b7  {plan}"
+    lines.append((plan, "pregame.periods"))
+    if match is not None and match.suspended:
+        who = ", ".join(f"{match.home.name if s.team == 'home' else match.away.name} #{s.player}"
+                        .upper() for s in match.suspended)
+        lines.append((f"SUSPENDED: {who}", "pregame.suspended"))
+    return lines
+
+
+def pregame_block(canvas: Canvas, top: int, lines: list[tuple[str, str]]) -> list[Item]:
+    full = (canvas.margin, 0, canvas.width - 2 * canvas.margin, 0)
+    cap = max(canvas.min_px, canvas.u(4.4))
+    items: list[Item] = []
+    for content, role in lines:
+        item = text(canvas, full, row_cap_top(top, line_height(cap, content), cap, content), cap,
+                    content, colour=pal.WHITE if role == "pregame.periods" else pal.ALERT,
+                    role=role)
+        if item:
+            items.append(item)
+        top += line_height(cap, content)
     return items
 
 
