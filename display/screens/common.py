@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from .. import colour as pal
 from .. import segments
 from ..document import EntryView, StatusView, TeamView
+from ..fit import Measure, extents, fit_text, line_height
 from ..hall import DEFAULT as DEFAULT_HALL
 from ..hall import HallGeometry
-from ..fit import Measure, extents, fit_text, line_height
 from ..items import CONTENT, PANEL, Align, Box, Colour, FontName, Item, Mark, Rect, Text
 
 MIN_TEXT = 0.04  # no text smaller than 4 % of the screen height
