@@ -119,7 +119,7 @@ def grid(canvas: Canvas) -> Grid:
     gap_right = scores[1][0] - canvas.x(1.5)
     return Grid(
         name_cap_top=u(2.8), name_cap=u(5.6), stripe=(u(10.6), u(1.4)),
-        score_areas=scores, score_cap=u(17.5),
+        score_areas=scores, score_cap=min(max(u(17.5), canvas.legible), panel_h - u(2)),
         clock_area=(canvas.margin, u(37), w - 2 * canvas.margin, clock_cap),
         clock_cap=clock_cap,
         period_area=(gap_left, panel_top, gap_right - gap_left, u(36.5) - panel_top),
@@ -219,7 +219,7 @@ def period_label(state: StateView) -> str:
 
 
 def pregame_line(canvas: Canvas) -> str:
-    """``2 x 20:00``: how the game is played, shown before the first face-off."""
+    """``2 x 20:00`` (under PERIODS): how the game is played, before the first face-off."""
     opts = canvas.options
     return f"{opts.periods} \u00d7 {values.minutes_seconds(opts.period_ms)}"
 
@@ -339,39 +339,47 @@ def penalty_plan(canvas: Canvas, area: Rect, rows_: Rows, penalties: tuple[Penal
 def goal_panel(canvas: Canvas, area: Rect, goal: GoalView, cap: int, *, side: str
                ) -> list[Item]:
     """GOAL, the scorer's number in big digits and his name (if known), on a panel over the
-    scoring side's penalty column for the few seconds the document carries ``goal``."""
+    scoring side's penalty column for the few seconds the document carries ``goal``. GOAL
+    stands over the number, or beside it where the panel is short (4:3)."""
     items: list[Item] = [Box(area, pal.PANEL, PANEL, f"goal.{side}.box")]
     pad = canvas.u(1.2)
     inner = (area[0] + pad, area[1] + pad, area[2] - 2 * pad, area[3] - 2 * pad)
     small = max(canvas.min_px, canvas.u(5.2) if canvas.wide else canvas.min_px)
+    bottom = inner[1] + inner[3]
+    name = goal.name.upper() if goal.name else ""
+    name_h = line_height(small, name) + pad if name else 0
+    title_h = line_height(small, "GOAL") + pad
+    number = goal.player
+    target = max(cap, canvas.legible)
+    title_w = canvas.measure("GOAL", "sans", small) + canvas.u(2)
+    over = digit_height(number or "0", inner[2], min(target, inner[3] - name_h - title_h))
+    beside = digit_height(number or "0", inner[2] - title_w, min(target, inner[3] - name_h))
     y = inner[1]
-    title = text(canvas, inner, row_cap_top(y, line_height(small), small), small, "GOAL",
-                 colour=pal.CLOCK, role=f"goal.{side}.title")
-    if title:
-        items.append(title)
-        y = title.rect[1] + title.rect[3] + pad
-    name_h = line_height(small) + pad if goal.name else 0
-    number = goal.player or "?"
-    room = inner[1] + inner[3] - y - name_h
-    if goal.player:
-        height = digit_height(number, inner[2], max(canvas.min_px, min(
-            max(cap, canvas.legible), room)))
-        if height >= canvas.min_px:
-            items += digits((inner[0], y, inner[2], height), number, height, pal.WHITE,
-                            role=f"goal.{side}.player")
-            y += height + pad
+    if number and beside > over:  # GOAL to the left of the number, on its line
+        title = text(canvas, (inner[0], 0, title_w, 0), row_cap_top(y, beside, small, "GOAL"),
+                     small, "GOAL", colour=pal.CLOCK, align="left", role=f"goal.{side}.title")
+        items += [title] if title else []
+        items += digits((inner[0] + title_w, y, inner[2] - title_w, beside), number, beside,
+                        pal.WHITE, role=f"goal.{side}.player")
+        y += beside + pad
     else:
-        item = text(canvas, inner, row_cap_top(y, line_height(small), small), small,
-                    "NO SCORER", colour=pal.LABEL, role=f"goal.{side}.player")
-        if item:
-            items.append(item)
-            y = item.rect[1] + item.rect[3] + pad
-    if goal.name and y + line_height(small, goal.name.upper()) <= inner[1] + inner[3]:
-        item = text(canvas, inner, row_cap_top(y, line_height(small, goal.name.upper()), small,
-                                               goal.name.upper()),
-                    small, goal.name.upper(), colour=pal.WHITE, role=f"goal.{side}.name")
-        if item:
-            items.append(item)
+        title = text(canvas, inner, row_cap_top(y, title_h - pad, small, "GOAL"), small, "GOAL",
+                     colour=pal.CLOCK, role=f"goal.{side}.title")
+        items += [title] if title else []
+        y += title_h
+        if number and over >= canvas.min_px:
+            items += digits((inner[0], y, inner[2], over), number, over, pal.WHITE,
+                            role=f"goal.{side}.player")
+            y += over + pad
+        elif not number:
+            item = text(canvas, inner, row_cap_top(y, title_h - pad, small), small, "NO SCORER",
+                        colour=pal.LABEL, role=f"goal.{side}.player")
+            items += [item] if item else []
+            y += title_h
+    if name and y + line_height(small, name) <= bottom:
+        item = text(canvas, inner, row_cap_top(y, line_height(small, name), small, name),
+                    small, name, colour=pal.WHITE, role=f"goal.{side}.name")
+        items += [item] if item else []
     return items
 
 
