@@ -18,6 +18,10 @@ timekeeper confirms playing on from a damaged journal, "CLOCK RESTORED - CHECK" 
 timekeeper confirms a clock brought back after a power loss, and a small mark while the
 office link is down.
 
+Sizes follow the hall (``options.hall``: the picture's height and the farthest seat,
+``display/hall.py``): the game screen gives what the back row must read at least the
+letter height it reads (``Frame.variant`` is "far" when it shows fewer things to do so).
+
 Text widths come from ``measure`` (the renderer passes the real font's); the default is a
 pure, generous estimate.
 """
