@@ -46,6 +46,8 @@ def between_games(match: Match, at: int, *, pending: Mapping[str, Any] | None,
         source = loaded or {}
         upcoming = {"match": setup.match_id, "time": source.get("scheduled"),
                     "label": source.get("label"),
+                    # who may not play (the office's suspensions): shown before the face-off
+                    "suspended": list(source.get("suspended") or []),
                     "home": {"name": setup.home.name, "colours": list(setup.home.colours)},
                     "away": {"name": setup.away.name, "colours": list(setup.away.colours)}}
     else:

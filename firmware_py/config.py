@@ -32,7 +32,8 @@ _KEYS: dict[str, set[str]] = {
     "match": {"preset", "preset_file", "id", "stage", "home", "away", "home_colours",
               "away_colours"},
     "state": {"dir"},
-    "display": {"mode", "size", "final_hold_s", "operator_line"},
+    "display": {"mode", "size", "final_hold_s", "operator_line", "screen_height_cm",
+                "farthest_seat_m"},
     "operator": {"port", "bind", "window"},
     "gpio": {"pin_factory"},
     "serial": {"url", "baud", "state_hz"},
@@ -88,6 +89,10 @@ class Config:
     display_mode: str = "auto"
     display_size: tuple[int, int] = (1280, 720)
     final_hold_s: int = 30  # a final result stays up this long before the next match
+    # The hall the display hangs in (display/hall.py): the picture's visible height and the
+    # farthest seat; the layout sizes what the back row must read from them. A 55-inch TV.
+    screen_height_cm: float = 68.5
+    farthest_seat_m: float = 25.0
     # The hall display's operator line (the entry being typed, the last press's outcome):
     # "auto" shows it only while no operator view is open (page served, second window).
     operator_line: str | bool = "auto"
@@ -171,6 +176,13 @@ def parse(data: dict[str, Any], source: str, *, base: Path | None = None) -> Con
         size = parse_size(size_text)
     except ValueError as err:
         raise display.error("size", str(err)) from err
+    screen_height_cm = display.number("screen_height_cm", 68.5)
+    if not 1 <= screen_height_cm <= 5000:
+        raise display.error("screen_height_cm", "must be the picture's visible height, 1 to "
+                            f"5000 cm, got {screen_height_cm:g}")
+    farthest_seat_m = display.number("farthest_seat_m", 25.0)
+    if not 0.5 <= farthest_seat_m <= 500:
+        raise display.error("farthest_seat_m", f"must be 0.5 to 500 m, got {farthest_seat_m:g}")
     operator_line = display.get("operator_line", "auto")
     if operator_line != "auto" and not isinstance(operator_line, bool):
         raise display.error("operator_line", f"must be \"auto\", true or false, got "
@@ -221,6 +233,8 @@ def parse(data: dict[str, Any], source: str, *, base: Path | None = None) -> Con
         display_mode=mode,
         display_size=size,
         final_hold_s=final_hold_s,
+        screen_height_cm=screen_height_cm,
+        farthest_seat_m=farthest_seat_m,
         operator_line=operator_line,
         operator=OperatorConfig(port, bind, window),
         pin_factory=pin_factory,

@@ -50,9 +50,12 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from firmware_py.between import between_games
+
+if TYPE_CHECKING:
+    from display.hall import HallGeometry
 from firmware_py.config import Config
 from firmware_py.core.commands import Command, Next, Stop
 from firmware_py.core.commands import Horn as HornCommand
@@ -281,7 +284,7 @@ class Daemon:
         self.console = parts.console(cfg, self.pins, list(self.match.preset.penalties.kinds),
                                      self.timeline.ticks_to_ns)
         self._offer_choices()
-        self.options_layout = options_for(self.match.preset)
+        self.options_layout = options_for(self.match.preset, self._hall())
         self.display, self.keyboard = parts.display(opts.display_mode, cfg.display_size)
         if keymap.enabled(cfg.keypad.mode, opts.display_mode, sys.platform):
             self.keys = parts.keys(cfg, self.time)
@@ -948,7 +951,7 @@ class Daemon:
             self.link.add_outbox(outbox)
         self.console.new_match(list(self.match.preset.penalties.kinds))
         self._offer_choices()
-        self.options_layout = options_for(self.match.preset)
+        self.options_layout = options_for(self.match.preset, self._hall())
         self.outputs.forget()
         kv(log, logging.INFO, "next match loaded", match=setup.match_id, preset=name,
            stage=setup.stage.value, home=setup.home.name, away=setup.away.name,
@@ -992,6 +995,12 @@ class Daemon:
         if self.schedule_problem is not None and self.match.state.phase is Phase.PREGAME:
             status["schedule"] = self.schedule_problem  # until the first game starts
         return status
+
+    def _hall(self) -> HallGeometry:
+        """The hall the display hangs in ([display] screen_height_cm, farthest_seat_m)."""
+        from display.hall import HallGeometry  # noqa: PLC0415 - the display loads lazily
+
+        return HallGeometry(self.config.screen_height_cm, self.config.farthest_seat_m)
 
     def between(self, at: int) -> dict[str, Any] | None:
         """The between-games screen's data at ``at`` (firmware_py/between.py)."""

@@ -244,10 +244,22 @@ class Match:
         for horn in (s.horn_auto, s.horn_manual):
             if horn is not None:
                 candidates += [t for t in (horn.start, horn.end) if t > now]
+        goal = self.goal_shown(now)
+        if goal is not None and goal.at is not None:  # the scorer leaves the screen then
+            candidates.append(goal.at + GOAL_SHOWN)
         due = self.next_deadline()
         if due is not None and due > now:
             candidates.append(due)
         return min((c for c in candidates if c is not None), default=None)
+
+    def goal_shown(self, now: Nanos) -> GoalRecord | None:
+        """The goal the display shows its scorer for at ``now``: the newest one, during
+        ``GOAL_SHOWN`` after its press (a cancelled goal is gone at once)."""
+        goals = self._state.goals
+        last = goals[-1] if goals else None
+        if last is None or last.at is None or not last.at <= now < last.at + GOAL_SHOWN:
+            return None
+        return last
 
     def advance(self, now: Nanos) -> list[Event]:
         """Let time pass up to ``now``; everything that falls due happens at its deadline."""
@@ -359,7 +371,7 @@ class Match:
         else:
             period, clock_ms = s.period, ceil_ms(s.clock.remaining(at))
         seq = s.seq + 1
-        goals = (*s.goals, GoalRecord(seq, cmd.team, cmd.player, period, clock_ms))
+        goals = (*s.goals, GoalRecord(seq, cmd.team, cmd.player, period, clock_ms, at))
         step.set(goals=goals)
         score = step.state.score()
         step.emit(at, EventKind.GOAL, team=cmd.team.value, player=cmd.player, period=period,
@@ -906,6 +918,9 @@ class Match:
         step.enter(Phase.FINAL, result=result)
         step.emit(at, EventKind.MATCH_ENDED, result=result.to_json(),
                   record=match_record(self, step.state))
+
+
+GOAL_SHOWN: Nanos = 8 * NS_PER_S  # the scorer's number stays up this long after a goal
 
 
 def _to_next_second(left: Nanos) -> Nanos:
