@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 NS_PER_MS = 1_000_000
 IDLE_NS = 1_000 * NS_PER_MS
-MIN_LEAD_NS = 2 * NS_PER_MS  # the wait's own slack (firmware_py.timesource spins the last 2 ms)
+MIN_LEAD_NS = 2 * NS_PER_MS  # slack for the sleep until the render instant (it may wake late)
 MAX_LEAD_NS = 50 * NS_PER_MS  # a frame that takes longer is late, not earlier still
 
 
