@@ -19,6 +19,11 @@ finished frame is waiting when the instant comes::
 
 A stopped clock has no deadline: then a frame every ``idle`` (1 s) picks up what the core
 does not schedule (the office link, a status change); a button press wakes the loop at once.
+
+A loop that woke late (a loaded machine: a sleep may end ~15 ms after its instant) passes
+``shown``, the instant of the frame on the screen: if the value it shows is already over,
+the next frame is for *now*, drawn at once, instead of for the next change after now (which
+would leave the over tenth up for one more tenth).
 """
 
 from __future__ import annotations
@@ -45,8 +50,9 @@ class FramePacer:
         self.idle_ns = idle_ns
         self.lead_ns = lead_ns
 
-    def plan(self, now: int) -> FramePlan:
-        due = self.deadline(now)
+    def plan(self, now: int, shown: int | None = None) -> FramePlan:
+        """``shown``: the instant the frame on the screen was computed for, if any."""
+        due = self.deadline(now if shown is None or shown >= now else shown)
         present = now + self.idle_ns if due is None else min(max(due, now), now + self.idle_ns)
         return FramePlan(present, max(now, present - self.lead_ns))
 

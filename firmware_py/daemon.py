@@ -20,8 +20,9 @@ Each iteration:
    what it does, then draw;
 5. **wait**, asleep, never spinning (``TimeSource.sleep_until``): until the earliest of the
    next frame's rendering, a core or input deadline, the operator view's or a notice's
-   expiry, in naps of at most ``SLICE_NS`` that look at the inputs between them; serial
-   input ends a nap at once (its reader thread sets ``_wake``). A frame is presented by
+   expiry. Serial lines and GPIO edges end a nap at once (their threads set ``_wake``);
+   naps look at the other inputs every ``SLICE_NS`` while there are any (a window's keys,
+   an open USB keypad), else every ``NAP_NS``. A frame is presented by
    sleeping until its instant: the OS wakes the loop a little after it (~0.1 ms), well
    inside the tenth the frame shows. Only the horn's thread waits exactly (it spins);
 6. **publish** (firmware_py/outputs.py): the office link's pump (acks, events, ``next``), the
@@ -101,10 +102,13 @@ from hardware import keymap
 
 log = logging.getLogger("firmware_py.daemon")
 
-# The longest nap between looks at the inputs that cannot wake the loop themselves (the
-# GPIO edge queue, the window's keys, USB keypads, the office link): a press shows within
-# ~10 ms. A nap is a sleep (firmware_py/timesource.py sleep_until), never a spin.
+# The nap between looks at an input that cannot wake the loop itself (a window's keys, an
+# open USB keypad): a press shows within ~10 ms. Serial lines and GPIO edges end a nap at
+# once (their threads set the loop's wake event), so without those inputs a nap lasts up to
+# NAP_NS: a stop signal and the office link's pump (acks, `next`) are taken within it. A
+# nap is a sleep (firmware_py/timesource.py sleep_until), never a spin.
 SLICE_NS = 10_000_000
+NAP_NS = 100_000_000
 # A scripted match loaded from `next` starts this much later (its between-games screen shows).
 SCRIPTED_PREGAME_NS = 20 * NS_PER_S
 # While a clock runs, its instant is journalled this often (match time): after a power cut
@@ -278,6 +282,7 @@ class Daemon:
         self._open_first_match()
         self.console = parts.console(cfg, self.pins, list(self.match.preset.penalties.kinds),
                                      self.timeline.ticks_to_ns)
+        self.console.on_edge(self._wake.set)
         self.options_layout = options_for(self.match.preset)
         self.display, self.keyboard = parts.display(opts.display_mode, cfg.display_size)
         if keymap.enabled(cfg.keypad.mode, opts.display_mode, sys.platform):
@@ -474,11 +479,12 @@ class Daemon:
 
     def _wait(self, target: int) -> None:
         """Sleep until ``target`` (match time) or until an input arrives, never spinning:
-        naps of at most ``SLICE_NS`` with a look at the inputs between them, each ended at
-        once by ``_wake``; pump the office link meanwhile (acks, `next`)."""
+        naps of at most ``_nap_ns()`` with a look at the inputs between them, each ended
+        at once by ``_wake``; pump the office link meanwhile (acks, `next`)."""
         if self._until is not None:
             target = min(target, max(self._until, self.timeline.now()))
         real_target = self.timeline.to_real(target)
+        nap = self._nap_ns()
         while self.stopping is None:
             # Cleared before each look at the inputs: a line arriving after the look sets it
             # again and the nap ends at once; one set before the look costs one more round
@@ -489,7 +495,7 @@ class Daemon:
             real = self.time.monotonic_ns()
             if real >= real_target:
                 return
-            self.time.sleep_until(min(real_target, real + SLICE_NS), cancel=self._wake)
+            self.time.sleep_until(min(real_target, real + nap), cancel=self._wake)
             if self.link is not None:
                 self._pump_link()
                 if self._next_arrived:
@@ -509,6 +515,13 @@ class Daemon:
         self.next_match.offer(doc)  # called from pump(), on this thread
         self._next_arrived = True
         self._dirty = True  # the between-games screen shows the next match
+
+    def _nap_ns(self) -> int:
+        """``SLICE_NS`` while an input must be looked at (a window's keys, an open USB
+        keypad), else ``NAP_NS``: every other input wakes the loop itself."""
+        polled = (self.options.display_mode != "headless"
+                  or (self.keys is not None and self.keys.watching()))
+        return SLICE_NS if polled else NAP_NS
 
     def _input_waiting(self) -> bool:
         assert self.console is not None and self.keyboard is not None

@@ -149,6 +149,9 @@ class NoKeys:
     def pending(self) -> bool:
         return False
 
+    def watching(self) -> bool:
+        return False
+
     def close(self) -> None:
         pass
 
