@@ -252,7 +252,7 @@ class Daemon:
 
     def _on_signal(self, signum: int, frame: FrameType | None) -> None:
         # Runs between two bytecodes of the main thread: only switch the relay off (it takes
-        # no lock) and raise the flag; the loop stops in order within one slice.
+        # no lock) and raise the flag; the loop stops in order within one nap (NAP_NS at most).
         if self.relay is not None:
             self.parts.switch_off(self.relay)
         if self.stopping is None:
