@@ -18,7 +18,14 @@ Each iteration:
 4. **draw** a frame at the instant the shown state next changes (firmware_py/frameplan.py),
    computed for that very instant; when a core deadline falls first, wait for it, journal
    what it does, then draw;
-5. **publish** (firmware_py/outputs.py): the office link's pump (acks, events, ``next``), the
+5. **wait**, asleep, never spinning (``TimeSource.sleep_until``): until the earliest of the
+   next frame's rendering, a core or input deadline, the operator view's or a notice's
+   expiry. Serial lines and GPIO edges end a nap at once (their threads set ``_wake``);
+   naps look at the other inputs every ``SLICE_NS`` while there are any (a window's keys,
+   an open USB keypad), else every ``NAP_NS``. A frame is presented by
+   sleeping until its instant: the OS wakes the loop a little after it (~0.1 ms), well
+   inside the tenth the frame shows. Only the horn's thread waits exactly (it spins);
+6. **publish** (firmware_py/outputs.py): the office link's pump (acks, events, ``next``), the
    state document on change (to the retained MQTT topic, to the serial link, to
    ``--state-file``), systemd STATUS and WATCHDOG.
 
@@ -47,6 +54,7 @@ import logging
 import os
 import signal
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
@@ -95,12 +103,18 @@ from firmware_py.scriptplayer import ScriptPlayer, origin_of, played_lines
 from firmware_py.session import CONFIRMING, Session, open_session
 from firmware_py.statelock import StateLock
 from firmware_py.timeline import Timeline, boot_id
-from firmware_py.timesource import DEFAULT_SPIN_NS, SystemTime, TimeSource
+from firmware_py.timesource import SystemTime, TimeSource
 from hardware import keymap
 
 log = logging.getLogger("firmware_py.daemon")
 
-SLICE_S = 0.010  # the longest nap between looks at the inputs (a press shows within ~10 ms)
+# The nap between looks at an input that cannot wake the loop itself (a window's keys, an
+# open USB keypad): a press shows within ~10 ms. Serial lines and GPIO edges end a nap at
+# once (their threads set the loop's wake event), so without those inputs a nap lasts up to
+# NAP_NS: a stop signal and the office link's pump (acks, `next`) are taken within it. A
+# nap is a sleep (firmware_py/timesource.py sleep_until), never a spin.
+SLICE_NS = 10_000_000
+NAP_NS = 100_000_000
 # A scripted match loaded from `next` starts this much later (its between-games screen shows).
 SCRIPTED_PREGAME_NS = 20 * NS_PER_S
 # While a clock runs, its instant is journalled this often (match time): after a power cut
@@ -198,6 +212,7 @@ class Daemon:
                                serial_hz=config.serial.state_hz)
         self._dirty = True
         self._serial_input = False
+        self._wake = threading.Event()  # set by an input's thread: ends the loop's nap
         self._next_arrived = False
         self._watchdog_at = 0
         self._snapshots = 0
@@ -252,7 +267,7 @@ class Daemon:
 
     def _on_signal(self, signum: int, frame: FrameType | None) -> None:
         # Runs between two bytecodes of the main thread: only switch the relay off (it takes
-        # no lock) and raise the flag; the loop stops in order within one slice.
+        # no lock) and raise the flag; the loop stops in order within one nap (NAP_NS at most).
         if self.relay is not None:
             self.parts.switch_off(self.relay)
         if self.stopping is None:
@@ -284,6 +299,7 @@ class Daemon:
         self.console = parts.console(cfg, self.pins, list(self.match.preset.penalties.kinds),
                                      self.timeline.ticks_to_ns)
         self._offer_choices()
+        self.console.on_edge(self._wake.set)
         self.options_layout = options_for(self.match.preset, self._hall())
         self.display, self.keyboard = parts.display(opts.display_mode, cfg.display_size)
         if keymap.enabled(cfg.keypad.mode, opts.display_mode, sys.platform):
@@ -600,21 +616,24 @@ class Daemon:
         return step.wake_at
 
     def _wait(self, target: int) -> None:
-        """Nap until ``target`` (match time) or until an input arrives; pump the office link
-        meanwhile (acks, `next`)."""
+        """Sleep until ``target`` (match time) or until an input arrives, never spinning:
+        naps of at most ``_nap_ns()`` with a look at the inputs between them, each ended
+        at once by ``_wake``; pump the office link meanwhile (acks, `next`)."""
         if self._until is not None:
             target = min(target, max(self._until, self.timeline.now()))
         real_target = self.timeline.to_real(target)
+        nap = self._nap_ns()
         while self.stopping is None:
+            # Cleared before each look at the inputs: a line arriving after the look sets it
+            # again and the nap ends at once; one set before the look costs one more round
+            # at most, never a spin.
+            self._wake.clear()
             if self._input_waiting():
                 return
-            left = real_target - self.time.monotonic_ns()
-            if left <= 0:
+            real = self.time.monotonic_ns()
+            if real >= real_target:
                 return
-            if left <= DEFAULT_SPIN_NS:
-                self.time.wait_until(real_target)
-                return
-            self.time.sleep(min(SLICE_S, (left - DEFAULT_SPIN_NS) / 1e9))
+            self.time.sleep_until(min(real_target, real + nap), cancel=self._wake)
             if self.link is not None:
                 self._pump_link()
                 if self._next_arrived:
@@ -638,13 +657,22 @@ class Daemon:
         self._next_arrived = True
         self._dirty = True  # the between-games screen shows the next match
 
+    def _nap_ns(self) -> int:
+        """``SLICE_NS`` while an input must be looked at (a window's keys, an open USB
+        keypad), else ``NAP_NS``: every other input wakes the loop itself."""
+        polled = (self.options.display_mode != "headless"
+                  or (self.keys is not None and self.keys.watching()))
+        return SLICE_NS if polled else NAP_NS
+
     def _input_waiting(self) -> bool:
         assert self.console is not None and self.keyboard is not None
         return (self.console.pending() or self._serial_input or self.keyboard.pending()
                 or (self.keys is not None and self.keys.pending()))
 
     def _serial_woke(self) -> None:
-        self._serial_input = True  # read by the loop within a slice; a plain flag, no lock
+        # From the serial reader's thread: a plain flag for the loop, and its nap ended.
+        self._serial_input = True
+        self._wake.set()
 
     # -------------------------------------------------------------- inputs
 
@@ -1017,7 +1045,9 @@ class Daemon:
                                   status=self.status(present_at),
                                   options=self.options_layout)
         self.frames.rendered(self.time.monotonic_ns() - started)
-        self.time.wait_until(self.timeline.to_real(present_at))
+        # Asleep until the instant the frame was computed for, never before it (nor does a
+        # spin hold the core: a wake-up ~0.1 ms late still shows that instant's tenth).
+        self.time.sleep_until(self.timeline.to_real(present_at))
         self.display.present(dirty)
         self.frames.presented(present_at)
         self._dirty = False

@@ -202,6 +202,10 @@ class Console:
                 return True
         return False
 
+    def on_edge(self, wake: Callable[[], None]) -> None:
+        """``wake()`` is called from the GPIO thread after each pin edge is queued."""
+        self.panel.on_edge = wake
+
     def pending(self) -> bool:
         """Edges or keys are waiting for ``drain``."""
         return bool(self._keys) or not self.panel.edges.empty()
