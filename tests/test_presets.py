@@ -4,6 +4,7 @@ the self-contained text the journal keeps, and ``scoreboard presets --show``."""
 from __future__ import annotations
 
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -130,12 +131,15 @@ def test_the_floorball_presets_state_their_shared_rules_once(name: str) -> None:
 
 
 def test_the_floorball_presets_are_what_they_were_before_extends() -> None:
-    # The same rules as the one-file preset of before (citations aside, now data).
+    # The same rules as the one-file preset of before (citations aside, now data), but for
+    # IFF 603.3's shorter-first order of penalties given together, added since.
     before = presets.parse_journalled(OLD_FLOORBALL_TEXT, "floorball-2x15.toml")
     now = presets.load("floorball-2x15")
     assert before.citations == {} and now.citations
+    assert now.penalties.shorter_first and not before.penalties.shorter_first
     assert before == type(now)(**{**{f: getattr(now, f) for f in now.__dataclass_fields__},
-                                  "citations": {}})
+                                  "citations": {},
+                                  "penalties": replace(now.penalties, shorter_first=False)})
 
 
 # ---------------------------------------------------------------- a user's own preset

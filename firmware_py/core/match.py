@@ -456,25 +456,31 @@ class Match:
         elapsed = self.elapsed(s, at)
         period = s.period - 1 if s.phase is Phase.INTERMISSION else s.period
         clock_ms = ceil_ms(s.clock.remaining(at)) if s.phase.is_play else 0
+        rules = self.preset.penalties
         penalty = ServedPenalty(seq=seq, team=cmd.team, player=cmd.player, kind=kind,
                                 coincidental=cmd.coincidental, given=elapsed, period=period,
-                                clock_ms=clock_ms)
-        rules = self.preset.penalties
-        mine = penalty.player_key(rules.major_first)
-        # Given together (same game time) with one of his that has not served a moment yet,
-        # and to be served before it (a major before a minor): that one waits again.
-        box = tuple(
-            box_rules.pause(p, elapsed)
-            if p.team is cmd.team and p.player == cmd.player and p.running
-            and p.started == elapsed and p.given == elapsed
-            and p.player_key(rules.major_first) > mine else p
-            for p in s.box
-        )
+                                clock_ms=clock_ms,
+                                rank=kind.length if rules.shorter_first else 0)
+        # Given together with this one (same game time: keyed in the same stoppage) and not
+        # served a moment yet: the team's penalties of this instant are queued again with
+        # it, so that the order of serving is the rules' (IFF 603.3 shorter first; IIHF a
+        # player's major before his minor), never the order they were keyed in.
+        together = {p.seq: p for p in s.box if p.team is cmd.team and p.running
+                    and p.given == elapsed and p.started == elapsed}
+        box = tuple(box_rules.pause(p, elapsed) if p.seq in together else p for p in s.box)
         step.set(box=(*box, penalty))
         step.emit(at, EventKind.PENALTY, team=cmd.team.value, player=cmd.player,
                   kind=kind.name, coincidental=cmd.coincidental, period=period,
                   clock_ms=clock_ms, minutes=kind.recorded_minutes, ejected=kind.ejects)
-        self._schedule(step, at, elapsed, None)
+        box, changes = box_rules.schedule(step.state.box, elapsed, rules.max_shorthanded,
+                                          self.shift_end(step.state), None,
+                                          major_first=rules.major_first)
+        # One that starts again at once is unchanged: it keeps its start and no event says
+        # it started twice.
+        kept = {p.seq for p in box if p.seq in together and p.running
+                and p.expiry == together[p.seq].expiry}
+        step.set(box=tuple(together[p.seq] if p.seq in kept else p for p in box))
+        self._box_events(step, at, [c for c in changes if c.penalty.seq not in kept])
         self._push_undo(step, UndoKind.PENALTY, seq, at, elapsed=elapsed)
 
     # ---------------------------------------------------------------- time-outs

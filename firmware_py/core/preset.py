@@ -76,6 +76,9 @@ class PenaltyRules:
     max_shorthanded: int
     kinds: dict[str, PenaltyKind]
     major_first: bool = False  # a player's major before a minor given with it (IIHF)
+    # Penalties of a team given at the same game time are measured shorter first, whatever
+    # order they were keyed in (IFF 603.3); else in the order keyed.
+    shorter_first: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -425,6 +428,10 @@ def _parse_penalties(table: _Table | None) -> PenaltyRules:
         return PenaltyRules(2, {})
     max_shorthanded = table.integer("max_shorthanded", minimum=1, maximum=9, default=2)
     major_first = table.boolean("major_first", default=False)
+    shorter_first = table.boolean("shorter_first", default=False)
+    if major_first and shorter_first:
+        raise table.error("shorter_first", "cannot be true with major_first: a player's "
+                          "major and minor given together are served in one order only")
     kinds_table = table.table("kinds")
     kinds: dict[str, PenaltyKind] = {}
     for name in [k for k in kinds_table.key_names() if k != CITE]:
@@ -445,7 +452,7 @@ def _parse_penalties(table: _Table | None) -> PenaltyRules:
         kind.done()
     kinds_table.done()
     table.done()
-    return PenaltyRules(max_shorthanded, kinds, major_first)
+    return PenaltyRules(max_shorthanded, kinds, major_first, shorter_first)
 
 
 def _parse_shootout(table: _Table | None) -> ShootoutRules | None:
