@@ -536,7 +536,8 @@ class Match:
         # The table admits shots only in the shootout phase, which only a preset with a
         # shootout reaches, and a decided shootout is final at once: never decided here.
         assert rules is not None
-        why = shootout_rules.refusal(rules, s.shots, cmd.team, cmd.player, s.barred)
+        why = shootout_rules.refusal(rules, s.shots, cmd.team, cmd.player, self.barred(s),
+                                     self._shootout_order)
         if why is not None:
             raise Refused("shot", why)
         seq = s.seq + 1
@@ -547,6 +548,38 @@ class Match:
         if shootout_rules.winner(rules, shots) is not None:
             self._finish(step, at, DecidedBy.SHOOTOUT)
         self._push_undo(step, UndoKind.SHOT, seq, at)
+
+    def barred(self, s: MatchState) -> dict[tuple[Team, int], str]:
+        """Who may not shoot in the shootout, and why: the preset's ``bar_ejected`` (sent
+        off for the rest of the game) and ``bar_penalised`` (a penalty not ended when
+        playing time ended; penalties stand still in the shootout, so one given during it
+        bars its player too: IIHF game winning shots (III)). Those barred when the shootout
+        began stay barred (``s.barred``; a corrected number moves the bar)."""
+        rules = self.preset.shootout
+        why: dict[tuple[Team, int], str] = {}
+        if rules is None:
+            return why
+        for p in s.box:
+            who = (p.team, p.player)
+            if rules.bar_ejected and p.kind.ejects:
+                why[who] = f"sent off for the rest of the game ({p.kind.name.replace('_', ' ')})"
+            elif rules.bar_penalised and not p.done and who not in why:
+                why[who] = "his penalty had not ended when playing time ended"
+        for who in s.barred:
+            why.setdefault(who, "barred when the shootout began")
+        return why
+
+    def _shootout_order(self, team: Team, shots: tuple[ShotRecord, ...]) -> str:
+        """Why ``team`` opens the next round after ``shots``: the rule behind it."""
+        rules = self.preset.shootout
+        assert rules is not None
+        if sum(1 for x in shots if x.team is team) >= rules.rounds and \
+                rules.tiebreak_second_starts:
+            rule = self.preset.cite("shootout.tiebreak_second_starts") or "the preset"
+            return f"the team that shot second starts the tie-break: {rule}"
+        if rules.first is None:
+            return f"{team.value} took the first shot, so it opens every round"
+        return self.preset.cite("shootout.first") or f"the preset: {team.value} starts"
 
     def _tally(self, shots: tuple[ShotRecord, ...]) -> dict[str, int]:
         return {team.value: sum(s.scored for s in shots if s.team is team) for team in Team}
@@ -863,13 +896,7 @@ class Match:
     def _start_shootout(self, step: _Step, at: Nanos) -> None:
         s = step.state
         rules = self.preset.shootout
-        # A player sent off for the rest of the game (game misconduct, match penalty: rules
-        # 000 'Penalties') takes no shot either.
-        barred = frozenset((p.team, p.player) for p in s.box if p.kind.ejects)
-        if rules is not None and rules.bar_penalised:
-            # Rules 002 'Penalty shots' 2: players whose penalty had not expired when
-            # overtime ended stay in the penalty box and may not shoot.
-            barred |= frozenset((p.team, p.player) for p in s.box if not p.done)
+        barred = frozenset(self.barred(s))
         step.enter(Phase.SHOOTOUT, clock=GameClock.stopped_at(0), barred=barred)
         first = shootout_rules.next_team(rules, ()) if rules is not None else None
         step.emit(at, EventKind.SHOOTOUT_STARTED, first=first.value if first else None,

@@ -67,7 +67,8 @@ class ShootoutRules:
     first: Team | None  # None: chosen or drawn on the day
     distinct_first_series: bool  # no player shoots twice in the first series
     tiebreak_second_starts: bool  # IIHF: the team that shot second starts the tie-break
-    bar_penalised: bool  # players whose penalty had not expired at the end of overtime
+    bar_penalised: bool  # players whose penalty had not ended when playing time ended
+    bar_ejected: bool = False  # players sent off for the rest of the game (ejecting kinds)
     winner_goals: int = 1  # what the result credits the shootout's winner: the decisive goal
 
 
@@ -467,6 +468,7 @@ def _parse_shootout(table: _Table | None) -> ShootoutRules | None:
         distinct_first_series=table.boolean("distinct_first_series", default=False),
         tiebreak_second_starts=table.boolean("tiebreak_second_starts", default=False),
         bar_penalised=table.boolean("bar_penalised", default=False),
+        bar_ejected=table.boolean("bar_ejected", default=False),
         winner_goals=table.integer("winner_goals", minimum=1, default=1),
     )
     table.done()

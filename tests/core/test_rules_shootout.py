@@ -225,30 +225,32 @@ def test_rules_000_next_away_first_then_the_second_shooter_of_round_1_starts_the
     assert so.doc()["result"] == {"home": 1, "away": 0, "decided_by": "shootout"}
 
 
-def test_rules_000_next_when_the_home_team_wrongly_took_the_first_shot_of_round_1() -> None:
-    # Rules 000 'The winning goal race': the away team starts. The referee let home shoot
-    # first anyway: the scoreboard records it; round 2 and 3 are suggested to the away team
-    # again, and the tie-break pairs start with the team that shot second in round 1, which
-    # is now the away team.
+def test_rules_000_a_home_shot_to_open_round_1_is_refused_with_the_rule() -> None:
+    # Rules 000 'The winning goal race': started by the away team marked in the program. The
+    # board cannot be keyed out of the order: a home shot first is refused, naming the rule,
+    # and changes nothing.
     so = Shootout(HOCKEY)
     assert so.next == "away"
-    assert so.shots("H- A-") == ["away", "away"]
-    assert so.shots("A- H- A- H-") == ["home", "away", "home", "away"]
-    # Round 4: home shoots first anyway; round 5 is still suggested to away.
-    assert so.shots("H- A-") == ["away", "away"]
-    assert so.shots("A+ H-") == ["home", None]
-    assert so.doc()["result"] == {"home": 0, "away": 1, "decided_by": "shootout"}
-    assert so.g.refusals == []
+    message = so.refused(HOME, True, 4)
+    assert "away shoots first in round 1" in message
+    assert "started by the away team" in message
+    assert so.shots("A- H-") == ["home", "away"]
+    assert "away shoots first in round 2" in so.refused(HOME, False)
 
 
-def test_rules_000_the_tiebreak_starter_holds_whoever_started_the_previous_pair() -> None:
-    # Rules 000 'The winning goal race' (the pairs); the scoreboard never blocks the referee.
+def test_iihf_the_tiebreak_is_opened_by_the_team_that_shot_second() -> None:
+    # IIHF game winning shots procedure (IX) (rules 000 says only 'one pair at a time'): the
+    # team that shot second in the first series (home) starts the tie-break; an away shot
+    # first is refused with that reason, in every pair.
     so = Shootout(HOCKEY)
     so.shots(_misses("A", 3))
     assert so.next == "home"
-    assert so.shots("A- H-") == ["home", "home"]  # away started pair 4 anyway
+    message = so.refused(AWAY, False)
+    assert "home shoots first in round 4" in message and "tie-break" in message
     assert so.shots("H- A-") == ["away", "home"]
-    assert so.g.refusals == []
+    assert "home shoots first in round 5" in so.refused(AWAY, False)
+    assert so.shots("H- A+") == ["away", None]
+    assert len(so.g.refusals) == 2
 
 
 @pytest.mark.parametrize("variant", CHOSEN, ids=str)
@@ -260,26 +262,22 @@ def test_chosen_starter_next_sequence_through_the_series_and_sudden_death(
     # 2, 3, 5 (five each, the home team chooses who starts, then one each alternately), rules
     # 003 'Ranking' (the official draws the starter; three each, then one at a time). The
     # first shot sets the order; the same starter opens every round, including sudden death,
-    # even after the other team took the first shot of a round.
+    # and a shot by the other team to open a round is refused.
     so = Shootout(variant)
     first = "home" if starter == "H" else "away"
     second_letter = "A" if starter == "H" else "H"
+    second = _other(first)
     assert so.next is None  # chosen or drawn on the day: nobody is suggested yet
-    expected: list[str | None] = []
-    script: list[str] = []
     for round_no in range(1, variant.rounds + 3):
-        opener, closer = starter, second_letter
-        if round_no == 2:
-            opener, closer = closer, opener  # the other team takes round 2's first shot
-        script += [f"{opener}-", f"{closer}-"]
-        opener_team = "home" if opener == "H" else "away"
-        expected += [_other(opener_team), first]
-    assert so.shots(" ".join(script)) == expected
+        assert so.shots(f"{starter}- {second_letter}-") == [second, first]
+        message = so.refused(_team(second_letter), False)
+        assert f"{first} shoots first in round {round_no + 1}" in message
+        assert "took the first shot" in message
     assert so.doc()["phase"] == "shootout"
     assert so.shots(f"{starter}+ {second_letter}-") == [_other(first), None]
     result = so.doc()["result"]
     assert result["decided_by"] == "shootout" and result[first] == 1
-    assert so.g.refusals == []
+    assert len(so.g.refusals) == variant.rounds + 2  # one a round, each refused
 
 
 # ---------------------------------------------------------------- when it is decided
@@ -380,10 +378,13 @@ def test_a_team_may_not_shoot_twice_in_one_round(variant: Variant) -> None:
     message = so.refused(AWAY, True, 9)
     assert "away has already shot in this round" in message
     assert so.tally == {"home": [], "away": [True], "next": "home"}
-    # The same in sudden death, whichever team opened the pair.
+    # The same in sudden death.
     so.shots(f"H+ {_misses('A', variant.rounds - 1)}")
-    so.shots("H-")
-    assert "home has already shot in this round" in so.refused(HOME, False)
+    opener = so.next
+    assert opener is not None
+    so.shots(f"{opener[0].upper()}-")
+    assert f"{opener} has already shot in this round" in so.refused(_team(opener[0].upper()),
+                                                                    False)
     assert so.doc()["phase"] == "shootout"
 
 
@@ -391,7 +392,8 @@ def test_a_team_may_not_shoot_twice_in_one_round(variant: Variant) -> None:
 def test_a_shot_after_the_decision_is_refused_and_changes_nothing(variant: Variant) -> None:
     # Rules 000 'The winning goal race': the match is decided; the shootout is over.
     so = Shootout(variant, goals=1)
-    so.shots(_misses("H", variant.rounds - 1) + " H+ A-")
+    o, c = ("A", "H") if variant is HOCKEY else ("H", "A")  # rules 000: away starts
+    so.shots(_misses(o, variant.rounds - 1) + f" {o}+ {c}-")
     decided = so.doc()
     assert decided["phase"] == "final"
     for team in (HOME, AWAY):
@@ -444,9 +446,9 @@ def test_rules_002_no_player_twice_in_the_first_series_anyone_in_sudden_death() 
     so.shots("H-10 A-20 H-11 A-21")
     message = so.refused(HOME, False, 10)
     assert "#10" in message and "first series" in message
-    so.shots("H-12 A-22")
+    so.shots("H-12 A-22 H-13")
     assert "#21" in so.refused(AWAY, True, 21)
-    so.shots("A-23 H-13 A-24 H-14")
+    so.shots("A-23 H-14 A-24")
     assert so.tally["home"] == [False] * 5 and so.tally["away"] == [False] * 5
     assert so.shots("H-10 A-20 H-10 A-20 H+10 A-20") == ["away", "home"] * 2 + ["away", None]
     assert len(so.g.refusals) == 2
@@ -476,9 +478,9 @@ def test_rules_002_a_player_still_penalised_when_overtime_ends_may_not_shoot() -
     assert "#7" in so.refused(HOME, True, 7)
     so.shots("H-13 A-12")
     assert "#7" in so.refused(HOME, True, 7)
-    so.shots("H-8")
-    assert "#7" in so.refused(HOME, True, 7)  # opening the next pair: still barred
-    assert so.shots("A-14 H+8") == ["home", None]
+    so.shots("H-8 A-14")
+    assert "#7" in so.refused(HOME, True, 7)  # in every pair: still barred
+    assert so.shots("H+8") == [None]
     assert so.doc()["result"] == {"home": 1, "away": 0, "decided_by": "shootout"}
     assert len(so.g.refusals) == 4
 
@@ -554,7 +556,8 @@ def test_the_tally_stays_after_the_end_with_next_null(variant: Variant) -> None:
     # Rules 000 'The winning goal race' / 001 'Playing the shootout' / 002 'Penalty shots'
     # / 003 'Ranking'; README 4.3: the tally stays in the state document after the end.
     so = Shootout(variant, goals=2)
-    so.shots(f"{_misses('A', variant.rounds - 1)} A+ H+ H- A+")
+    so.shots(f"{_misses('A', variant.rounds - 1)} A+ H+")
+    so.shots("H- A+" if so.next == "home" else "A+ H-")  # the tie-break's own opener
     doc = so.doc()
     assert doc["phase"] == "final"
     misses = [False] * (variant.rounds - 1)
@@ -601,13 +604,16 @@ def test_undo_of_the_decisive_shot_reopens_the_shootout(variant: Variant) -> Non
     # Rules 000 'The winning goal race' / 001 / 002 / 003: the shootout goes on until it is
     # really decided; a shot recorded by mistake is taken back.
     so = Shootout(variant, goals=2)
-    so.shots(_misses("H", variant.rounds) + " H+ A-")
+    # Home opens the pairs: it started the first series, or (rules 000) it shot second.
+    start = "A" if variant is HOCKEY else "H"
+    so.shots(_misses(start, variant.rounds) + " H+ A-")
     assert so.doc()["phase"] == "final"
     so.undo()
     doc = so.doc()
     assert (doc["phase"], doc["result"]) == ("shootout", None)
     assert doc["shootout"]["next"] == "away"
-    assert doc["shootout"]["home"][-1] is True and len(doc["shootout"]["away"]) == variant.rounds
+    assert doc["shootout"]["home"][-1] is True
+    assert len(doc["shootout"]["away"]) == variant.rounds
     # The shot is taken again, this time scored: on to the next pair.
     assert so.shots("A+") == [so.next]
     assert so.doc()["phase"] == "shootout"
