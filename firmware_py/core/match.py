@@ -537,7 +537,7 @@ class Match:
         # shootout reaches, and a decided shootout is final at once: never decided here.
         assert rules is not None
         why = shootout_rules.refusal(rules, s.shots, cmd.team, cmd.player, self.barred(s),
-                                     self._shootout_order)
+                                     order=self._shootout_order)
         if why is not None:
             raise Refused("shot", why)
         seq = s.seq + 1

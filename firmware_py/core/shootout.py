@@ -76,7 +76,7 @@ def next_team(rules: ShootoutRules, shots: Shots) -> Team | None:
 
 def refusal(rules: ShootoutRules, shots: Shots, team: Team, player: int | None,
             barred: Mapping[tuple[Team, int], str],
-            order: Callable[[Team, Shots], str] | None = None) -> str | None:
+            *, order: Callable[[Team, Shots], str] | None = None) -> str | None:
     """Why the rules refuse this shot in an undecided shootout, or None.
 
     ``barred``: the players who may not shoot, each with the reason. ``order``: why a team

@@ -12,16 +12,19 @@ Shots are written compactly: ``"A+9 H-"`` is the away team's #9 scoring, then a 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from firmware_py import presets
 from firmware_py.core.commands import Command, Goal, Penalty, Shot, Start, Undo
 from firmware_py.core.events import EventKind
-from firmware_py.core.phase import Stage, Team
+from firmware_py.core.match import Match, feed
+from firmware_py.core.phase import Phase, Stage, Team
+from firmware_py.core.values import MatchSetup
 
 from .helpers import Game, S
 
@@ -726,3 +729,73 @@ def test_random_shots_never_put_a_team_two_ahead_and_nothing_changes_once_decide
         else:
             assert doc["phase"] == "final" and tally["next"] is None
             assert doc["result"] == {winner: 2, _other(winner): 1, "decided_by": "shootout"}
+
+
+# ---------------------------------------------------------------- who may shoot (ice hockey)
+
+
+def _hockey_with_penalties() -> Shootout:
+    return Shootout(HOCKEY, extra=[
+        # Regulation ends at 2460 s (period 2 runs from 1260 s).
+        Penalty(S(2400), HOME, 7, "minor"),  # 60 s left when playing time ends
+        Penalty(S(2300), AWAY, 12, "minor"),  # ended at 2420 s, before the end
+        Penalty(S(1300), AWAY, 9, "game_misconduct"),  # the team's 5 min are long over
+        Penalty(S(1400), HOME, 10, "match"),
+    ])
+
+
+def test_iihf_a_skater_whose_penalty_had_not_ended_when_playing_time_ended_may_not_shoot(
+) -> None:
+    # IIHF game winning shots procedure (III), the preset's shootout.bar_penalised: a skater
+    # whose penalty had not been completed when playing time ended may not shoot; one whose
+    # penalty had ended may.
+    so = _hockey_with_penalties()
+    assert so.shots("A-12") == ["home"]
+    message = so.refused(HOME, True, 7)
+    assert message == ("shot refused: #7 (home) may not shoot: his penalty had not ended when "
+                       "playing time ended")
+    assert so.shots("H-8") == ["away"]
+    assert so.g.match.preset.cite("shootout.bar_penalised") is not None
+
+
+def test_rules_000_a_player_sent_off_for_the_game_may_not_shoot() -> None:
+    # Rules 000 'Penalties' 3 (game misconduct) and 4 (match penalty): sent away for the rest
+    # of the game, the shootout included (the preset's shootout.bar_ejected), though the
+    # team's five minutes ended long before.
+    so = _hockey_with_penalties()
+    started = next(e for e in so.g.events if e.kind is EventKind.SHOOTOUT_STARTED)
+    assert started.data["barred"] == [["away", 9], ["home", 7], ["home", 10]]
+    message = so.refused(AWAY, True, 9)
+    assert message.endswith("#9 (away) may not shoot: sent off for the rest of the game "
+                            "(game misconduct)")
+    so.shots("A-11")
+    assert so.refused(HOME, True, 10).endswith("sent off for the rest of the game (match)")
+
+
+def test_iihf_a_player_penalised_during_the_shootout_may_not_shoot_after_it() -> None:
+    # IIHF game winning shots procedure (III): players serving penalties assessed during the
+    # shootout remain in the penalty box until its end.
+    so = Shootout(HOCKEY)
+    so.shots("A-9")
+    so.t += STEP
+    so.g.do(Penalty(S(so.t), HOME, 4, "misconduct"))
+    assert "#4 (home) may not shoot" in so.refused(HOME, True, 4)
+    assert so.shots("H-5") == ["away"]
+
+
+def test_the_bars_are_preset_data_a_preset_without_them_lets_everyone_shoot() -> None:
+    # README 2, rule 5: the core never tests a preset's name; the bars are the preset's
+    # shootout.bar_penalised and shootout.bar_ejected (here both switched off).
+    hockey = presets.load(HOCKEY.preset)
+    assert hockey.shootout is not None
+    lenient = replace(hockey, shootout=replace(hockey.shootout, bar_penalised=False,
+                                               bar_ejected=False))
+    match = Match(lenient, MatchSetup(match_id="T1", stage=Stage.PLAYOFF))
+    commands: list[Command] = [Start(0), Penalty(S(1300), AWAY, 9, "game_misconduct"),
+                               Start(S(1260)), Penalty(S(2400), HOME, 7, "minor")]
+    for command in sorted(commands, key=lambda c: c.at):
+        assert feed(match, command).refused is None
+    match.advance(S(2460))
+    assert match.state.phase is Phase.SHOOTOUT and match.state.barred == frozenset()
+    assert feed(match, Shot(S(2470), AWAY, False, 9)).refused is None
+    assert feed(match, Shot(S(2480), HOME, False, 7)).refused is None
