@@ -489,7 +489,9 @@ class Match:
         s = step.state
         rules = self.preset.timeouts
         if rules is None:
-            raise Refused("timeout", f"the {self.preset.name} rules have no time-outs")
+            why = self.preset.cite("timeouts.per_team")
+            raise Refused("timeout", f"the {self.preset.name} rules have no time-outs"
+                          + (f": {why}" if why else ""))
         if self.setup.stage not in rules.stages:
             allowed = " or ".join(sorted(st.value for st in rules.stages))
             raise Refused("timeout", f"time-outs are allowed only in the {allowed} stage, this "

@@ -3,9 +3,10 @@
 The order is the rules': the starting team of the first series is the preset's (``first``),
 or, where it is chosen or drawn on the day, the team of the first shot taken; it opens every
 round, except that with ``tiebreak_second_starts`` (IIHF) the other team opens the tie-break
-pairs. A shot for the team that is not next is refused, as are a team's second shot in a
-round and a shooter the rules exclude: the board cannot be keyed out of the alternation, so
-the tally on the display and the decision follow the rules. (A shot after the decision is
+pairs. With the preset's ``strict_order`` a shot for the team that is not next is refused
+(the board cannot be keyed out of the order, so the tally on the display and the decision
+follow the rules); a team's second shot in a round and a shooter the rules exclude always
+are. (A shot after the decision is
 refused by the phase table: a decided shootout is final at once.)
 """
 
@@ -84,7 +85,7 @@ def refusal(rules: ShootoutRules, shots: Shots, team: Team, player: int | None,
     mine, theirs = len(_of(shots, team)), len(_of(shots, team.other))
     if mine > theirs:
         return f"{team.value} has already shot in this round; {team.other.value} shoots next"
-    due = next_team(rules, shots)
+    due = next_team(rules, shots) if rules.strict_order else None
     if due is not None and due is not team:
         why = f" ({order(due, shots)})" if order is not None else ""
         return f"{due.value} shoots first in round {mine + 1}{why}"

@@ -799,3 +799,19 @@ def test_the_bars_are_preset_data_a_preset_without_them_lets_everyone_shoot() ->
     assert match.state.phase is Phase.SHOOTOUT and match.state.barred == frozenset()
     assert feed(match, Shot(S(2470), AWAY, False, 9)).refused is None
     assert feed(match, Shot(S(2480), HOME, False, 7)).refused is None
+
+
+def test_the_strict_order_is_preset_data_off_it_the_board_records_any_opener() -> None:
+    # README 2, rule 5: the order of shots is refused only with the preset's
+    # shootout.strict_order (a preset text journalled before it existed replays as it
+    # played); a team's second shot in a round is refused either way.
+    hockey = presets.load(HOCKEY.preset)
+    assert hockey.shootout is not None and hockey.shootout.strict_order
+    loose = replace(hockey, shootout=replace(hockey.shootout, strict_order=False))
+    match = Match(loose, MatchSetup(match_id="T1", stage=Stage.PLAYOFF))
+    for command in (Start(0), Start(S(1260))):
+        feed(match, command)
+    match.advance(S(2460))
+    assert feed(match, Shot(S(2470), HOME, False, 4)).refused is None  # away was due
+    refused = feed(match, Shot(S(2480), HOME, False, 5)).refused
+    assert refused is not None and "home has already shot in this round" in str(refused)
