@@ -94,7 +94,7 @@ protest_window_min = 15
 
 # Rules 001 'Exclusion of a player': red card 1 until the end of the match, red card 2 an
 # automatic ban from the next match, red card 3 the rest of the tournament. A red card is
-# the match penalty (IFF 606).
+# the match penalty (IFF 613).
 [[standings.suspensions]]
 name = "red card"
 kinds = ["match"]

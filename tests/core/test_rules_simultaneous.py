@@ -178,3 +178,21 @@ def test_iff_603_3_any_keying_order_gives_the_same_serving_order(
     assert len(reference) == len(kinds)
     lengths = [LENGTH_S[kind] for _, kind in reference]
     assert lengths == sorted(lengths)  # shorter ones never start after longer ones
+
+
+def test_iff_603_5_a_team_mates_penalty_imposed_in_between_goes_first() -> None:
+    # IFF 603.5: consecutively means a player's next penalty starts as soon as his first
+    # ends, unless the team has penalties not yet measured that were imposed in between; and
+    # 603.3: no more than one bench penalty per player measured at once.
+    g = Game("floorball-2x15")
+    g.do(Start(0))
+    g.do(Penalty(S(10), HOME, 5, "minor"))   # 10-130 s
+    g.do(Penalty(S(20), HOME, 4, "minor"))   # 20-140 s
+    g.do(Penalty(S(30), HOME, 7, "minor"))   # waits: two places taken
+    g.do(Penalty(S(40), HOME, 5, "minor"))   # #5's second, imposed after #7's
+    assert [(p[0], p[3]) for p in box(g.at(41))] == [(5, True), (4, True), (7, False),
+                                                    (5, False)]
+    g.at(300)
+    # #5's first ends at 130 s: #7's, imposed in between, takes the place; #5's second
+    # waits for the next one (#4's, at 140 s).
+    assert starts(g)[2:] == [(S(130), 7, "minor"), (S(140), 5, "minor")]
