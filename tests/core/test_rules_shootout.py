@@ -815,3 +815,12 @@ def test_the_strict_order_is_preset_data_off_it_the_board_records_any_opener() -
     assert feed(match, Shot(S(2470), HOME, False, 4)).refused is None  # away was due
     refused = feed(match, Shot(S(2480), HOME, False, 5)).refused
     assert refused is not None and "home has already shot in this round" in str(refused)
+
+
+def test_rules_001_a_red_carded_player_may_not_shoot() -> None:
+    # Rules 001 'Exclusion of a player': red card 1, exclusion until the end of the match
+    # (the match penalty, IFF 2022 608 and 613: penalty shots included); the preset's
+    # shootout.bar_ejected. His team's 5 minutes were over long before.
+    so = Shootout(FLOORBALL, extra=[Penalty(S(100), HOME, 9, "match")])
+    assert so.refused(HOME, True, 9).endswith("sent off for the rest of the game (match)")
+    assert so.shots("H-8 A-9") == ["away", "home"]
