@@ -394,7 +394,7 @@ def test_p08_has_no_extra_player_rule() -> None:
 
 @pytest.mark.parametrize("stage", [Stage.GROUP, Stage.PLAYOFF])
 def test_ice_hockey_one_30_s_time_out_a_team_in_every_game(stage: Stage) -> None:
-    # Rules 000 say nothing of time-outs: the IIHF's team time-out applies (rule 87), one of
+    # Rules 000 say nothing of time-outs: the IIHF's team time-out applies, one of
     # 30 seconds a team a game, group and ranking matches alike.
     g = Game("ice-hockey-2x20", stage)
     g.do(Start(0))
@@ -410,7 +410,7 @@ def test_ice_hockey_one_30_s_time_out_a_team_in_every_game(stage: Stage) -> None
 
 
 def test_ice_hockey_a_time_out_is_refused_while_the_clock_runs() -> None:
-    # IIHF rule 87: a time-out is taken during a normal stoppage of play (the clock stopped).
+    # IIHF Official Rule Book (team time-out): taken at a normal stoppage (clock stopped).
     g = Game("ice-hockey-2x20")
     g.do(Start(0))
     g.do(Timeout(S(50), HOME))
