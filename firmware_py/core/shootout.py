@@ -6,8 +6,8 @@ round, except that with ``tiebreak_second_starts`` (IIHF) the other team opens t
 pairs. With the preset's ``strict_order`` a shot for the team that is not next is refused
 (the board cannot be keyed out of the order, so the tally on the display and the decision
 follow the rules); a team's second shot in a round and a shooter the rules exclude always
-are. (A shot after the decision is
-refused by the phase table: a decided shootout is final at once.)
+are. (A shot after the decision is refused by the phase table: a decided shootout is final
+at once.)
 """
 
 from __future__ import annotations
