@@ -566,7 +566,9 @@ class Match:
             if rules.bar_ejected and p.kind.ejects:
                 why[who] = f"sent off for the rest of the game ({p.kind.name.replace('_', ' ')})"
             elif rules.bar_penalised and not p.done and who not in why:
-                why[who] = "his penalty had not ended when playing time ended"
+                during = s.phase is Phase.SHOOTOUT and who not in s.barred
+                why[who] = ("he was penalised during the shootout" if during
+                            else "his penalty had not ended when playing time ended")
         for who in s.barred:
             why.setdefault(who, "barred when the shootout began")
         return why

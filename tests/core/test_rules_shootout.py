@@ -779,7 +779,8 @@ def test_iihf_a_player_penalised_during_the_shootout_may_not_shoot_after_it() ->
     so.shots("A-9")
     so.t += STEP
     so.g.do(Penalty(S(so.t), HOME, 4, "misconduct"))
-    assert "#4 (home) may not shoot" in so.refused(HOME, True, 4)
+    assert so.refused(HOME, True, 4).endswith(
+        "#4 (home) may not shoot: he was penalised during the shootout")
     assert so.shots("H-5") == ["away"]
 
 
