@@ -39,6 +39,11 @@ _SHORT: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"nothing follows the (\w+) phase by itself; press start"), "press START"),
     (re.compile(r"the match is already over"), "match is over (undo first)"),
     (re.compile(r"(\d+) ms is more than the (\d+) ms"), "clock beyond this period"),
+    # The shootout's order and bars (the log keeps the rule behind them).
+    (re.compile(r"(\w+) shoots first in round (\d+)"), r"\1 shoots first in round \2"),
+    (re.compile(r"(#\d+) \(\w+\) may not shoot: sent off"), r"\1 sent off: may not shoot"),
+    (re.compile(r"(#\d+) \(\w+\) may not shoot: his penalty"),
+     r"\1 still penalised: may not shoot"),
 )
 
 

@@ -449,15 +449,25 @@ def _check_match_ended(topic: str, data: Mapping[str, Any]) -> None:
         for i, shot in enumerate(_items(topic, shootout, "shots", where + "shootout.")):
             at = f"{where}shootout.shots[{i}]."
             _side(topic, shot, "team", where=at)
-            _int(topic, shot, "player", 0, where=at, maximum=MAX_PLAYER)
+            _shooter(topic, shot, at)
             _bool(topic, shot, "scored", False, where=at)
+        # Rules 000: the decisive goal is credited to the player who took the shot.
         decisive = shootout.get("decisive")
         if decisive is not None:
             at = f"{where}shootout.decisive."
             if not isinstance(decisive, dict):
                 _refuse(topic, f"'{at[:-1]}' must be an object or null, got {kind_of(decisive)}")
             _side(topic, decisive, "team", where=at)
-            _int(topic, decisive, "player", 0, where=at, maximum=MAX_PLAYER)
+            _shooter(topic, decisive, at)
+
+
+def _shooter(topic: str, shot: Mapping[str, Any], where: str) -> None:
+    """A shot's ``player``: a number, or null when the console keyed the shot without one
+    (as a goal's scorer may be); never missing."""
+    if "player" not in shot:
+        _refuse(topic, f"'{where}player' is missing (null when the shooter was not keyed)")
+    if shot["player"] is not None:
+        _int(topic, shot, "player", 0, where=where, maximum=MAX_PLAYER)
 
 
 def _result(topic: str, result: Mapping[str, Any], where: str) -> None:
