@@ -46,7 +46,7 @@ def test_the_topic_tree() -> None:
     assert (topics.events, topics.state, topics.status, topics.next, topics.standings) == (
         f"arena/{wire.VERSION}/cup-2026/hall-1/events", "arena/v1/cup-2026/hall-1/state",
         "arena/v1/cup-2026/hall-1/status", "arena/v1/cup-2026/hall-1/next",
-        "arena/v1/cup-2026/standings/+")
+        "arena/v1/cup-2026/standings/#")
     assert STANDINGS_A == "arena/v1/cup-2026/standings/A"
     assert wire.standings_filter(T) == topics.standings
     assert topics.acks == "arena/v1/cup-2026/hall-1/acks"  # the office's word, retained
