@@ -21,6 +21,7 @@ from firmware_py.core.commands import End, Start
 from firmware_py.core.match import Match, feed
 from firmware_py.core.phase import Phase, Stage
 from firmware_py.core.values import MatchSetup, TeamInfo
+from office import web
 from office.board import SnapshotBoard
 from office.cli import main
 from office.event import Event
@@ -266,6 +267,12 @@ def test_the_page_snapshot_lists_the_categories(tmp_path: Path) -> None:
         ("U9", "U9-F"), ("U11", "U11-F")]
     halls = {h["hall"]: h for h in doc["halls"]}
     assert (halls["hall-1"]["next"], halls["hall-1"]["next_category"]) == ("U11-B1", "U11")
+    # The exports gain a category column: group A of U9 and of U11 stay apart.
+    tables = web.tables_csv(doc).decode("utf-8-sig").splitlines()
+    assert tables[0].startswith("category,")
+    assert {line.split(",")[:2][0] for line in tables[1:]} == {"U9", "U11"}
+    results = web.results_csv(doc).decode("utf-8-sig").splitlines()
+    assert results[0].startswith("category,") and results[1].startswith("U9,U9-A1,")
 
 
 def test_the_single_ledger_of_several_categories_is_refused_by_name(tmp_path: Path) -> None:
