@@ -1,8 +1,8 @@
 """One event, several categories, shared halls (issue 17).
 
-An event is what one office runs: one topic tree (``arena/v1/<event>/...``), one store, the
-halls. Each category is a ``Tournament`` of its own (its preset(s), groups, standings rules,
-bracket and placings; team and group names unique within it) and is folded by its own,
+An event is what one office runs: one topic tree (``wire.tournament_root(<event id>)``),
+one store, the halls. Each category is a ``Tournament`` of its own (its preset(s), groups,
+standings rules, bracket and placings; team and group names unique within it) folded by its own,
 unchanged ``Ledger``; the service merges them only where they meet: a hall's ``next`` (the
 earliest match across categories), the standings topics, the page.
 
@@ -14,7 +14,7 @@ The format (examples/tournaments/README.md, "Events")::
 
     [event]
     name = "Floorball Cup 2026"
-    id = "floorball-cup"                 # the topic level: arena/v1/<id>/...
+    id = "floorball-cup"                 # the topic level of the whole event
     include = ["u11.toml", "u13.toml"]   # category files, relative to this one
 
     [[categories]]                       # and/or inline, each a tournament file's table

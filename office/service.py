@@ -96,11 +96,12 @@ def corrections_and_draws(store: Store) -> tuple[list[Correction], list[Draw]]:
     return corrections, draws
 
 
-def ledger_from_store(tournament: Tournament, store: Store, now: datetime,
+def ledger_from_store(tournament: Tournament, store: Store, now: datetime | None,
                       category: str | None = None) -> Ledger:
     """The ledger as the service would fold it now (for the shell commands): without the
-    events in quarantine. ``category``: in an event of several, the one ``tournament`` is
-    (only its lots count: group names repeat across categories)."""
+    events in quarantine. ``now`` None: every final counts as confirmed (``ledger.build``).
+    ``category``: in an event of several, the one ``tournament`` is (only its lots count:
+    group names repeat across categories)."""
     corrections, draws = corrections_and_draws(store)
     excluded = excluded_events(store)
     events = [Received(e, e.received) for e in store.events() if e.event_id not in excluded]
