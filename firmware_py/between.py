@@ -52,7 +52,14 @@ def between_games(match: Match, at: int, *, pending: Mapping[str, Any] | None,
                     "away": {"name": setup.away.name, "colours": list(setup.away.colours)}}
     else:
         return None
-    tables = [dict(standings[g]) for g in sorted(standings)]  # as wire.between_table made them
+    # In an event of several categories the office's `next` names the match's category and
+    # its tables arrive as "<category>/<group>": only that category's are shown (those of
+    # the next match once a final is done, else those of the match on the board). Without a
+    # category (a one-category event, the config's first match) every table is shown.
+    shown = pending if state.phase is Phase.FINAL and pending is not None else loaded
+    category = (shown or {}).get("category")
+    tables = [dict(standings[g]) for g in sorted(standings)  # as wire.between_table made them
+              if category is None or g.startswith(f"{category}/")]
     if upcoming is None and not tables:
         return None
     return {"next": upcoming, "tables": tables, "page": max(at, 0) // PAGE_NS}

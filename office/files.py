@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from firmware_py import presets as bundled
 from firmware_py.core.errors import PresetError
 from firmware_py.core.preset import Preset
 from firmware_py.core.tables import parse_toml
 
+from .event import Event, is_event, parse_event
 from .model import Tournament
 from .tournament import TournamentError, parse_tournament
 
@@ -17,8 +19,36 @@ from .tournament import TournamentError, parse_tournament
 def load_tournament(path: str | Path) -> Tournament:
     """Read, parse and validate a tournament file with the bundled presets it names. Every
     error is a ``TournamentError`` naming the file (as given) and, where there is one, the key."""
+    source = str(path)
+    data = _read_toml(Path(path), source)
+    return _parse_category(data, source)
+
+
+def load_event(path: str | Path) -> Event:
+    """Read an event file (``[event]``, its included and inline categories) or a plain
+    tournament file (a one-category event, ``Event.single``). Included files are read
+    relative to the event file; errors are ``TournamentError`` naming the file and key."""
     path = Path(path)
     source = str(path)
+    data = _read_toml(path, source)
+    if not is_event(data):
+        return Event.single(parse_tournament(data, source, load_presets(data, source)))
+
+    def read(name: str, where: str) -> tuple[Mapping[str, Any], str]:
+        included = path.parent / name
+        try:
+            return _read_toml(included, str(included)), str(included)
+        except TournamentError as err:
+            raise TournamentError(f"{where}: {err}") from None
+
+    return parse_event(data, source, _parse_category, read)
+
+
+def _parse_category(data: Mapping[str, Any], source: str) -> Tournament:
+    return parse_tournament(data, source, load_presets(data, source))
+
+
+def _read_toml(path: Path, source: str) -> dict[str, Any]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
@@ -26,8 +56,7 @@ def load_tournament(path: str | Path) -> Tournament:
     except UnicodeDecodeError as err:
         raise TournamentError(f"{source}: not UTF-8 text ({err.reason} at byte "
                               f"{err.start})") from err
-    data = parse_toml(text, source, TournamentError)
-    return parse_tournament(data, source, load_presets(data, source))
+    return parse_toml(text, source, TournamentError)
 
 
 def tournament_presets(data: Mapping[str, object]) -> dict[str, str]:

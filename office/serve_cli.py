@@ -15,7 +15,7 @@ from types import FrameType
 from firmware_py.mqtt import OfficePeer, Tls, parse_broker_url
 
 from .board import SnapshotBoard
-from .files import load_tournament
+from .files import load_event
 from .model import DecidedBy
 from .service import OfficeService
 from .store import Store, StoreError, is_read_only
@@ -34,7 +34,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         description="Subscribe to every hall's events, store them, rank the groups, fill the "
                     "bracket, track suspensions, publish retained standings/<group> and each "
                     "hall's next, and serve the office page.")
-    serve.add_argument("--tournament", required=True, type=Path, help="the tournament file")
+    serve.add_argument("--tournament", required=True, type=Path,
+                       help="the tournament file, or an event file of several categories")
     serve.add_argument("--db", type=Path, default=Path(DEFAULT_DB),
                        help=f"the office's SQLite store (default {DEFAULT_DB})")
     serve.add_argument("--broker", default="mqtt://127.0.0.1:1883",
@@ -63,7 +64,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     correct.add_argument("--reason", required=True, help="why (kept with the correction)")
     correct.add_argument("--decided-by", choices=[d.value for d in DecidedBy],
                          help="how the match was decided (default: as the hall reported)")
-    correct.add_argument("--tournament", required=True, type=Path, help="the tournament file")
+    correct.add_argument("--tournament", required=True, type=Path,
+                         help="the tournament file, or an event file of several categories")
     correct.add_argument("--db", type=Path, default=Path(DEFAULT_DB),
                          help=f"the office's SQLite store (default {DEFAULT_DB})")
     correct.set_defaults(func=run_correct)
@@ -71,11 +73,11 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
 
 def run_correct(args: argparse.Namespace) -> int:
     try:
-        tournament = load_tournament(args.tournament)
+        event = load_event(args.tournament)
     except TournamentError as err:
         print(f"office correct: {err}", file=sys.stderr)
         return 2
-    if tournament.match(args.match) is None:
+    if event.match(args.match) is None:  # match ids are unique across an event
         print(f"office correct: no match {args.match!r} in {args.tournament}", file=sys.stderr)
         return 2
     found = _SCORE.match(args.score.strip())
@@ -106,7 +108,7 @@ def run_serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=args.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
-        tournament = load_tournament(args.tournament)
+        event = load_event(args.tournament)
         broker = parse_broker_url(args.broker)
     except (TournamentError, ValueError) as err:
         print(f"office serve: {err}", file=sys.stderr)
@@ -133,10 +135,10 @@ def run_serve(args: argparse.Namespace) -> int:
             return 2
         read_only_because = f"{err}; serving it read-only (nothing is stored or acked)"
         log.error("%s", read_only_because)
-    peer = OfficePeer(broker.host, broker.port, tournament.id, username=args.username,
+    peer = OfficePeer(broker.host, broker.port, event.id, username=args.username,
                       password=password, tls=tls, client_id=args.client_id)
     board = SnapshotBoard()
-    service = OfficeService(tournament, store, peer, board)
+    service = OfficeService(event, store, peer, board)
     service.store_error = read_only_because
     web = None
     if args.http is not None:
@@ -151,10 +153,11 @@ def run_serve(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     peer.start()
-    log.info("office serving %s (%d matches, %d groups); store %s", tournament.id,
-             len(tournament.matches), len(tournament.groups), args.db)
+    log.info("office serving %s (%d matches, %d groups, %d categories); store %s", event.id,
+             len(event.schedule()), sum(len(c.tournament.groups) for c in event.categories),
+             len(event.categories), args.db)
     try:
-        service.refresh()
+        service.refresh_all()
         while not stop.is_set():
             service.pump(0.2)
     finally:
