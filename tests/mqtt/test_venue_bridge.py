@@ -80,7 +80,7 @@ def install_venue(tmp: Path, event_port: int) -> Installed:
     return Installed(root, done.stdout)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Event:
     broker: ShippedBroker
     venue_password: str
