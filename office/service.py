@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from firmware_py import wire
 
-from . import bracket, faults, intake
+from . import alerts, bracket, faults, intake
 from .board import SnapshotBoard
 from .ledger import (
     Correction,
@@ -99,7 +99,8 @@ def ledger_from_store(tournament: Tournament, store: Store, now: datetime) -> Le
     corrections, draws = corrections_and_draws(store)
     excluded = excluded_events(store)
     events = [Received(e, e.received) for e in store.events() if e.event_id not in excluded]
-    return build(tournament, events, corrections, draws, now)
+    return build(tournament, events, corrections, draws, now,
+                 reviews=alerts.reviews_of(store.admin_actions()))
 
 
 def excluded_events(store: Store) -> set[str]:
@@ -153,8 +154,9 @@ class OfficeService:
         self._data_version = -1
         # Only this process adds alerts; the office's actions are re-read when another
         # process has written to the store (refresh_if_needed), not on every refresh.
-        self._alerts = [AlertView(a.at, a.text) for a in store.alerts()]
+        self._alerts = [AlertView(a.at, a.text, a.id, a.match) for a in store.alerts()]
         self._admin = corrections_and_draws(store)
+        self._read_reviews()
         self._dirty = True
         self._view_dirty = False
         self._view_at = float("-inf")  # monotonic time the snapshot was last rebuilt
@@ -292,8 +294,8 @@ class OfficeService:
             text = (f"{ev.event_id}: {ev.hall} sent other content for an event already "
                     f"stored; the first is kept, the other is in the conflicts")
             log.warning("%s", text)
-            self.store.add_alert(text, received)
-            self._alerts.append(AlertView(received, text))
+            alert_id = self.store.add_alert(text, received)
+            self._alerts.append(AlertView(received, text, alert_id))
             self._conflicts = self.store.conflicts()
             self._view_dirty = True
 
@@ -333,6 +335,7 @@ class OfficeService:
             # Another process wrote (`office correct`, `office draw-lots`): read its actions.
             self._data_version = version
             self._admin = corrections_and_draws(self.store)
+            self._read_reviews()
             self._reload_quarantine()
             self._conflicts = self.store.conflicts()
             self._dirty = True
@@ -351,18 +354,34 @@ class OfficeService:
         self._dirty = False
         ledger = self._fold(now)
         if self.ledger is not None:
-            for change in bracket.changes(self.ledger.pairings, ledger.pairings):
-                text = f"bracket re-filled: {change}"
-                log.warning("%s", text)
-                try:
-                    self.store.add_alert(text, now)
-                except sqlite3.Error as err:
-                    self._store_failed("cannot store an alert", err)
-                self._alerts.append(AlertView(now, text))
+            played = alerts.played_changes(self.ledger, ledger)
+            for match, change in bracket.changed(self.ledger.pairings, ledger.pairings):
+                if all(match != m for m, _ in played):
+                    self._alert(f"bracket re-filled: {change}", now)
+            for match, change in played:
+                # Stays open until the office resolves the match (README "Held matches,
+                # needs review and alerts").
+                self._alert(change, now, match=match)
         self.ledger = ledger
         self._publish(ledger)
         self._show(ledger, now)
         return ledger
+
+    def _alert(self, text: str, now: datetime, *, match: str | None = None) -> None:
+        """Store and show an alert; ``match``: one the office must resolve."""
+        log.warning("%s", text)
+        alert_id: int | None = None
+        try:
+            alert_id = self.store.add_alert(text, now, match=match)
+        except sqlite3.Error as err:
+            self._store_failed("cannot store an alert", err)
+        self._alerts.append(AlertView(now, text, alert_id, match))
+
+    def _read_reviews(self) -> None:
+        """The office's reviews and what it did about each alert (``office alerts``)."""
+        actions = self.store.admin_actions()
+        self._reviews = alerts.reviews_of(actions)
+        self._handled = alerts.handled(actions)
 
     def _fold(self, now: datetime) -> Ledger:
         """The ledger; should folding ever fail on a stored event, that event is found (one
@@ -370,14 +389,15 @@ class OfficeService:
         corrections, draws = self._admin
         try:
             return build_from(self.tournament, self._events, corrections, draws, now,
-                              cache=self._cache)
+                              cache=self._cache, reviews=self._reviews)
         except Exception:
             log.exception("folding the ledger failed: looking for the event it failed on")
         trial = {mid: MatchDigest() for mid in self._events}
 
         def folds() -> bool:
             try:
-                build_from(self.tournament, trial, corrections, draws, now, cache=self._cache)
+                build_from(self.tournament, trial, corrections, draws, now, cache=self._cache,
+                           reviews=self._reviews)
             except Exception as err:
                 self._fold_error = f"{type(err).__name__}: {err}"
                 return False
@@ -408,7 +428,7 @@ class OfficeService:
             self._cache.forget(mid)
         self._events = trial
         return build_from(self.tournament, self._events, corrections, draws, now,
-                          cache=self._cache)
+                          cache=self._cache, reviews=self._reviews)
 
     def _reload_quarantine(self) -> None:
         """Another process released or discarded an event: fold the stored events again."""
@@ -425,7 +445,7 @@ class OfficeService:
         self._view_at = self.monotonic()
         if self.board is not None:
             self.board.publish(snapshot(ledger, self.halls, self._alerts, now,
-                                        office=self.office_document()))
+                                        office=self.office_document(), handled=self._handled))
 
     def _publish(self, ledger: Ledger) -> None:
         tid = self.tournament.id
