@@ -58,7 +58,8 @@ def reviews_of(actions: Iterable[AdminAction]) -> list[Review]:
         data = a.data
         out.append(Review(match=str(data["match"]), action=ReviewAction(data["action"]),
                           reason=str(data["reason"]), at=a.at,
-                          home=_opt(data.get("home")), away=_opt(data.get("away"))))
+                          home=_opt(data.get("home")), away=_opt(data.get("away")),
+                          seq=int(data["seq"]) if data.get("seq") is not None else None))
     return out
 
 
@@ -81,7 +82,8 @@ def handled(actions: Iterable[AdminAction]) -> dict[int, Handled]:
 def review_data(review: Review, alerts: Sequence[int]) -> dict[str, Any]:
     """A review as its ``admin`` row (what ``reviews_of`` reads back)."""
     return {"match": review.match, "action": review.action.value, "reason": review.reason,
-            "home": review.home, "away": review.away, "alerts": list(alerts)}
+            "home": review.home, "away": review.away, "seq": review.seq,
+            "alerts": list(alerts)}
 
 
 def open_alerts_of(match: str, alerts: Iterable[Alert],

@@ -200,7 +200,7 @@ def settle(ledger: Ledger, match: str, how: ReviewAction, reason: str,
         raise _Refused(f"{match} has no result from its hall to settle "
                        f"(state {view.outcome.state.value})")
     if how is ReviewAction.REPLAY:
-        return Review(match, how, reason, at)
+        return Review(match, how, reason, at, seq=view.final_seq)
     if how is ReviewAction.KEEP:
         if m.group is not None:
             raise _Refused(f"{match} is a group match: its teams are the schedule's; use "

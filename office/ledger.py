@@ -96,6 +96,9 @@ class Review:
     at: datetime
     home: str | None = None
     away: str | None = None
+    # replay: the seq of the hall's final it voids (read off the events, not off a clock:
+    # the office's command and its service may not share one)
+    seq: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +111,7 @@ class MatchView:
     hall_teams: tuple[str, str] | None = None  # the names the hall played under
     gaps: tuple[int, ...] = ()  # seqs missing between 1 and the highest received
     ended: datetime | None = None  # when the office received the final
+    final_seq: int | None = None  # the seq of the hall's match_ended that stands
     confirm_at: datetime | None = None
     correction: Correction | None = None
     review: str | None = None  # why the result needs the office (state NEEDS_REVIEW)
@@ -407,7 +411,8 @@ def build_from(
         view = _settle(cache.read(m, by_match.get(m.id) or MatchDigest(), window), now)
         review = latest_review.get(m.id)
         if review is not None and review.action is ReviewAction.REPLAY \
-                and view.ended is not None and view.ended <= review.at:
+                and view.final_seq is not None and review.seq is not None \
+                and view.final_seq <= review.seq:
             # Void: what the hall sent of it before the replay was ordered no longer counts,
             # and the match is its hall's next again.
             view = MatchView(m, MatchOutcome(m.id, ResultState.SCHEDULED), resolved=review)
@@ -594,7 +599,7 @@ def _read_match(m: ScheduledMatch, digest: MatchDigest,
     return MatchView(
         m, MatchOutcome(m.id, ResultState.FINAL, game, penalties),
         live_score=(game.home_goals, game.away_goals), hall_teams=(hall_home, hall_away),
-        gaps=gaps, ended=final.received, confirm_at=confirm_at,
+        gaps=gaps, ended=final.received, confirm_at=confirm_at, final_seq=final.event.seq,
     )
 
 
