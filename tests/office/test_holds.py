@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from firmware_py import presets
+from firmware_py import presets, wire
 from firmware_py.between import between_games
 from firmware_py.core.commands import End, Start
 from firmware_py.core.match import Match, feed
@@ -348,3 +348,27 @@ def test_resolving_refuses_what_cannot_be_done(
     assert "office alerts ack" in capsys.readouterr().err
     assert run("review", "F", "--swap", "--reason", "x", "--tournament", cup, "--db", db) == 2
     assert "no result" in capsys.readouterr().err
+
+
+def test_after_a_replay_the_events_above_the_voided_final_count_again(cup: Tournament) -> None:
+    evs = group(cup, *GROUP_SCORES) + played(cup, "SF1", "Vilnius", "Kaunas", (2, 1))
+    before = build(cup, evs, draws=[LOTS], now=T0)
+    voided = before.matches["SF1"].final_seq
+    assert voided is not None
+    replay = Review("SF1", ReviewAction.REPLAY, "replay ordered", T0, seq=voided)
+    ledger = build(cup, evs, draws=[LOTS], now=T0, reviews=[replay])
+    assert ledger.matches["SF1"].outcome.state is ResultState.SCHEDULED
+    assert next_doc(ledger, "hall-1")["match"] == "SF1"
+    # The replayed game, numbered on above the voided events (as the hall must send it).
+    m = cup.match("SF1")
+    assert m is not None
+    again = []
+    for sent in play(m.preset, m.hall, Play("SF1", "Vilnius", "Kaunas", 0, 3,
+                                            stage=CoreStage.PLAYOFF)):
+        seq = sent["seq"] + voided
+        renumbered = dict(sent, seq=seq, event_id=wire.event_id(m.hall, "SF1", seq))
+        again.append(Received(hall_event(renumbered), T0))
+    ledger = build(cup, evs + again, draws=[LOTS], now=T0, reviews=[replay])
+    result = ledger.matches["SF1"].outcome.result
+    assert result is not None and result.winner == "Kaunas"
+    assert ledger.matches["SF1"].outcome.state is ResultState.CONFIRMED
