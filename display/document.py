@@ -149,6 +149,7 @@ class NextMatchView:
     home: TeamView
     away: TeamView
     suspended: tuple[Suspension, ...] = ()  # the office's ``next``: who may not play
+    waiting: bool = False  # the office does not know its teams yet: not to be played
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,6 +395,7 @@ def read_between(data: Mapping[str, Any]) -> BetweenView:
             away=_team(nxt.get("away", {}), "next.away", "away"),
             suspended=tuple(_suspension(s, f"next.suspended[{i}]") for i, s in enumerate(
                 _list(nxt.get("suspended") or [], "next.suspended"))),
+            waiting=_bool(nxt.get("waiting", False), "next.waiting"),
         )
     tables = []
     for i, raw in enumerate(_list(data.get("tables", []), "tables")):

@@ -2,7 +2,9 @@
 
 Before the first face-off: the match on the board (with the time the office scheduled it)
 and the office's group tables. After a final, once the result has been up for the final
-hold: the next match the office sent, if any, and the tables. The tables turn a page every
+hold: the next match the office sent, if any, and the tables. A ``next`` whose teams the
+office does not know yet (``waiting``, firmware_py/wire.py) is shown with its slots' labels
+and ``"waiting": true``: the display says "waiting for the office". The tables turn a page every
 ``PAGE_NS`` when they do not fit (the display picks the page from ``page``).
 """
 
@@ -14,7 +16,7 @@ from typing import Any
 from firmware_py.core.match import Match
 from firmware_py.core.phase import Phase
 from firmware_py.core.units import NS_PER_S
-from firmware_py.nextmatch import showing_final
+from firmware_py.nextmatch import showing_final, waiting
 
 PAGE_NS = 8 * NS_PER_S
 
@@ -67,5 +69,8 @@ def between_games(match: Match, at: int, *, pending: Mapping[str, Any] | None,
 
 def _upcoming(doc: Mapping[str, Any]) -> dict[str, Any]:
     """A ``next`` document as the screen shows it."""
-    return {"match": doc["match"], "time": doc.get("scheduled"), "label": doc.get("label"),
-            "home": doc["teams"]["home"], "away": doc["teams"]["away"]}
+    out = {"match": doc["match"], "time": doc.get("scheduled"), "label": doc.get("label"),
+           "home": doc["teams"]["home"], "away": doc["teams"]["away"]}
+    if waiting(doc):
+        out["waiting"] = True
+    return out

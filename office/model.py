@@ -205,6 +205,9 @@ class GroupTable:
     rows: tuple[Row, ...]
     provisional: bool = False  # counts a result not yet confirmed
     complete: bool = False  # every group match has a result
+    # A group match's result is under review: the order may still change at the office's
+    # word, so the bracket fills nothing from this table (not part of the wire's table).
+    under_review: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return wire.table_document(self.name, tuple(r.to_wire() for r in self.rows),
@@ -213,16 +216,23 @@ class GroupTable:
 
 class ResultState(StrEnum):
     """scheduled -> live -> final (the hall's last event) -> confirmed (the protest window
-    passed) ; corrected (by the office, audited) replaces any of them."""
+    passed) ; corrected (by the office, audited) replaces any of them.
+
+    needs_review: a final that does not fit the schedule as the office sees it (the hall
+    played other teams than the pairing names, or a bracket match while its teams were not
+    known). It never becomes confirmed by itself: the office corrects it or resolves it
+    (``office review``: keep, swap or replay, audited)."""
 
     SCHEDULED = "scheduled"
     LIVE = "live"
     FINAL = "final"
     CONFIRMED = "confirmed"
     CORRECTED = "corrected"
+    NEEDS_REVIEW = "needs_review"
 
     @property
     def has_result(self) -> bool:
+        """A result the bracket and the tables may count (not one under review)."""
         return self in (ResultState.FINAL, ResultState.CONFIRMED, ResultState.CORRECTED)
 
     @property

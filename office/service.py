@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from firmware_py import wire
 
-from . import bracket, faults, intake, merge
+from . import alerts, bracket, faults, intake, merge
 from .board import SnapshotBoard
 from .event import Event
 from .ledger import (
@@ -107,7 +107,8 @@ def ledger_from_store(tournament: Tournament, store: Store, now: datetime | None
     events = [Received(e, e.received) for e in store.events() if e.event_id not in excluded]
     if category is not None:
         draws = [d for d in draws if d.category == category]
-    return build(tournament, events, corrections, draws, now)
+    return build(tournament, events, corrections, draws, now,
+                 reviews=alerts.reviews_of(store.admin_actions()))
 
 
 def category_draws(event: Event, category: str, draws: list[Draw]) -> list[Draw]:
@@ -172,8 +173,9 @@ class OfficeService:
         self._data_version = -1
         # Only this process adds alerts; the office's actions are re-read when another
         # process has written to the store (refresh_if_needed), not on every refresh.
-        self._alerts = [AlertView(a.at, a.text) for a in store.alerts()]
+        self._alerts = [AlertView(a.at, a.text, a.id, a.match) for a in store.alerts()]
         self._admin = corrections_and_draws(store)
+        self._read_reviews()
         self._dirty = True
         self._view_dirty = False
         self._view_at = float("-inf")  # monotonic time the snapshot was last rebuilt
@@ -321,8 +323,8 @@ class OfficeService:
             text = (f"{ev.event_id}: {ev.hall} sent other content for an event already "
                     f"stored; the first is kept, the other is in the conflicts")
             log.warning("%s", text)
-            self.store.add_alert(text, received)
-            self._alerts.append(AlertView(received, text))
+            alert_id = self.store.add_alert(text, received)
+            self._alerts.append(AlertView(received, text, alert_id))
             self._conflicts = self.store.conflicts()
             self._view_dirty = True
 
@@ -362,6 +364,7 @@ class OfficeService:
             # Another process wrote (`office correct`, `office draw-lots`): read its actions.
             self._data_version = version
             self._admin = corrections_and_draws(self.store)
+            self._read_reviews()
             self._reload_quarantine()
             self._conflicts = self.store.conflicts()
             self._dirty = True
@@ -393,18 +396,35 @@ class OfficeService:
             before = self.ledgers.get(name) if self.ledgers is not None else None
             if before is None:
                 continue
-            for change in bracket.changes(before.pairings, ledger.pairings):
-                text = f"bracket re-filled: {name + ': ' if several else ''}{change}"
-                log.warning("%s", text)
-                try:
-                    self.store.add_alert(text, now)
-                except sqlite3.Error as err:
-                    self._store_failed("cannot store an alert", err)
-                self._alerts.append(AlertView(now, text))
+            prefix = f"{name}: " if several else ""
+            played = alerts.played_changes(before, ledger)
+            for match, change in bracket.changed(before.pairings, ledger.pairings):
+                if all(match != m for m, _ in played):
+                    self._alert(f"bracket re-filled: {prefix}{change}", now)
+            for match, change in played:
+                # Stays open until the office resolves the match (README "Held matches,
+                # needs review and alerts").
+                self._alert(prefix + change, now, match=match)
         self.ledgers = ledgers
         self._publish(ledgers)
         self._show(ledgers, now)
         return ledgers
+
+    def _alert(self, text: str, now: datetime, *, match: str | None = None) -> None:
+        """Store and show an alert; ``match``: one the office must resolve."""
+        log.warning("%s", text)
+        alert_id: int | None = None
+        try:
+            alert_id = self.store.add_alert(text, now, match=match)
+        except sqlite3.Error as err:
+            self._store_failed("cannot store an alert", err)
+        self._alerts.append(AlertView(now, text, alert_id, match))
+
+    def _read_reviews(self) -> None:
+        """The office's reviews and what it did about each alert (``office alerts``)."""
+        actions = self.store.admin_actions()
+        self._reviews = alerts.reviews_of(actions)
+        self._handled = alerts.handled(actions)
 
     def _build(self, by_match: dict[str, MatchDigest], now: datetime) -> dict[str, Ledger]:
         """Each category's ledger from the events folded by match (ids are unique across
@@ -412,7 +432,7 @@ class OfficeService:
         corrections, draws = self._admin
         return {c.name: build_from(c.tournament, by_match, corrections,
                                    category_draws(self.event, c.name, draws), now,
-                                   cache=self._cache)
+                                   cache=self._cache, reviews=self._reviews)
                 for c in self.event.categories}
 
     def _fold(self, now: datetime) -> dict[str, Ledger]:
@@ -473,7 +493,8 @@ class OfficeService:
         self._view_at = self.monotonic()
         if self.board is not None:
             self.board.publish(event_snapshot(self.event, ledgers, self.halls, self._alerts,
-                                              now, office=self.office_document()))
+                                              now, office=self.office_document(),
+                                              handled=self._handled))
 
     def _publish(self, ledgers: dict[str, Ledger]) -> None:
         for topic, table in merge.standings(self.event, ledgers):

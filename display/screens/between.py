@@ -151,8 +151,14 @@ def next_match_bar(canvas: Canvas, match: NextMatchView) -> list[Item]:
     return [item for item in items if item is not None]
 
 
+WAITING = "waiting for the office"
+
+
 def _about(match: NextMatchView) -> str:
-    return " \u00b7 ".join(x for x in (match.label, _match_id(match.match)) if x).upper()
+    # A match whose teams the office does not know yet says so where its label goes: the
+    # slots' names ("2ND B") show above it, so nobody lines up for it.
+    parts = (match.label, _match_id(match.match), WAITING if match.waiting else None)
+    return " \u00b7 ".join(x for x in parts if x).upper()
 
 
 def _match_id(match: str | None) -> str | None:

@@ -344,6 +344,9 @@ class Match:
             # A break ends early when the teams are ready: the next period starts at once.
             self._end_break(step, at, early=True)
         elif s.phase is Phase.PREGAME:
+            unknown = [t.name for t in (self.setup.home, self.setup.away) if t.placeholder]
+            if unknown:
+                raise Refused("start", f"teams not known: {', '.join(unknown)}")
             step.enter(Phase.PERIOD)
         s = step.state
         if not s.started:
