@@ -26,6 +26,12 @@ def load_tournament(path: str | Path) -> Tournament:
     except UnicodeDecodeError as err:
         raise TournamentError(f"{source}: not UTF-8 text ({err.reason} at byte "
                               f"{err.start})") from err
+    return tournament_from_text(text, source)
+
+
+def tournament_from_text(text: str, source: str) -> Tournament:
+    """A tournament file's text, parsed and validated as ``load_tournament`` does (the text
+    of a reloaded file is kept in the store: ``office.schedule``)."""
     data = parse_toml(text, source, TournamentError)
     return parse_tournament(data, source, load_presets(data, source))
 

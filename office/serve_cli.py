@@ -17,6 +17,7 @@ from firmware_py.mqtt import OfficePeer, Tls, parse_broker_url
 from .board import SnapshotBoard
 from .files import load_tournament
 from .model import DecidedBy
+from .schedule_cli import remember_started_file
 from .service import OfficeService
 from .store import Store, StoreError, is_read_only
 from .tournament import TournamentError
@@ -133,6 +134,8 @@ def run_serve(args: argparse.Namespace) -> int:
             return 2
         read_only_because = f"{err}; serving it read-only (nothing is stored or acked)"
         log.error("%s", read_only_because)
+    if read_only_because is None:  # what `office reload` compares an edited file with
+        remember_started_file(store, args.tournament)
     peer = OfficePeer(broker.host, broker.port, tournament.id, username=args.username,
                       password=password, tls=tls, client_id=args.client_id)
     board = SnapshotBoard()

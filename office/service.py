@@ -7,7 +7,9 @@ office), folds the ledger, and publishes what changed: the retained ``standings/
 each hall's retained ``next`` and ``acks`` (what the office has durably stored of its
 events: the hall's proof of delivery, README "MQTT to the office"), and the page's snapshot.
 Corrections and lots drawn from the shell (``office correct``, ``office draw-lots``) reach it
-through the same database.
+through the same database, and so do changes of the schedule (``office reschedule``,
+``office reload``: ``office.schedule``): the service swaps its tournament in one step and
+republishes every hall's ``next`` at once.
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ from typing import Any, Protocol
 
 from firmware_py import wire
 
-from . import bracket, faults, intake
+from . import bracket, faults, intake, schedule
 from .board import SnapshotBoard
+from .files import tournament_from_text
 from .ledger import (
     Correction,
     Gapless,
@@ -47,6 +50,10 @@ from .store import (
 )
 
 log = logging.getLogger("office")
+
+# kv: the tournament file the service started with, {"source", "text"}: what `office reload`
+# compares an edited file with (the file on disk may already be the edited one).
+SCHEDULE_KEY = "schedule"
 
 # A hall's state (its clock) changes every second: the page's snapshot is rebuilt from it at
 # most this often, and without re-folding the ledger, which only events and the office's
@@ -93,9 +100,22 @@ def corrections_and_draws(store: Store) -> tuple[list[Correction], list[Draw]]:
     return corrections, draws
 
 
+def schedule_steps(store: Store) -> list[schedule.Step]:
+    """The office's schedule changes (reloads, reschedules), in the order they were made."""
+    return [schedule.Step(a.id, a.kind, a.data, a.at) for a in store.admin_actions()
+            if a.kind in schedule.KINDS]
+
+
+def effective_tournament(base: Tournament, store: Store) -> Tournament:
+    """The schedule in force: ``base`` (the file the service started with) with the office's
+    reloads and reschedules (``office.schedule.replay``)."""
+    return schedule.replay(base, schedule_steps(store), tournament_from_text)
+
+
 def ledger_from_store(tournament: Tournament, store: Store, now: datetime) -> Ledger:
-    """The ledger as the service would fold it now (for the shell commands): without the
-    events in quarantine."""
+    """The ledger as the service would fold it now (for the shell commands): the schedule
+    in force, without the events in quarantine."""
+    tournament = effective_tournament(tournament, store)
     corrections, draws = corrections_and_draws(store)
     excluded = excluded_events(store)
     events = [Received(e, e.received) for e in store.events() if e.event_id not in excluded]
@@ -123,6 +143,12 @@ class OfficeService:
         wall: Callable[[], datetime] = datetime.now,
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
+        # The file it started with; what it serves is that with the office's schedule
+        # changes (a restart keeps them: they are rows of the store).
+        self.base = tournament
+        steps = schedule_steps(store)
+        self._schedule_rows = tuple(step.id for step in steps)
+        tournament = schedule.replay(tournament, steps, tournament_from_text)
         self.tournament = tournament
         self.store = store
         self.peer = peer
@@ -333,6 +359,7 @@ class OfficeService:
             # Another process wrote (`office correct`, `office draw-lots`): read its actions.
             self._data_version = version
             self._admin = corrections_and_draws(self.store)
+            self._reschedule_if_changed()
             self._reload_quarantine()
             self._conflicts = self.store.conflicts()
             self._dirty = True
@@ -409,6 +436,54 @@ class OfficeService:
         self._events = trial
         return build_from(self.tournament, self._events, corrections, draws, now,
                           cache=self._cache)
+
+    def _reschedule_if_changed(self) -> None:
+        """Another process changed the schedule (``office reschedule``, ``office reload``):
+        the schedule in force again, swapped in one step; what is stored is untouched."""
+        steps = schedule_steps(self.store)
+        rows = tuple(step.id for step in steps)
+        if rows == self._schedule_rows:
+            return
+        seen = set(self._schedule_rows)
+        self._schedule_rows = rows
+        self._swap(schedule.replay(self.base, steps, tournament_from_text),
+                   [step for step in steps if step.id not in seen])
+
+    def _swap(self, new: Tournament, steps: list[schedule.Step]) -> None:
+        old, now = self.tournament, self.wall()
+        self.tournament = new
+        for hall in old.halls():
+            if hall not in new.halls():  # nothing left to play there
+                self._retain(wire.hall_topic(new.id, hall, wire.NEXT), b"")
+        for hall in new.halls():
+            self.halls.setdefault(hall, HallLive())
+            if hall not in self._stored:
+                self._stored[hall] = {}
+                self._publish_acks(hall)
+        events = {m.id: self._events.get(m.id) or MatchDigest() for m in new.matches}
+        added = [mid for mid in events if mid not in self._events]
+        self._events = events
+        for mid in added:  # a match back in the schedule: what is stored of it counts again
+            for stored in self.store.events(mid):
+                self._load(stored)
+        self._cache = MatchCache()  # the views hold each match's schedule entry
+        for step in steps:
+            data = step.data
+            if step.kind == schedule.RESCHEDULE:
+                was = data.get("was") or {}
+                text = (f"schedule: {data.get('match')} moved to {data.get('hall')} "
+                        f"{data.get('start')} (was {was.get('hall')} {was.get('start')})")
+            else:
+                changes = list(data.get("changes") or ())
+                text = (f"schedule reloaded from {data.get('source')}: "
+                        + ("; ".join(changes) if changes else "no change"))
+            log.warning("%s", text)
+            try:
+                self.store.add_alert(text, now)
+            except sqlite3.Error as err:
+                self._store_failed("cannot store an alert", err)
+            self._alerts.append(AlertView(now, text))
+        self._dirty = True
 
     def _reload_quarantine(self) -> None:
         """Another process released or discarded an event: fold the stored events again."""

@@ -439,6 +439,10 @@ class ScheduleCheck:
     warnings: tuple[ScheduleProblem, ...]
 
 
+def when_of(m: ScheduledMatch) -> str:
+    return m.start.isoformat(" ", "minutes")
+
+
 def _when(m: ScheduledMatch) -> str:
     if not m.length:
         return m.start.isoformat(" ", "minutes")
@@ -504,7 +508,11 @@ def _follow(earlier: ScheduledMatch, m: ScheduledMatch, key: str,
             errors: list[ScheduleProblem], warnings: list[ScheduleProblem]) -> None:
     """``m`` waits for ``earlier``'s result: it cannot start before that match ends."""
     slot = m.home if key == "home" else m.away
-    if earlier.start < m.start < earlier.end:
+    if m.start <= earlier.start:  # the file's own order is checked as it is read
+        errors.append(ScheduleProblem(
+            f"{slot.text!r}: {earlier.id} starts at {when_of(earlier)}, not before this "
+            f"match ({when_of(m)})", m.id, key))
+    elif m.start < earlier.end:
         errors.append(ScheduleProblem(
             f"{slot.text!r}: {earlier.id} ({_when(earlier)}) is still being played when "
             f"this match starts ({_when(m)})", m.id, key))
