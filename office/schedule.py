@@ -255,6 +255,27 @@ class Step:
     at: datetime
 
 
+def describe(step: Step) -> str:
+    """A schedule action in a line, for the office's alerts."""
+    data = step.data
+    if step.kind == RELOAD:
+        changes = [str(c) for c in data.get("changes") or ()]
+        return (f"schedule reloaded from {data.get('source')}: "
+                + ("; ".join(changes) if changes else "no change"))
+    was = data.get("was") or {}
+    text = (f"schedule: {data.get('match')} moved to {data.get('hall')} "
+            f"{_at(data.get('start'))} (was {was.get('hall')} {_at(was.get('start'))})")
+    reason = data.get("reason")
+    return f"{text}: {reason}" if reason else text
+
+
+def _at(value: object) -> str:
+    try:
+        return when(datetime.fromisoformat(str(value)))
+    except ValueError:
+        return str(value)
+
+
 def replay(base: Tournament, actions: Iterable[Step],
            parse: Callable[[str, str], Tournament]) -> Tournament:
     """The schedule in force: ``base`` (the file the service started with), replaced by the

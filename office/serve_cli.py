@@ -16,9 +16,9 @@ from firmware_py.mqtt import OfficePeer, Tls, parse_broker_url
 
 from .board import SnapshotBoard
 from .files import load_tournament
-from .model import DecidedBy
+from .model import DecidedBy, Tournament
 from .schedule_cli import remember_started_file
-from .service import OfficeService
+from .service import OfficeService, effective_tournament
 from .store import Store, StoreError, is_read_only
 from .tournament import TournamentError
 from .web import OfficeWeb
@@ -76,7 +76,8 @@ def run_correct(args: argparse.Namespace) -> int:
     except TournamentError as err:
         print(f"office correct: {err}", file=sys.stderr)
         return 2
-    if tournament.match(args.match) is None:
+    if tournament.match(args.match) is None and not _reloaded_match(args.db, tournament,
+                                                                    args.match):
         print(f"office correct: no match {args.match!r} in {args.tournament}", file=sys.stderr)
         return 2
     found = _SCORE.match(args.score.strip())
@@ -101,6 +102,20 @@ def run_correct(args: argparse.Namespace) -> int:
         store.close()
     print(f"{args.match}: corrected to {home}-{away} ({args.reason.strip()})")
     return 0
+
+
+def _reloaded_match(db: Path, tournament: Tournament, match: str) -> bool:
+    """A match that `office reload` added: in the schedule in force, not in the file."""
+    if not db.exists():
+        return False
+    try:
+        store = Store(db)
+    except StoreError:
+        return False  # said when the correction is stored
+    try:
+        return effective_tournament(tournament, store).match(match) is not None
+    finally:
+        store.close()
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -153,6 +168,8 @@ def run_serve(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
+    for warning in service.tournament.warnings:  # the page shows them too
+        log.warning("schedule: %s", warning)
     peer.start()
     log.info("office serving %s (%d matches, %d groups); store %s", tournament.id,
              len(tournament.matches), len(tournament.groups), args.db)

@@ -468,15 +468,7 @@ class OfficeService:
                 self._load(stored)
         self._cache = MatchCache()  # the views hold each match's schedule entry
         for step in steps:
-            data = step.data
-            if step.kind == schedule.RESCHEDULE:
-                was = data.get("was") or {}
-                text = (f"schedule: {data.get('match')} moved to {data.get('hall')} "
-                        f"{data.get('start')} (was {was.get('hall')} {was.get('start')})")
-            else:
-                changes = list(data.get("changes") or ())
-                text = (f"schedule reloaded from {data.get('source')}: "
-                        + ("; ".join(changes) if changes else "no change"))
+            text = schedule.describe(step)
             log.warning("%s", text)
             try:
                 self.store.add_alert(text, now)

@@ -305,3 +305,31 @@ def test_the_commands_have_help(command: str, capsys: pytest.CaptureFixture[str]
         main([command, "--help"])
     assert done.value.code == 0
     assert capsys.readouterr().out.startswith(f"usage: office {command}")
+
+
+def test_a_hall_left_with_nothing_to_play_gets_an_empty_next(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, _group_of_three(ROUND))  # A1, A2, A3 in halls 1, 2, 3
+    svc, peer, _, _ = service(tmp_path, load_tournament(path))
+    svc.pump()
+    topic = "arena/v1/c/hall-2/next"
+    assert retained(peer, topic)["match"] == "A2"
+    assert main(["reschedule", "A2", "--hall", "hall-1", "--tournament", str(path),
+                 "--db", str(tmp_path / "office.sqlite")]) == 0
+    svc.pump()
+    assert peer.retained[topic] == b""  # cleared: the hall must not load A2 any more
+    assert retained(peer, "arena/v1/c/hall-1/next")["match"] == "A1"
+    assert svc.tournament.halls() == ("hall-1", "hall-3")
+
+
+def test_office_check_prints_the_schedules_warnings_and_problems(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    late = write(tmp_path, _group_of_three(
+        [ROUND[0], ("A2", "08:50", "Bears", "Wolves"), ROUND[2]]), "late.toml")
+    assert main(["check", "--tournament", str(late)]) == 0
+    out = capsys.readouterr().out
+    assert f"{late}: ok (3 matches, 1 groups)" in out
+    assert f"{late}: warning: A2: Bears plays back to back" in out
+    bad = write(tmp_path, _group_of_three(ROUND[:2]), "bad.toml")
+    assert main(["check", "--tournament", str(bad)]) == 1
+    assert "Lions v Wolves never meet" in capsys.readouterr().out
