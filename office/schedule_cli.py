@@ -8,6 +8,7 @@ service notices within a second, swaps its schedule and republishes every hall's
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -15,11 +16,12 @@ from pathlib import Path
 from . import schedule
 from .files import load_tournament, tournament_from_text
 from .model import Tournament
-from .service import SCHEDULE_KEY, corrections_and_draws, effective_tournament
+from .service import SCHEDULE_KEY, corrections_and_draws, effective_tournament, schedule_steps
 from .store import Store, StoreError
 from .tournament import TournamentError
 
 DEFAULT_DB = "office.sqlite"
+log = logging.getLogger("office")
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -79,6 +81,11 @@ def remember_started_file(store: Store, path: Path) -> None:
     except (OSError, UnicodeDecodeError):
         return  # it was just read: `office reload --tournament` still works
     store.kv_set(SCHEDULE_KEY, {"source": str(path), "text": text})
+    reloads = [step for step in schedule_steps(store) if step.kind == schedule.RELOAD]
+    if reloads and reloads[-1].data.get("text") != text:
+        log.warning("%s differs from the file reloaded at %s (from %s): serving that one; "
+                    "`office reload %s` applies this file", path, schedule.when(reloads[-1].at),
+                    reloads[-1].data.get("source"), path)
 
 
 def _fail(command: str, text: str) -> int:

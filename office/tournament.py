@@ -474,12 +474,15 @@ def check_schedule(matches: Sequence[ScheduledMatch],
     warnings: list[ScheduleProblem] = []
     ordered = sorted(matches, key=lambda m: m.start)
     by_id = {m.id: m for m in ordered}
-    for i, m in enumerate(ordered):
-        for other in ordered[:i]:
-            if other.hall == m.hall and _overlap(other, m):
+    in_hall: dict[str, list[ScheduledMatch]] = {}
+    for m in ordered:
+        booked = in_hall.setdefault(m.hall, [])
+        for other in booked:
+            if _overlap(other, m):
                 errors.append(ScheduleProblem(
                     f"{m.hall} already has match {other.id} at this time ({other.id} "
                     f"{_when(other)}, {m.id} {_when(m)})", m.id, "start"))
+        booked.append(m)
     # Each team's matches in order; a W:/L: slot plays "the team of that match".
     playing: dict[str, list[tuple[ScheduledMatch, str]]] = {}
     for m in ordered:
