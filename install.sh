@@ -3,9 +3,20 @@
 #
 #   sudo ./install.sh            a hall: the scoreboard daemon (clock, horn, display)
 #   sudo ./install.sh --office   the office machine: mosquitto and the standings service
+#   sudo ./install.sh --venue NAME --event-broker HOST[:PORT] --halls HALL,HALL...
+#                                a venue's broker, bridged to the event's (README "Several
+#                                venues"): only mosquitto, no program
 #
 # Options:
 #   --office       install the office (broker + `office serve`) instead of a hall
+#   --venue NAME   install a venue broker: its halls log in here (the event broker's
+#                  configuration and ACL, one user and a generated password each), and a
+#                  bridge carries their topics to the event broker as the user NAME; prints
+#                  the user and ACL lines to add at the event broker (also written to
+#                  /etc/arena/event-side/NAME.acl). NAME: letters, digits, '_', '.', '-'
+#   --event-broker HOST[:PORT]
+#                  the event broker the venue bridges to (port default 1883); --venue only
+#   --halls LIST   the venue's hall ids, comma-separated (hall-1,hall-2); --venue only
 #   --prefix DIR   where the program goes (default /opt/arena; a venv in DIR/.venv)
 #   --no-start     install and enable the service, but do not start it now
 #   --dry-run      print every action, change nothing
@@ -27,9 +38,23 @@ PREFIX=/opt/arena
 START=1
 DRY=0
 ROOT=""
+VENUE=""
+EVENT_BROKER=""
+HALLS=""
+need() {  # need OPTION COUNT [VALUE]: the option's value is there (and not an option)
+    if [ "$2" -lt 2 ] || [[ "${3:-}" == -* ]]; then
+        echo "install.sh: $1 needs a value (see --help)" >&2; exit 2
+    fi
+}
 while [ "$#" -gt 0 ]; do
     case "$1" in
         --office) ROLE=office ;;
+        --venue) need "$1" "$#" "${2:-}"; VENUE=$2; shift ;;
+        --venue=*) VENUE=${1#--venue=} ;;
+        --event-broker) need "$1" "$#" "${2:-}"; EVENT_BROKER=$2; shift ;;
+        --event-broker=*) EVENT_BROKER=${1#--event-broker=} ;;
+        --halls) need "$1" "$#" "${2:-}"; HALLS=$2; shift ;;
+        --halls=*) HALLS=${1#--halls=} ;;
         --prefix) [ "$#" -ge 2 ] || { echo "install.sh: --prefix needs a directory" >&2; exit 2; }
                   PREFIX=$2; shift ;;
         --prefix=*) PREFIX=${1#--prefix=} ;;
@@ -43,6 +68,43 @@ while [ "$#" -gt 0 ]; do
     esac
     shift
 done
+# A venue: its name, the event broker and the halls, checked before anything is done.
+bad() { echo "install.sh: $*" >&2; exit 2; }
+# One topic level, as firmware_py/wire.py checks hall ids (no '/', '+', '#', ':').
+is_name() { [[ "$1" =~ ^[A-Za-z0-9_.-]{1,64}$ ]]; }
+if [ -n "$VENUE" ] || [ -n "$EVENT_BROKER" ] || [ -n "$HALLS" ]; then
+    [ -n "$VENUE" ] || bad "--event-broker and --halls go with --venue NAME"
+    [ "$ROLE" != office ] || bad "--venue and --office are two machines: choose one"
+    ROLE=venue
+    is_name "$VENUE" || bad "--venue '$VENUE': use 1-64 letters, digits, '_', '.', '-'"
+    case "$VENUE" in
+        office|display|standings) bad "--venue '$VENUE': that name is the event broker's own user or level" ;;
+    esac
+    [ -n "$EVENT_BROKER" ] || bad "--venue needs --event-broker HOST[:PORT] (the event's broker)"
+    [ -n "$HALLS" ] || bad "--venue needs --halls HALL,HALL... (the venue's hall ids)"
+    if [[ "$EVENT_BROKER" =~ ^([A-Za-z0-9.-]+)(:([0-9]+))?$ ]]; then
+        EVENT_HOST=${BASH_REMATCH[1]}
+        EVENT_PORT=${BASH_REMATCH[3]:-1883}
+    else
+        bad "--event-broker '$EVENT_BROKER': give HOST or HOST:PORT (e.g. event.local:1883)"
+    fi
+    # 10# : a leading zero is not octal; more than 5 digits is out of range anyway.
+    if [ "${#EVENT_PORT}" -gt 5 ] || [ $((10#$EVENT_PORT)) -lt 1 ] || [ $((10#$EVENT_PORT)) -gt 65535 ]; then
+        bad "--event-broker '$EVENT_BROKER': port $EVENT_PORT is not 1-65535"
+    fi
+    IFS=, read -r -a HALL_IDS <<<"$HALLS"
+    [ "${#HALL_IDS[@]}" -gt 0 ] || bad "--halls '$HALLS': no hall id in it"
+    seen=" "
+    for h in "${HALL_IDS[@]}"; do
+        is_name "$h" || bad "--halls '$HALLS': hall id '$h': use 1-64 letters, digits, '_', '.', '-'"
+        case "$h" in
+            office|display|standings) bad "--halls '$HALLS': '$h' is not a hall id (the broker's own user or level)" ;;
+        esac
+        [ "$h" != "$VENUE" ] || bad "--halls '$HALLS': '$h' is the venue's own user name; name the venue otherwise"
+        [[ "$seen" != *" $h "* ]] || bad "--halls '$HALLS': '$h' twice"
+        seen="$seen$h "
+    done
+fi
 case "$PREFIX" in
     /*) PREFIX=${PREFIX%/} ;;
     *) echo "install.sh: --prefix must be an absolute path, got '$PREFIX'" >&2; exit 2 ;;
@@ -87,22 +149,32 @@ if [ "$ROLE" = hall ]; then
     USER_NAME=scoreboard
     GROUPS_WANTED=(gpio video render input dialout audio)
     UNIT=scoreboard.service
-else
+elif [ "$ROLE" = office ]; then
     USER_NAME=office
     GROUPS_WANTED=()
     UNIT=office.service
+else
+    USER_NAME=""  # a venue runs mosquitto only, as the package's own user
+    GROUPS_WANTED=()
+    UNIT=""
 fi
 
-say "Arena Scoreboard: installing the $ROLE into ${ROOT}${PREFIX}$([ "$DRY" = 1 ] && printf ' (dry run)')"
+if [ "$ROLE" = venue ]; then
+    say "Arena Scoreboard: installing the broker of venue $VENUE into ${ROOT:-/}$([ "$DRY" = 1 ] && printf ' (dry run)')"
+else
+    say "Arena Scoreboard: installing the $ROLE into ${ROOT}${PREFIX}$([ "$DRY" = 1 ] && printf ' (dry run)')"
+fi
 
 # --- Debian packages -------------------------------------------------------------------
 say "Debian packages"
 # The venv's ensurepip comes with python3-venv. A hall: lgpio from Raspberry Pi OS (it has
 # no aarch64 wheel on PyPI: README "Dependency facts"), and the libraries SDL's KMSDRM driver loads at
 # run time (GBM, EGL, GLES and Mesa's GPU driver; the pygame-ce wheel does not bundle them).
-# The office: the broker and its mosquitto_passwd.
+# The office: the broker and its mosquitto_passwd. A venue: those only.
 if [ "$ROLE" = hall ]; then
     PACKAGES=(python3-venv python3-lgpio libgbm1 libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri)
+elif [ "$ROLE" = venue ]; then
+    PACKAGES=(mosquitto mosquitto-clients)
 else
     PACKAGES=(python3-venv mosquitto mosquitto-clients)
 fi
@@ -132,6 +204,7 @@ else
 fi
 
 # --- The service user --------------------------------------------------------------------
+if [ -n "$USER_NAME" ]; then
 say "User $USER_NAME"
 for g in "${GROUPS_WANTED[@]}"; do
     # Raspberry Pi OS has them all; elsewhere the unit would not start without them.
@@ -151,6 +224,7 @@ else
         useradd --system --user-group --home-dir "/var/lib/$USER_NAME" --no-create-home \
         --shell /usr/sbin/nologin ${groups_csv:+--groups "$groups_csv"} \
         --comment "Arena Scoreboard ($ROLE)" "$USER_NAME"
+fi
 fi
 
 # --- Files -------------------------------------------------------------------------------
@@ -261,6 +335,8 @@ copy_files() {  # copy_files DEST N COPY... REMOVE...
     done
 }
 
+tree_changed=0
+if [ "$ROLE" != venue ]; then
 say "Program in $PREFIX"
 ensure_dir "$PREFIX" 755
 copy_tree
@@ -298,6 +374,48 @@ if is_real; then
 else
     say "  skipped (--root): $PYTHON -m venv --system-site-packages $PREFIX/.venv; pip install $PREFIX"
 fi
+fi
+
+# --- A venue's bridge --------------------------------------------------------------------
+# Bash 5.2 would put the matched text for '&' in ${var//pattern/replacement}.
+shopt -u patsub_replacement 2>/dev/null || true
+# venue_conf PASSWORD: systemd/mosquitto/venue.conf filled in for this venue.
+venue_conf() {
+    local text topics="" h
+    text=$(<"$SRC/systemd/mosquitto/venue.conf")
+    for h in "${HALL_IDS[@]}"; do
+        topics+="# $h"$'\n'
+        topics+="topic arena/v1/+/$h/events out 1"$'\n'
+        topics+="topic arena/v1/+/$h/state out 1"$'\n'
+        topics+="topic arena/v1/+/$h/status out 1"$'\n'
+        topics+="topic arena/v1/+/$h/next in 1"$'\n'
+        topics+="topic arena/v1/+/$h/acks in 1"$'\n'
+    done
+    text=${text//@HALL_TOPICS@/${topics%$'\n'}}
+    text=${text//@VENUE@/$VENUE}
+    text=${text//@EVENT_HOST@/$EVENT_HOST}
+    text=${text//@EVENT_PORT@/$EVENT_PORT}
+    text=${text//@PASSWORD@/$1}
+    printf '# Written by install.sh --venue %s --event-broker %s:%s --halls %s\n' \
+        "$VENUE" "$EVENT_HOST" "$EVENT_PORT" "$(IFS=,; printf '%s' "${HALL_IDS[*]}")"
+    printf '# (re-run it to change this file: it is replaced).\n'
+    printf '%s\n' "$text"
+}
+# event_acl: the venue's block for the event broker's arena.acl.
+event_acl() {
+    local h
+    printf '\n# Venue %s (install.sh --venue %s): its bridge logs in as %s and writes only\n' \
+        "$VENUE" "$VENUE" "$VENUE"
+    printf "# these halls' events, state and status; it reads their next and acks and the tables.\n"
+    printf 'user %s\n' "$VENUE"
+    for h in "${HALL_IDS[@]}"; do
+        printf 'topic write arena/v1/+/%s/%s\n' "$h" events "$h" state "$h" status
+        printf 'topic read arena/v1/+/%s/%s\n' "$h" next "$h" acks
+    done
+    printf 'topic read arena/v1/+/standings/#\n'
+    printf '# the link up (1) or down (0): the bridge'"'"'s notification, its last will\n'
+    printf 'topic write arena/bridge/%s/state\n' "$VENUE"
+}
 
 # --- Configuration -------------------------------------------------------------------------
 say "Configuration"
@@ -342,7 +460,7 @@ EOF
         put_config "$TMP/scoreboard.toml" /etc/scoreboard/scoreboard.toml 644 "" \
             "a minimal default: examples/scoreboard.toml is missing"
     fi
-else
+elif [ "$ROLE" = office ]; then
     ensure_dir /etc/arena 755
     put_config "$SRC/examples/tournaments/000-ice-hockey.toml" /etc/arena/tournament.toml 644
     # The office's broker password: generated once, kept in its own file.
@@ -386,9 +504,80 @@ else
     if [ "$mosquitto_changed" = 1 ]; then
         system "enable mosquitto and restart it with the new configuration" restart_mosquitto
     fi
+else
+    # A venue's broker (README "Several venues"): the event broker's arena.conf and arena.acl,
+    # one user per hall, and the bridge to the event broker as the venue's own user.
+    # A password each, generated once and kept in its own file (mode 600): the venue's for
+    # the bridge (it also goes into the event broker's password file), a hall's for its board.
+    new_password() {  # new_password NAME: a fresh random one in $TMP/NAME
+        (umask 077; head -c 18 /dev/urandom | base64 | tr -d '\n=+/' >"$TMP/$1"; echo >>"$TMP/$1")
+    }
+    # keep_password FILE NAME: FILE's password, written once; sets NEW=1 when new. With
+    # --dry-run the new one is only in $TMP, and the rest reads it there (PASSWORD_AT).
+    keep_password() {
+        NEW=0
+        PASSWORD_AT=$ROOT$1
+        if [ ! -e "$ROOT$1" ]; then
+            new_password "$2"
+            change "write $ROOT$1 (a new random password)" install -m 600 "$TMP/$2" "$ROOT$1"
+            NEW=1
+            [ "$DRY" = 0 ] || PASSWORD_AT=$TMP/$2
+        fi
+    }
+    ensure_dir /etc/arena 755
+    ensure_dir /etc/arena/hall-passwords 700
+    ensure_dir /etc/arena/event-side 755
+    keep_password /etc/arena/venue-password venue
+    venue_password=$(head -n1 "$PASSWORD_AT")
+    declare -A hall_new=() hall_password=()
+    for h in "${HALL_IDS[@]}"; do
+        keep_password "/etc/arena/hall-passwords/$h" "hall-$h"
+        hall_new[$h]=$NEW
+        hall_password[$h]=$PASSWORD_AT
+    done
+    mosquitto_changed=0
+    ensure_dir /etc/mosquitto/conf.d 755
+    put_config "$SRC/systemd/mosquitto/arena.conf" /etc/mosquitto/conf.d/arena.conf 644
+    [ "$WROTE" = 0 ] || mosquitto_changed=1
+    put_config "$SRC/systemd/mosquitto/arena.acl" /etc/mosquitto/arena.acl 644
+    [ "$WROTE" = 0 ] || mosquitto_changed=1
+    # The bridge and the event side's lines follow from the command line: ours, replaced
+    # when a re-run changes them (another hall, another event broker).
+    venue_conf "$venue_password" >"$TMP/arena-venue.conf"
+    put_file "$TMP/arena-venue.conf" /etc/mosquitto/conf.d/arena-venue.conf 640 root:mosquitto
+    [ "$WROTE" = 0 ] || mosquitto_changed=1
+    event_acl >"$TMP/event.acl"
+    put_file "$TMP/event.acl" "/etc/arena/event-side/$VENUE.acl" 644
+    passwd=/etc/mosquitto/arena.passwd
+    add_hall_user() {  # add_hall_user FILE HALL PASSWORD-FILE
+        local create=()
+        [ -f "$1" ] || create=(-c)
+        head -n1 "$3" | sed p | mosquitto_passwd "${create[@]}" "$1" "$2" >/dev/null
+    }
+    restrict_passwd() { chown root:mosquitto "$1"; chmod 640 "$1"; }
+    if is_real; then
+        for h in "${HALL_IDS[@]}"; do
+            if [ ! -f "$passwd" ] || ! grep -q "^$h:" "$passwd" || [ "${hall_new[$h]}" = 1 ]; then
+                change "add user $h to $passwd" add_hall_user "$passwd" "$h" "${hall_password[$h]}"
+                mosquitto_changed=1
+            fi
+        done
+        if [ ! -f "$passwd" ] || [ "$(stat -c %U:%G:%a "$passwd")" != root:mosquitto:640 ]; then
+            change "chown root:mosquitto, chmod 640 $passwd" restrict_passwd "$passwd"
+        fi
+    else
+        say "  skipped (--root): mosquitto_passwd $passwd ${HALL_IDS[*]} (from /etc/arena/hall-passwords/)"
+    fi
+    # A bridge is read at start only (not on reload): restart. The halls reconnect and send
+    # again whatever the office has not stored.
+    restart_mosquitto() { systemctl enable mosquitto; systemctl restart mosquitto; }
+    if [ "$mosquitto_changed" = 1 ]; then
+        system "enable mosquitto and restart it with the new configuration" restart_mosquitto
+    fi
 fi
 
 # --- The service -------------------------------------------------------------------------
+if [ -n "$UNIT" ]; then
 say "Service $UNIT"
 unit_text "$UNIT" >"$TMP/$UNIT"
 put_file "$TMP/$UNIT" "/etc/systemd/system/$UNIT" 644
@@ -412,6 +601,7 @@ if is_real; then
 else
     say "  skipped (--root): systemctl enable$([ "$START" = 1 ] && printf ' --now') $UNIT"
 fi
+fi
 
 # --- Done ----------------------------------------------------------------------------------
 say ""
@@ -433,6 +623,22 @@ Next (README, "Running a hall"):
        sudo nano /etc/scoreboard/mqtt-password
   2. sudo systemctl restart scoreboard     (after any change to the config)
   3. systemctl status scoreboard           journalctl -u scoreboard -f
+EOF
+elif [ "$ROLE" = venue ]; then
+    cat <<EOF
+Next (README, "Several venues"):
+  1. At the event broker ($EVENT_HOST): the venue's user, with the password in
+     $ROOT/etc/arena/venue-password here, and its ACL lines: copy
+     $ROOT/etc/arena/event-side/$VENUE.acl there, then
+       sudo mosquitto_passwd /etc/mosquitto/arena.passwd $VENUE
+       sudo tee -a /etc/mosquitto/arena.acl <$VENUE.acl
+       sudo systemctl reload mosquitto
+     The lines:
+$(sed '/^$/d; s/^/       /' "$ROOT/etc/arena/event-side/$VENUE.acl")
+  2. Each hall of this venue: broker = "mqtt://$(hostname 2>/dev/null || echo THIS-MACHINE):1883" and
+     username = its hall id in [mqtt]; its password is in $ROOT/etc/arena/hall-passwords/HALL here.
+  3. The link: arena/bridge/$VENUE/state is 1 while it is up, 0 while down (retained, on
+     both brokers); journalctl -u mosquitto here says why it cannot connect.
 EOF
 else
     cat <<EOF

@@ -23,8 +23,9 @@ view, not what a hall runs).
 3. Loop iteration time: the daemon does not report it, so two more daemons run alongside
    (the same running game, the same idle board) with the loop timed from outside its code:
    this file runs itself as the child (a hidden ``--child-loop-stats`` mode) and times
-   ``Daemon.iterate``, subtracting the time its injected time source spent in ``sleep`` and
-   ``wait_until`` (the naps and the spin before a frame's instant); the rest is the work:
+   ``Daemon.iterate``, subtracting the time its injected time source spent in ``sleep``,
+   ``sleep_until`` and ``wait_until`` (the naps, the sleep until a frame's instant); the
+   rest is the work:
    inputs, apply and journal (fsync), advance, draw, outputs. p50/p99/max, iterations and
    frames per second. The instrumented daemons' CPU share is printed too, to show the
    wrapper's own cost is small.
@@ -72,7 +73,7 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 def child_loop_stats(stats_path: str, cli_args: list[str]) -> int:
     """Run ``scoreboard run`` in this process with its loop iterations timed: each
     ``Daemon.iterate``'s duration minus the time its time source spent napping and waiting
-    for instants (``TimeSource.sleep`` and ``wait_until``). Writes
+    for instants (``TimeSource.sleep``, ``sleep_until`` and ``wait_until``). Writes
     ``{"work_ns": [...], "frames": n, "seconds": s}`` to ``stats_path`` when it stops."""
     from firmware_py.cli import build_parser, run_setup  # noqa: PLC0415
     from firmware_py.daemon import Daemon as Board  # noqa: PLC0415
@@ -92,6 +93,13 @@ def child_loop_stats(stats_path: str, cli_args: list[str]) -> int:
             began = time.perf_counter_ns()
             try:
                 return super().wait_until(deadline_ns, cancel)
+            finally:
+                self.waited += time.perf_counter_ns() - began
+
+        def sleep_until(self, deadline_ns: int, cancel: Any = None) -> int:
+            began = time.perf_counter_ns()
+            try:
+                return super().sleep_until(deadline_ns, cancel)
             finally:
                 self.waited += time.perf_counter_ns() - began
 

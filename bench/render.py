@@ -7,22 +7,26 @@ Two measurements, each against a baseline run in the same process:
    forced to forget its previous frame, its image cache kept warm) against the real path,
    which redraws only what changed. Once in the last minute (the clock shows tenths) and
    once above a minute (whole seconds). Prints p50/p99/max and the ratio of the p50s.
-2. CPU share (process CPU time over wall time) of the display loop over ``--seconds`` of a
-   running clock: ours wakes at each ``Match.display_deadline`` through ``FramePacer`` and
-   ``wait_until`` exactly as ``display.pacing`` prescribes (10 frames/s under a minute, 1/s
-   above), draws only the changes and updates only those rectangles; the naive loop lays
-   out and redraws everything and updates the whole screen every 1/60 s
-   (``pygame.time.Clock.tick(60)``, the pygame tutorial loop). Half of each run is above a
-   minute, half in the last minute; both halves are printed, and the ratio naive/ours.
+2. CPU share (process CPU time over wall time) of the display loop, phase by phase, over
+   one match played by a script: pregame, the clock running above a minute, the last
+   minute (tenths), stopped, the break, the shootout, ``--seconds`` each. Ours is the
+   daemon itself (``Daemon`` on the OS clock, the real parts on mock pins, the headless
+   display): frames at the core's display deadlines (10/s with tenths, else 1/s), only the
+   changes drawn and updated, asleep between them, never spinning. The naive loop plays
+   the same script on the core and lays out, redraws and updates the whole screen every
+   1/60 s (``pygame.time.Clock.tick(60)``, the pygame tutorial loop). Each whole second is
+   one sample: per phase the share over the phase, the p50/p90/max of the seconds, and the
+   ratio naive/ours.
 
-The game on screen: period 1 of ice-hockey-2x20, 2:1, a minor penalty running.
+The game on screen for the frame costs: period 1 of ice-hockey-2x20, 2:1, a minor penalty
+running.
 
 SDL's dummy video driver: ``pygame.display.update`` copies nothing to a real screen here, so
 what a Pi's kmsdrm update costs (much more for the naive full-screen update) is not in these
 figures. Figures depend on the machine: the header says which one. This is a benchmark, not
 a test: it asserts nothing and exits 0.
 
-    python bench/render.py [--seconds 60] [--frames 600]
+    python bench/render.py [--seconds 10] [--frames 600]
 """
 
 from __future__ import annotations
@@ -34,11 +38,14 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
 import argparse
+import json
 import platform
 import sys
+import tempfile
 import time
+import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -52,17 +59,23 @@ from display import fonts
 from display._pygame import pygame
 from display.layout import LayoutOptions, layout
 from display.options import options_for
-from display.pacing import FramePacer
 from display.render import Renderer
 from display.screen import Display
 from display.values import clock_text
 from firmware_py import presets
+from firmware_py.between import between_games
+from firmware_py.config import Config
+from firmware_py.config import parse as parse_config
 from firmware_py.core.commands import Command, Goal, Penalty, SetClock, Start
 from firmware_py.core.match import Match, feed
-from firmware_py.core.phase import Team
+from firmware_py.core.phase import Stage, Team
 from firmware_py.core.state import state_document
 from firmware_py.core.values import MatchSetup, TeamInfo
-from firmware_py.timesource import wait_until
+from firmware_py.daemon import Daemon
+from firmware_py.parts import HallParts, KeySource
+from firmware_py.runconfig import RunOptions
+from firmware_py.script import parse_script
+from firmware_py.timesource import TimeSource
 
 SIZE = (1920, 1080)
 PRESET = "ice-hockey-2x20"
@@ -74,8 +87,6 @@ NAIVE_FPS = 60
 SIMULATED_START_NS = 1_000 * NS_PER_S
 # Above a minute, the frame-cost run starts early in the period: 600 seconds fit before 1:00.
 SECONDS_RUN_START_MS = 19 * MINUTE_MS
-# The CPU run's clock starts at a minute plus half the run, inside a 20-minute period.
-MAX_SECONDS = 2_000
 
 Doc = dict[str, Any]
 
@@ -210,145 +221,166 @@ def bench_frame_costs(surface: pygame.Surface, frames: int, options: LayoutOptio
 
 # ------------------------------------------------------------------------------- CPU share
 
+# The CPU run: one match through every phase the hall display shows, ``--seconds`` each.
+# Play-off stage: the tie after period 2 goes to a shootout (rules 000 'The winning goal race').
+CPU_CONFIG = f'[match]\npreset = "{PRESET}"\nstage = "playoff"\n[display]\nsize = "1920x1080"\n'
+PHASES = ("pregame (1/s)", "running (1/s)", "last minute (tenths)", "stopped (1/s)",
+          "break (tenths)", "shootout (1/s)")
+MAX_PHASE_S = 50  # the last minute and the 1-minute break must not run out within a phase
+SETTLE_NS = NS_PER_S // 2  # a phase's first half second (its change drawn) is not measured
+PPM = 1_000_000  # CPU share in parts per million of a core (whole numbers for percentiles)
+
+
+def phase_script(seconds: int) -> str:
+    """Pregame for ``seconds``, then the clock running above a minute, in the last minute
+    (tenths), stopped, the break (tenths: under a minute), the shootout; ``seconds`` each."""
+    p = seconds
+    lines: list[dict[str, Any]] = [
+        {"t": p, "do": "start"},
+        {"t": p, "do": "set_clock", "ms": (60 + p) * 1000},  # 1:00 exactly at 2p
+        {"t": 3 * p, "do": "stop"},
+        {"t": 4 * p, "do": "end"},  # period 1 ends: the break runs
+        {"t": 5 * p, "do": "end"},  # the break ends; period 2 waits, stopped
+        {"t": 5 * p, "do": "end"},  # period 2 ends 0:0: the shootout
+    ]
+    return "".join(json.dumps(line) + "\n" for line in lines)
+
+
 @dataclass
-class Usage:
+class PhaseUsage:
+    shares_ppm: list[int]  # CPU share of each whole second measured
     cpu_ns: int = 0
     wall_ns: int = 0
     frames: int = 0
-    drawing_cpu_ns: int = 0  # state document + layout + draw + update, without the waits
 
     @property
     def share(self) -> float:
         return 100 * self.cpu_ns / self.wall_ns if self.wall_ns else 0.0
 
 
-Loop = Callable[[Usage], None]
+def sample_phases(seconds: int, origin: int, advance: Callable[[int], None],
+                  frames: Callable[[], int]) -> list[PhaseUsage]:
+    """For each phase: ``advance`` (the loop under test) to its start plus SETTLE_NS, then
+    one whole second at a time, each charged the process's CPU time over its wall time."""
+    out = []
+    for k in range(len(PHASES)):
+        begin = origin + k * seconds * NS_PER_S + SETTLE_NS
+        advance(begin)
+        usage = PhaseUsage([])
+        shown = frames()
+        for second in range(1, seconds):
+            cpu, wall = time.process_time_ns(), time.monotonic_ns()
+            advance(begin + second * NS_PER_S)
+            took_cpu, took_wall = time.process_time_ns() - cpu, time.monotonic_ns() - wall
+            usage.shares_ppm.append(PPM * 100 * took_cpu // max(1, took_wall))
+            usage.cpu_ns += took_cpu
+            usage.wall_ns += took_wall
+        usage.frames = frames() - shown
+        out.append(usage)
+    return out
 
 
-def measured(loop: Loop) -> Usage:
-    """Run ``loop`` and charge it the process's CPU time and the wall time it took."""
-    usage = Usage()
-    cpu, wall = time.process_time_ns(), time.monotonic_ns()
-    loop(usage)
-    usage.cpu_ns = time.process_time_ns() - cpu
-    usage.wall_ns = time.monotonic_ns() - wall
-    return usage
+class NoKeypad:
+    """No USB keypad: the bench must not read this machine's input devices."""
+
+    def poll(self, now: int) -> list[Any]:
+        return []
+
+    def pending(self) -> bool:
+        return False
+
+    def watching(self) -> bool:
+        return False
+
+    def close(self) -> None:
+        pass
 
 
-def ours_until(display: Display, match: Match, pacer: FramePacer, options: LayoutOptions,
-               until: int) -> Loop:
-    """The daemon's display loop (``display.pacing``), frames presented up to ``until``."""
-    def loop(usage: Usage) -> None:
-        while (plan := pacer.plan(time.monotonic_ns())).present_at <= until:
-            wait_until(plan.render_at)
-            cpu, started = time.process_time_ns(), time.monotonic_ns()
-            match.advance(plan.present_at)
-            doc = state_document(match, plan.present_at)  # the value for that instant
-            dirty = display.draw(doc, options=options)
-            pacer.rendered(time.monotonic_ns() - started)
-            usage.drawing_cpu_ns += time.process_time_ns() - cpu
-            wait_until(plan.present_at)
-            display.present(dirty)
-            usage.frames += 1
-        # The next frame lies beyond the window: the daemon would be asleep until then.
-        time.sleep(max(0, until - time.monotonic_ns()) / NS_PER_S)
-    return loop
+class BenchParts(HallParts):
+    """The real parts (mock pins, the horn's thread, the headless display), no keypad."""
+
+    def keys(self, config: Config, clock: TimeSource) -> KeySource:
+        return NoKeypad()
 
 
-def naive_until(renderer: Renderer, match: Match, options: LayoutOptions,
-                until: int) -> Loop:
-    """Everything, every 1/60 s: lay out, redraw the whole screen, update all of it."""
+def ours(seconds: int, folder: Path) -> list[PhaseUsage]:
+    """The daemon itself (``Daemon.run_until`` on the OS clock): its loop, its waits, its
+    journal and horn thread, the frames at the core's display deadlines."""
+    script = folder / "phases.jsonl"
+    script.write_text(phase_script(seconds), encoding="utf-8")
+    config = parse_config(tomllib.loads(CPU_CONFIG), "bench config")
+    options = RunOptions(display_mode="headless", pin_factory="mock",
+                         state_dir=folder / "state", script=script)
+    daemon = Daemon(config, options, parts=BenchParts())
+    daemon.start()
+    try:
+        assert daemon.script is not None
+        return sample_phases(seconds, daemon.script.origin, daemon.run_until,
+                             lambda: daemon.frame_count)
+    finally:
+        daemon.request_stop("bench done")
+        daemon.shutdown()
+
+
+def naive(seconds: int, display: Display, options: LayoutOptions) -> list[PhaseUsage]:
+    """The same script on the core, everything every 1/60 s: the state now, the whole
+    screen laid out and redrawn (the renderer forgets its frame), all of it updated."""
+    preset = presets.load(PRESET)
+    match = Match(preset, MatchSetup(stage=Stage.PLAYOFF))
+    rest = parse_script(phase_script(seconds), "phases")
     clock = pygame.time.Clock()
+    origin = time.monotonic_ns()
+    count = [0]
 
-    def loop(usage: Usage) -> None:
+    def advance(until: int) -> None:
         while (now := time.monotonic_ns()) < until:
-            cpu = time.process_time_ns()
+            while rest and origin + rest[0].t <= now:
+                line = rest.pop(0)
+                feed(match, replace(line.command, at=origin + line.t))
             match.advance(now)
-            renderer.invalidate()
-            renderer.draw(layout(state_document(match, now), SIZE, measure=fonts.measure,
-                                 options=options))
+            between = between_games(match, now, pending=None, loaded=None, standings={},
+                                    final_hold=0)
+            display.renderer.invalidate()
+            display.draw(state_document(match, now), between=between, options=options)
             pygame.display.update()
-            usage.drawing_cpu_ns += time.process_time_ns() - cpu
-            usage.frames += 1
+            count[0] += 1
             clock.tick(NAIVE_FPS)
-    return loop
+
+    return sample_phases(seconds, origin, advance, lambda: count[0])
 
 
-# Given the match, the loop that draws it until an instant (the same state for both halves).
-Prepare = Callable[[Match], Callable[[int], Loop]]
-
-
-def split_run(seconds: int, prepare: Prepare, warm: Callable[[Doc], None]
-              ) -> tuple[Usage, Usage]:
-    """One run of ``seconds`` on a clock that starts ``seconds / 2`` above a minute: the
-    usage above a minute, then in the last minute (the same match, renderer and caches)."""
-    half_ns = seconds * NS_PER_S // 2
-    remaining_ms = MINUTE_MS + half_ns // NS_PER_MS
-    now = time.monotonic_ns()
-    warm(state_document(running_game(now, remaining_ms), now))  # start-up, not steady state
-    start = time.monotonic_ns()
-    match = running_game(start, remaining_ms)
-    until = prepare(match)
-    above = measured(until(start + half_ns))
-    below = measured(until(start + 2 * half_ns))
-    return above, below
-
-
-def usage_line(label: str, usage: Usage) -> str:
+def usage_line(label: str, usage: PhaseUsage) -> str:
+    s = usage.shares_ppm
     wall_s = usage.wall_ns / NS_PER_S
-    drawing = 100 * usage.drawing_cpu_ns / usage.wall_ns if usage.wall_ns else 0.0
-    # The rest is the loop between frames: for ours wait_until's spin, for naive tick().
-    return (f"  {label:<28} CPU {usage.share:6.2f} % of one core (drawing {drawing:5.2f} %, "
-            f"waiting {usage.share - drawing:5.2f} %), {usage.frames} frames in {wall_s:.1f} s "
-            f"({usage.frames / wall_s:.1f}/s)")
+    return (f"  {label:<22} CPU {usage.share:6.2f} % of a core; per second p50 "
+            f"{percentile(s, 50) / PPM:6.2f} %, p90 {percentile(s, 90) / PPM:6.2f} %, max "
+            f"{max(s) / PPM:6.2f} %; {usage.frames / wall_s:5.1f} frames/s")
 
 
-def ratio_line(label: str, naive: Usage, ours: Usage) -> str:
-    ratio = f"{naive.share / ours.share:.1f}x" if ours.share > 0 else "n/a (ours measured 0)"
-    return f"  ratio naive/ours, {label:<26} {ratio}"
-
-
-def bench_cpu(display: Display, seconds: int, options: LayoutOptions) -> None:
-    print(f"CPU share of the display loop: {seconds} s each, ours then naive, one process; "
-          f"the clock runs from {(MINUTE_MS + seconds * 500) / 1000:.1f} s left: half above "
-          "a minute, half in the last minute")
-
-    def prepare_ours(match: Match) -> Callable[[int], Loop]:
-        pacer = FramePacer(match.display_deadline)  # its learned lead carries across halves
-        return lambda until: ours_until(display, match, pacer, options, until)
-
-    def warm_ours(doc: Doc) -> None:
-        display.renderer.invalidate()
-        display.draw(doc, options=options)
-
-    naive_renderer = Renderer(SIZE, surface=display.renderer.surface)
-
-    def prepare_naive(match: Match) -> Callable[[int], Loop]:
-        return lambda until: naive_until(naive_renderer, match, options, until)
-
-    def warm_naive(doc: Doc) -> None:
-        naive_renderer.draw(layout(doc, SIZE, measure=fonts.measure, options=options))
-
-    ours = split_run(seconds, prepare_ours, warm_ours)
-    naive = split_run(seconds, prepare_naive, warm_naive)
-    halves = ("above a minute (1/s)", "last minute (tenths)")
-    print(" ours: frames at display deadlines, only the changes, wait_until (sleep, then spin"
-          " the last 2 ms)")
-    for label, usage in zip(halves, ours, strict=True):
+def bench_cpu(seconds: int, options: LayoutOptions) -> None:
+    print(f"CPU share of the display loop, phase by phase ({seconds} s each, the first "
+          f"{SETTLE_NS / NS_PER_S} s of each not measured): ours, then naive, one process")
+    with tempfile.TemporaryDirectory(prefix="bench-render-") as folder:
+        mine = ours(seconds, Path(folder))
+    print(" ours: the daemon (Daemon.run_until, the OS clock): frames at the display "
+          "deadlines, only the changes, asleep between them (never a spin)")
+    for label, usage in zip(PHASES, mine, strict=True):
         print(usage_line(label, usage))
+    display = Display("headless", SIZE)
+    try:
+        theirs = naive(seconds, display, options)
+    finally:
+        display.close()
     print(f" naive: everything every 1/{NAIVE_FPS} s, pygame.time.Clock.tick({NAIVE_FPS}) "
           "(whole ms: a little over 60/s)")
-    for label, usage in zip(halves, naive, strict=True):
+    for label, usage in zip(PHASES, theirs, strict=True):
         print(usage_line(label, usage))
-    for label, n, o in zip(halves, naive, ours, strict=True):
-        print(ratio_line(label, n, o))
-    print(ratio_line("whole run", total(naive), total(ours)))
-
-
-def total(halves: tuple[Usage, Usage]) -> Usage:
-    a, b = halves
-    return Usage(a.cpu_ns + b.cpu_ns, a.wall_ns + b.wall_ns, a.frames + b.frames,
-                 a.drawing_cpu_ns + b.drawing_cpu_ns)
+    print(" ratio naive/ours (CPU share over the phase; and of the per-second p50s)")
+    for label, n, o in zip(PHASES, theirs, mine, strict=True):
+        p50 = percentile(o.shares_ppm, 50)
+        whole = f"{n.share / o.share:6.1f}x" if o.share > 0 else "   n/a"
+        of_p50 = (f"{percentile(n.shares_ppm, 50) / p50:6.1f}x" if p50 > 0 else "   n/a")
+        print(f"  {label:<22} {whole}   (p50s {of_p50})")
 
 
 # ------------------------------------------------------------------------------- main
@@ -373,15 +405,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         description=(
             "Benchmark, not a test: the hall display's frame cost at 1920x1080 (full redraw "
             "against redrawing only what changed; p50/p99/max and the ratio) and the CPU "
-            "share of the display loop over a running clock at its own frame rate against a "
-            "naive loop that redraws everything at 60 fps (both, and the ratio). Headless "
+            "share of the daemon's display loop in every phase of a match (pregame, "
+            "running, last minute, stopped, break, shootout) against a naive loop that "
+            "redraws everything at 60 fps (percentiles, and the ratio). Headless "
             "(SDL dummy driver); asserts nothing, exits 0; figures depend on the machine."
         ),
     )
     parser.add_argument(
-        "--seconds", type=whole_number(MAX_SECONDS), default=60,
-        help="wall time of each CPU-share run, ours and naive (default 60; e.g. 5 for a "
-             "quick check); half above a minute on the clock, half in the last minute",
+        "--seconds", type=whole_number(MAX_PHASE_S), default=10,
+        help=f"wall time of each phase of the CPU-share runs, ours and naive (default 10, "
+             f"at most {MAX_PHASE_S}: the last minute and the break must last; 6 phases, so "
+             "the two runs take 12 times this)",
     )
     parser.add_argument(
         "--frames", type=whole_number(10_000), default=600,
@@ -394,13 +428,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     display = Display("headless", SIZE)
+    options = options_for(presets.load(PRESET))
     try:
         header()
-        options = options_for(presets.load(PRESET))
         bench_frame_costs(display.renderer.surface, args.frames, options)
-        bench_cpu(display, args.seconds, options)
     finally:
-        display.close()
+        display.close()  # the daemon opens the display its own way
+    bench_cpu(args.seconds, options)
     return 0
 
 

@@ -10,6 +10,7 @@ Between-games data (``read_between``) is what the office's retained topics will 
 config::
 
     {"next": {"match": "A4", "time": "14:30", "label": "Group A",
+              "suspended": [{"team": "home", "player": 7}],
               "home": {"name": "Lions", "colours": ["#10233f", "#ffffff"]},
               "away": {"name": "Bears", "colours": ["#f2f2f2", "#10233f"]}},
      "tables": [{"group": "A", "rows": [{"team": "Lions", "played": 3, "won": 2,
@@ -91,6 +92,25 @@ class EntryView:
 
 
 @dataclass(frozen=True, slots=True)
+class GoalView:
+    """The goal just scored (the state document's ``goal``, there for a few seconds after
+    it): the scorer's number and, when a roster names him, his name."""
+
+    team: str
+    player: str
+    name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CountdownView:
+    """A warm-up or start countdown before the first face-off (``countdown``: a hook for
+    the rules that give one; nothing sends it yet)."""
+
+    label: str
+    remaining_ms: int
+
+
+@dataclass(frozen=True, slots=True)
 class StateView:
     phase: str
     period: int
@@ -108,9 +128,17 @@ class StateView:
     extra_player: str | None
     result: ResultView | None
     entry: EntryView | None
+    goal: GoalView | None = None
+    countdown: CountdownView | None = None
 
     def team(self, side: str) -> TeamView:
         return self.home if side == "home" else self.away
+
+
+@dataclass(frozen=True, slots=True)
+class Suspension:
+    team: str
+    player: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +148,7 @@ class NextMatchView:
     label: str | None
     home: TeamView
     away: TeamView
+    suspended: tuple[Suspension, ...] = ()  # the office's ``next``: who may not play
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +184,7 @@ class StatusView:
     ``journal_damaged``: the byte offset of a record damaged in the middle of the journal,
     until the timekeeper's NEXT hold.
     ``set_aside``: journals of another tournament or hall were moved there at start.
+    ``schedule``: why the local schedule (``[schedule] file``) is not used.
     ``operator_line``: the footer shows the entry being typed and ``feedback`` (false while
     the timekeeper has a view of their own: README "The operator view")."""
 
@@ -163,6 +193,7 @@ class StatusView:
     recording: bool = True
     journal_damaged: int | None = None
     set_aside: str | None = None
+    schedule: str | None = None
     operator_line: bool = True
     feedback: FeedbackView | None = None
 
@@ -288,6 +319,8 @@ def read_state(doc: Mapping[str, Any]) -> StateView:
     shootout = doc.get("shootout")
     result = doc.get("result")
     entry = doc.get("entry")
+    goal = doc.get("goal")
+    countdown = doc.get("countdown")
     return StateView(
         phase=phase,
         period=_int(doc.get("period", 1), "period"),
@@ -314,6 +347,13 @@ def read_state(doc: Mapping[str, Any]) -> StateView:
             away=_int(result.get("away"), "result.away"),
             decided_by=_str(result.get("decided_by", "regulation"), "result.decided_by")),
         entry=None if entry is None else _entry(entry),
+        goal=None if goal is None else GoalView(
+            team=_side(_map(goal, "goal").get("team"), "goal.team"),
+            player=_player(goal.get("player"), "goal.player"),
+            name=_opt_str(goal.get("name"), "goal.name")),
+        countdown=None if countdown is None else CountdownView(
+            label=_str(_map(countdown, "countdown").get("label", "START"), "countdown.label"),
+            remaining_ms=_int(countdown.get("remaining_ms", 0), "countdown.remaining_ms")),
     )
 
 
@@ -352,6 +392,8 @@ def read_between(data: Mapping[str, Any]) -> BetweenView:
             label=_opt_str(nxt.get("label"), "next.label"),
             home=_team(nxt.get("home", {}), "next.home", "home"),
             away=_team(nxt.get("away", {}), "next.away", "away"),
+            suspended=tuple(_suspension(s, f"next.suspended[{i}]") for i, s in enumerate(
+                _list(nxt.get("suspended") or [], "next.suspended"))),
         )
     tables = []
     for i, raw in enumerate(_list(data.get("tables", []), "tables")):
@@ -371,6 +413,12 @@ def read_between(data: Mapping[str, Any]) -> BetweenView:
     return BetweenView(following, tuple(tables), page)
 
 
+def _suspension(value: Any, path: str) -> Suspension:
+    item = _map(value, path)
+    return Suspension(_side(item.get("team"), f"{path}.team"),
+                      _player(item.get("player"), f"{path}.player"))
+
+
 def read_status(data: Mapping[str, Any] | None) -> StatusView:
     if data is None:
         return StatusView()
@@ -384,6 +432,8 @@ def read_status(data: Mapping[str, Any] | None) -> StatusView:
         journal_damaged=_opt_int(data.get("journal_damaged"), "status.journal_damaged"),
         set_aside=None if data.get("set_aside") is None
         else _str(data["set_aside"], "status.set_aside"),
+        schedule=None if data.get("schedule") is None
+        else _str(data["schedule"], "status.schedule"),
         operator_line=_bool(data.get("operator_line", True), "status.operator_line"),
         feedback=None if feedback is None else FeedbackView(
             text=_str(_map(feedback, "status.feedback").get("text"), "status.feedback.text"),

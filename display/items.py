@@ -99,6 +99,7 @@ class Frame:
     background: Colour
     items: tuple[Item, ...]
     screen: str = ""  # which screen this is ("game", "break", ...): for tests and logs
+    variant: str = ""  # "far": fewer things, bigger, for a hall the standard one is short of
 
     def with_role(self, role: str) -> list[Item]:
         return [item for item in self.items if item.role == role]

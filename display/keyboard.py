@@ -20,6 +20,7 @@ Key map (``scoreboard run --help`` prints it):
     M                MENU (then a number picks any action)
     N                NEXT (hold 1 s)
     U                UNDO (hold 1 s)
+    L                NEXT MATCH from the local schedule (its number, Enter)
     0-9, Enter, Backspace, Escape, . (main keys or the numeric keypad): the keypad
     numeric keypad +: MENU
 
@@ -71,6 +72,7 @@ _BUTTONS: dict[int, tuple[str, str]] = {
     pygame.K_f: ("forfeit_home", "forfeit_away"),
     pygame.K_x: ("cancel", "cancel"),
     pygame.K_m: ("menu", "menu"),
+    pygame.K_l: ("schedule", "schedule"),
 }
 # Buttons on the numeric keypad itself, in every mode: MENU makes its 17 keys enough.
 _KEYPAD_BUTTONS: dict[int, str] = {pygame.K_KP_PLUS: "menu"}

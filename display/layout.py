@@ -18,6 +18,10 @@ timekeeper confirms playing on from a damaged journal, "CLOCK RESTORED - CHECK" 
 timekeeper confirms a clock brought back after a power loss, and a small mark while the
 office link is down.
 
+Sizes follow the hall (``options.hall``: the picture's height and the farthest seat,
+``display/hall.py``): the game screen gives what the back row must read at least the
+letter height it reads (``Frame.variant`` is "far" when it shows fewer things to do so).
+
 Text widths come from ``measure`` (the renderer passes the real font's); the default is a
 pure, generous estimate.
 """
@@ -85,15 +89,16 @@ def layout(doc: Mapping[str, Any], size: tuple[int, int], *,
     canvas = Canvas(width, height, measure, options or LayoutOptions())
     name = screen_name(state.phase, extra)
     items: list[Item]
+    variant = ""
     if name == "between" and extra is not None:
-        items = between_screen(canvas, extra, marks)
+        items = between_screen(canvas, extra, marks, state)
     elif name == "shootout":
         items = shootout_screen(canvas, state, marks)
     elif name == "final":
         items = final_screen(canvas, state, marks)
     else:
-        items = game_screen(canvas, state, marks)
-    return Frame(size, colour.BACKGROUND, tuple(items), name)
+        items, variant = game_screen(canvas, state, marks)
+    return Frame(size, colour.BACKGROUND, tuple(items), name, variant)
 
 
 def layout_inputs(inputs: FrameInputs, measure: Measure = approx_measure) -> Frame:

@@ -11,25 +11,30 @@ from firmware_py import presets
 from firmware_py.core.errors import PresetError
 from firmware_py.core.preset import Preset
 
+from .hall import DEFAULT as DEFAULT_HALL
+from .hall import HallGeometry
 from .screens.common import LayoutOptions
 
 NS_PER_MS = 1_000_000
 
 
-def options_for(preset: Preset) -> LayoutOptions:
+def options_for(preset: Preset, hall: HallGeometry = DEFAULT_HALL) -> LayoutOptions:
     defaults = LayoutOptions()
     return LayoutOptions(
+        hall=hall,
         tenths_below_ms=preset.tenths_below // NS_PER_MS,
         shootout_rounds=preset.shootout.rounds if preset.shootout else defaults.shootout_rounds,
         shift_length_ms=preset.shifts.length // NS_PER_MS if preset.shifts
         else defaults.shift_length_ms,
+        periods=preset.periods,
+        period_ms=preset.period_length // NS_PER_MS,
     )
 
 
-def options_for_name(name: object) -> LayoutOptions:
+def options_for_name(name: object, hall: HallGeometry = DEFAULT_HALL) -> LayoutOptions:
     if not isinstance(name, str) or name not in presets.names():
-        return LayoutOptions()
+        return LayoutOptions(hall=hall)
     try:
-        return options_for(presets.load(name))
+        return options_for(presets.load(name), hall)
     except PresetError:
-        return LayoutOptions()
+        return LayoutOptions(hall=hall)

@@ -19,6 +19,11 @@ finished frame is waiting when the instant comes::
 
 A stopped clock has no deadline: then a frame every ``idle`` (1 s) picks up what the core
 does not schedule (the office link, a status change); a button press wakes the loop at once.
+
+A loop that woke late (a loaded machine: a sleep may end ~15 ms after its instant) passes
+``shown``, the instant of the frame on the screen: if the value it shows is already over,
+the next frame is for *now*, drawn at once, instead of for the next change after now (which
+would leave the over tenth up for one more tenth).
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from dataclasses import dataclass
 
 NS_PER_MS = 1_000_000
 IDLE_NS = 1_000 * NS_PER_MS
-MIN_LEAD_NS = 2 * NS_PER_MS  # the wait's own slack (firmware_py.timesource spins the last 2 ms)
+MIN_LEAD_NS = 2 * NS_PER_MS  # slack for the sleep until the render instant (it may wake late)
 MAX_LEAD_NS = 50 * NS_PER_MS  # a frame that takes longer is late, not earlier still
 
 
@@ -45,8 +50,9 @@ class FramePacer:
         self.idle_ns = idle_ns
         self.lead_ns = lead_ns
 
-    def plan(self, now: int) -> FramePlan:
-        due = self.deadline(now)
+    def plan(self, now: int, shown: int | None = None) -> FramePlan:
+        """``shown``: the instant the frame on the screen was computed for, if any."""
+        due = self.deadline(now if shown is None or shown >= now else shown)
         present = now + self.idle_ns if due is None else min(max(due, now), now + self.idle_ns)
         return FramePlan(present, max(now, present - self.lead_ns))
 

@@ -6,7 +6,16 @@
 ``scoreboard replay`` (one document a line: ``--line N`` picks one; ``-`` reads stdin).
 ``--between FILE.json`` adds the between-games data (next match, group tables) and
 ``--restored`` / ``--office-offline`` the status marks. The preset named in the document
-supplies the tenths threshold, shootout rounds and shift length.
+supplies the tenths threshold, shootout rounds and shift length. ``--hall`` says which hall
+the layout sizes for (``tv55``, ``projector`` or ``HEIGHT_CM@DISTANCE_M``), and
+``--legibility`` prints, for every text, its height in cm and how far it reads from::
+
+    game 1920x1080 (standard), hall 68.5 cm @ 25 m: the back row reads 10.0 cm (158 px)
+    ROLE                TEXT                  PX      CM  READS FROM
+    clock               48.4                 335    21.2     53.1 m
+    period              2                    158    10.0     25.1 m
+    penalty.home.time   1:24                 158    10.0     25.1 m
+    name.home           CRVENA ZVEZDA BEOGRA  67     4.2     10.6 m  (not sized for it)
 
 No display is needed: the frame is drawn on an off-screen surface (pygame never opens a
 window), so it runs over SSH, in CI and on a Pi without HDMI.
@@ -23,6 +32,9 @@ from typing import Any
 from firmware_py.safejson import JsonError, Limits, expect_object, loads
 
 from . import document
+from .hall import DEFAULT as DEFAULT_HALL
+from .hall import HallGeometry, parse_hall
+from .items import Frame, Text
 from .layout import FrameInputs, LayoutOptions
 
 EXIT_BAD_INPUT = 2
@@ -74,8 +86,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="which line of a replay output to render (1 = the first)")
     parser.add_argument("--size", type=parse_size, default=(1920, 1080), metavar="WxH",
                         help="screen size in pixels; default 1920x1080")
-    parser.add_argument("--out", required=True, type=Path, metavar="FILE.png",
-                        help="the PNG to write")
+    parser.add_argument("--out", type=Path, default=None, metavar="FILE.png",
+                        help="the PNG to write (required unless --legibility)")
+    parser.add_argument("--hall", type=_hall_arg, default=DEFAULT_HALL,
+                        metavar="tv55|projector|CM@M",
+                        help="the hall the layout sizes for: tv55 (a 55-inch TV, 68.5 cm, "
+                        "back row at 25 m; the default), projector (200 cm at 40 m) or the "
+                        "picture's height in cm @ the farthest seat in m, e.g. 120@30")
+    parser.add_argument("--legibility", action="store_true",
+                        help="print every text's letter height in cm and the distance it "
+                        "reads from (250 times its height)")
     parser.add_argument("--between", type=Path, default=None, metavar="FILE.json",
                         help="between-games data (next match, group tables): shown before "
                         "the first face-off and after the final")
@@ -84,6 +104,48 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "power loss, not yet confirmed)")
     parser.add_argument("--office-offline", action="store_true",
                         help="show the office-link-down mark")
+
+
+def _hall_arg(text: str) -> HallGeometry:
+    try:
+        return parse_hall(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+# The texts the layout sizes for the back row (display/screens/game.py KEY_ROLES).
+SIZED = {"clock", "score.home", "score.away", "period", "penalty.home.time",
+         "penalty.away.time", "goal.home.player", "goal.away.player"}
+
+
+def legibility(frame: Frame, hall: HallGeometry) -> list[str]:
+    """One line per text of ``frame``: its role, what it says, its letter height in pixels
+    and cm, and the distance it reads from; the texts sized for the back row that fall
+    short of it are marked. Digits drawn one item a character (the clock) are one line."""
+    height = frame.size[1]
+    need = hall.legible_px(height)
+    lines = [f"{frame.screen} {frame.size[0]}x{height} ({frame.variant or 'standard'}), hall "
+             f"{hall.visible_height_cm:g} cm @ {hall.farthest_m:g} m: the back row reads "
+             f"{hall.cm(need, height):.1f} cm ({need} px)",
+             f"{'ROLE':<20}{'TEXT':<22}{'PX':>4}{'CM':>8}  READS FROM"]
+    merged: list[Text] = []
+    for item in frame.texts():
+        last = merged[-1] if merged else None
+        if last is not None and last.role == item.role and item.font == "digits" \
+                and last.rect[1] == item.rect[1] and last.px_height == item.px_height:
+            merged[-1] = Text(last.rect, last.text + item.text, last.px_height, last.colour,
+                              last.align, last.font, role=last.role)
+        else:
+            merged.append(item)
+    for item in merged:
+        sized = item.role in SIZED
+        note = "" if item.px_height >= need else (
+            "  SHORT of the back row" if sized else "  (not sized for it)")
+        shown = item.text if len(item.text) <= 21 else item.text[:20] + "\u2026"
+        lines.append(f"{item.role:<20}{shown:<22}{item.px_height:>4}"
+                     f"{hall.cm(item.px_height, height):>8.1f}"
+                     f"{hall.readable_from_m(item.px_height, height):>9.1f} m{note}")
+    return lines
 
 
 def read_state(source: str, line: int | None) -> dict[str, Any]:
@@ -179,16 +241,30 @@ def _check(doc: Mapping[str, Any], between: Mapping[str, Any] | None,
 def run(args: argparse.Namespace) -> int:
     """The subcommand: 0 on success, 2 (with a message on stderr) on bad input."""
     try:
-        if args.out.suffix.lower() != ".png":
+        if args.out is None and not args.legibility:
+            raise SnapshotError("--out FILE.png is needed (or --legibility to print sizes)")
+        if args.out is not None and args.out.suffix.lower() != ".png":
             raise SnapshotError(f"--out {args.out}: the file name must end in .png")
-        if not args.out.parent.is_dir():
+        if args.out is not None and not args.out.parent.is_dir():
             raise SnapshotError(f"--out {args.out}: no such folder {args.out.parent}")
         doc = read_state(args.state, args.line)
         between = _read_between(args.between) if args.between is not None else None
         _check(doc, between, args)
         status = {"restored": args.restored,
                   "office_online": False if args.office_offline else None}
-        path = snapshot(doc, args.size, args.out, between=between, status=status)
+        from .options import options_for_name  # noqa: PLC0415
+        options = options_for_name(doc.get("preset"), args.hall)
+        if args.legibility:
+            from .fonts import measure  # noqa: PLC0415 - the real font's widths
+            from .layout import layout  # noqa: PLC0415
+
+            frame = layout(doc, args.size, between=between, status=status, measure=measure,
+                           options=options)
+            print("\n".join(legibility(frame, args.hall)))
+        if args.out is None:
+            return 0
+        path = snapshot(doc, args.size, args.out, between=between, status=status,
+                        options=options)
     except SnapshotError as err:
         print(f"{PROG}: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT

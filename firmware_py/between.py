@@ -22,31 +22,50 @@ PAGE_NS = 8 * NS_PER_S
 def between_games(match: Match, at: int, *, pending: Mapping[str, Any] | None,
                   loaded: Mapping[str, Any] | None,
                   standings: Mapping[str, Mapping[str, Any]],
-                  final_hold: int) -> dict[str, Any] | None:
+                  final_hold: int, offer: Mapping[str, Any] | None = None
+                  ) -> dict[str, Any] | None:
     """The screen's data at ``at``, or None while a game (or a final being held) is on.
 
     ``pending``: the office's ``next`` waiting to be loaded; ``loaded``: the ``next`` the
     match on the board came from (None for the config's first match); ``standings``: the
-    office's tables by group (``wire.between_table``: what the display shows of each)."""
+    office's tables by group (``wire.between_table``: what the display shows of each);
+    ``offer``: a match of the local schedule whose teams are not known yet, waiting for the
+    timekeeper (README "A hall without an office"): shown instead of the board's match
+    before its first press, and after a final when the office sent nothing."""
     state = match.state
     upcoming: dict[str, Any] | None
     if state.phase is Phase.FINAL:
         if showing_final(state, at, final_hold):
             return None  # the final result stays up first
-        upcoming = None if pending is None else {
-            "match": pending["match"], "time": pending.get("scheduled"),
-            "label": pending.get("label"),
-            "home": pending["teams"]["home"], "away": pending["teams"]["away"]}
+        shown = pending if pending is not None else offer
+        upcoming = None if shown is None else _upcoming(shown)
+    elif state.phase is Phase.PREGAME and offer is not None and state.seq == 0:
+        upcoming = _upcoming(offer)
     elif state.phase is Phase.PREGAME:
         setup = match.setup
         source = loaded or {}
         upcoming = {"match": setup.match_id, "time": source.get("scheduled"),
                     "label": source.get("label"),
+                    # who may not play (the office's suspensions): shown before the face-off
+                    "suspended": list(source.get("suspended") or []),
                     "home": {"name": setup.home.name, "colours": list(setup.home.colours)},
                     "away": {"name": setup.away.name, "colours": list(setup.away.colours)}}
     else:
         return None
-    tables = [dict(standings[g]) for g in sorted(standings)]  # as wire.between_table made them
+    # In an event of several categories the office's `next` names the match's category and
+    # its tables arrive as "<category>/<group>": only that category's are shown (those of
+    # the next match once a final is done, else those of the match on the board). Without a
+    # category (a one-category event, the config's first match) every table is shown.
+    shown = pending if state.phase is Phase.FINAL and pending is not None else loaded
+    category = (shown or {}).get("category")
+    tables = [dict(standings[g]) for g in sorted(standings)  # as wire.between_table made them
+              if category is None or g.startswith(f"{category}/")]
     if upcoming is None and not tables:
         return None
     return {"next": upcoming, "tables": tables, "page": max(at, 0) // PAGE_NS}
+
+
+def _upcoming(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """A ``next`` document as the screen shows it."""
+    return {"match": doc["match"], "time": doc.get("scheduled"), "label": doc.get("label"),
+            "home": doc["teams"]["home"], "away": doc["teams"]["away"]}

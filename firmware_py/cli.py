@@ -47,6 +47,7 @@ keyboard (with --windowed; a USB keypad's keys work in every mode):
   M              MENU (then a number picks any action)
   N              NEXT (hold 1 s)
   U              UNDO (hold 1 s)
+  L              NEXT MATCH from the local schedule (its number, Enter)
   0-9 Enter Backspace Escape . (main keys or numeric keypad): the keypad
   numeric keypad +: MENU
   closing the window stops the daemon"""

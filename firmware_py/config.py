@@ -32,11 +32,13 @@ _KEYS: dict[str, set[str]] = {
     "match": {"preset", "preset_file", "id", "stage", "home", "away", "home_colours",
               "away_colours"},
     "state": {"dir"},
-    "display": {"mode", "size", "final_hold_s", "operator_line"},
+    "display": {"mode", "size", "final_hold_s", "operator_line", "screen_height_cm",
+                "farthest_seat_m"},
     "operator": {"port", "bind", "window"},
     "gpio": {"pin_factory"},
     "serial": {"url", "baud", "state_hz"},
     "log": {"level"},
+    "schedule": {"file", "hall"},
 }
 _FREE_TABLES = {"console", "keypad", "mqtt"}  # checked by their own modules
 
@@ -70,6 +72,16 @@ class OperatorConfig:
 
 
 @dataclass(frozen=True)
+class ScheduleConfig:
+    """A local copy of the tournament file, for a hall without an office (README "A hall
+    without an office"). The file itself is read by the daemon at start: a missing or broken
+    one is shown on the board, it does not keep the board from starting."""
+
+    file: Path | None = None  # None: no local schedule
+    hall: str | None = None  # None: [mqtt] hall, or the tournament's only hall
+
+
+@dataclass(frozen=True)
 class Config:
     source: str = "defaults"
     match: MatchConfig = field(default_factory=MatchConfig)
@@ -77,6 +89,10 @@ class Config:
     display_mode: str = "auto"
     display_size: tuple[int, int] = (1280, 720)
     final_hold_s: int = 30  # a final result stays up this long before the next match
+    # The hall the display hangs in (display/hall.py): the picture's visible height and the
+    # farthest seat; the layout sizes what the back row must read from them. A 55-inch TV.
+    screen_height_cm: float = 68.5
+    farthest_seat_m: float = 25.0
     # The hall display's operator line (the entry being typed, the last press's outcome):
     # "auto" shows it only while no operator view is open (page served, second window).
     operator_line: str | bool = "auto"
@@ -87,6 +103,7 @@ class Config:
     serial: SerialConfig = field(default_factory=SerialConfig)
     mqtt: LinkConfig | None = None
     log_level: str = "info"
+    schedule: ScheduleConfig = field(default_factory=ScheduleConfig)
 
 
 def load(path: Path | None) -> Config:
@@ -101,10 +118,11 @@ def load(path: Path | None) -> Config:
         return parse({}, f"{path} (absent: defaults)")
     except (OSError, UnicodeDecodeError) as err:
         raise ConfigError(f"{path}: cannot read: {err}") from err
-    return parse(parse_toml(text, str(path), ConfigError), str(path))
+    return parse(parse_toml(text, str(path), ConfigError), str(path), base=path.parent)
 
 
-def parse(data: dict[str, Any], source: str) -> Config:
+def parse(data: dict[str, Any], source: str, *, base: Path | None = None) -> Config:
+    """``base``: the config file's folder, which relative paths in it are taken from."""
     top = Table(data, source, ConfigError, keys=sorted([*_KEYS, *_FREE_TABLES]),
                 entries="table")
     # Every table first (unknown keys are refused as each is opened), then the values.
@@ -158,6 +176,13 @@ def parse(data: dict[str, Any], source: str) -> Config:
         size = parse_size(size_text)
     except ValueError as err:
         raise display.error("size", str(err)) from err
+    screen_height_cm = display.number("screen_height_cm", 68.5)
+    if not 1 <= screen_height_cm <= 5000:
+        raise display.error("screen_height_cm", "must be the picture's visible height, 1 to "
+                            f"5000 cm, got {screen_height_cm:g}")
+    farthest_seat_m = display.number("farthest_seat_m", 25.0)
+    if not 0.5 <= farthest_seat_m <= 500:
+        raise display.error("farthest_seat_m", f"must be 0.5 to 500 m, got {farthest_seat_m:g}")
     operator_line = display.get("operator_line", "auto")
     if operator_line != "auto" and not isinstance(operator_line, bool):
         raise display.error("operator_line", f"must be \"auto\", true or false, got "
@@ -200,6 +225,7 @@ def parse(data: dict[str, Any], source: str) -> Config:
             raise ConfigError(str(err)) from err
 
     level = tables["log"].choice("level", LOG_LEVELS, "info")
+    schedule = _schedule(tables["schedule"], base)
     return Config(
         source=source,
         match=MatchConfig(preset, Path(preset_file) if preset_file else None, setup),
@@ -207,6 +233,8 @@ def parse(data: dict[str, Any], source: str) -> Config:
         display_mode=mode,
         display_size=size,
         final_hold_s=final_hold_s,
+        screen_height_cm=screen_height_cm,
+        farthest_seat_m=farthest_seat_m,
         operator_line=operator_line,
         operator=OperatorConfig(port, bind, window),
         pin_factory=pin_factory,
@@ -215,7 +243,26 @@ def parse(data: dict[str, Any], source: str) -> Config:
         serial=SerialConfig(url, baud, state_hz),
         mqtt=mqtt,
         log_level=level,
+        schedule=schedule,
     )
+
+
+def _schedule(table: Table, base: Path | None) -> ScheduleConfig:
+    file = table.text("file", "")
+    hall = table.text("hall", "")
+    if hall:
+        try:
+            check_name("hall", hall)
+        except ValueError as err:
+            raise table.error("hall", str(err)) from err
+    if not file:
+        if hall:
+            raise table.error("hall", "a hall needs a schedule: file = \"tournament.toml\"")
+        return ScheduleConfig()
+    path = Path(file)
+    if not path.is_absolute() and base is not None:
+        path = base / path
+    return ScheduleConfig(path, hall or None)
 
 
 def parse_size(text: str) -> tuple[int, int]:

@@ -18,7 +18,14 @@ Each iteration:
 4. **draw** a frame at the instant the shown state next changes (firmware_py/frameplan.py),
    computed for that very instant; when a core deadline falls first, wait for it, journal
    what it does, then draw;
-5. **publish** (firmware_py/outputs.py): the office link's pump (acks, events, ``next``), the
+5. **wait**, asleep, never spinning (``TimeSource.sleep_until``): until the earliest of the
+   next frame's rendering, a core or input deadline, the operator view's or a notice's
+   expiry. Serial lines and GPIO edges end a nap at once (their threads set ``_wake``);
+   naps look at the other inputs every ``SLICE_NS`` while there are any (a window's keys,
+   an open USB keypad), else every ``NAP_NS``. A frame is presented by
+   sleeping until its instant: the OS wakes the loop a little after it (~0.1 ms), well
+   inside the tenth the frame shows. Only the horn's thread waits exactly (it spins);
+6. **publish** (firmware_py/outputs.py): the office link's pump (acks, events, ``next``), the
    state document on change (to the retained MQTT topic, to the serial link, to
    ``--state-file``), systemd STATUS and WATCHDOG.
 
@@ -47,15 +54,20 @@ import logging
 import os
 import signal
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from firmware_py.between import between_games
+
+if TYPE_CHECKING:
+    from display.hall import HallGeometry
 from firmware_py.config import Config
 from firmware_py.core.commands import Command, Next, Stop
 from firmware_py.core.commands import Horn as HornCommand
+from firmware_py.core.entry import PickMatch, ScheduledChoice
 from firmware_py.core.events import Event
 from firmware_py.core.match import Match
 from firmware_py.core.phase import Phase
@@ -65,7 +77,7 @@ from firmware_py.feedback import SHOWN_NS, Feedback, Notice
 from firmware_py.frameplan import MIN_FRAME_GAP_NS, FramePlanner
 from firmware_py.logfmt import kv
 from firmware_py.matchfiles import MatchFiles
-from firmware_py.nextmatch import NextMatch, setup_from_next
+from firmware_py.nextmatch import NextMatch, in_progress, setup_from_next, showing_final
 from firmware_py.operatorview import operator_document
 from firmware_py.operatorweb import OperatorWeb, Snapshot
 from firmware_py.outbox import JournalTail, Outbox, SeqLog, stored_path
@@ -84,17 +96,25 @@ from firmware_py.parts import (
     SerialPort,
 )
 from firmware_py.runconfig import RunOptions, preset_text
+from firmware_py.schedule import LocalSchedule, ScheduleError, next_document
+from firmware_py.schedule import load as load_schedule
 from firmware_py.script import ScriptLine, parse_script
 from firmware_py.scriptplayer import ScriptPlayer, origin_of, played_lines
 from firmware_py.session import CONFIRMING, Session, open_session
 from firmware_py.statelock import StateLock
 from firmware_py.timeline import Timeline, boot_id
-from firmware_py.timesource import DEFAULT_SPIN_NS, SystemTime, TimeSource
+from firmware_py.timesource import SystemTime, TimeSource
 from hardware import keymap
 
 log = logging.getLogger("firmware_py.daemon")
 
-SLICE_S = 0.010  # the longest nap between looks at the inputs (a press shows within ~10 ms)
+# The nap between looks at an input that cannot wake the loop itself (a window's keys, an
+# open USB keypad): a press shows within ~10 ms. Serial lines and GPIO edges end a nap at
+# once (their threads set the loop's wake event), so without those inputs a nap lasts up to
+# NAP_NS: a stop signal and the office link's pump (acks, `next`) are taken within it. A
+# nap is a sleep (firmware_py/timesource.py sleep_until), never a spin.
+SLICE_NS = 10_000_000
+NAP_NS = 100_000_000
 # A scripted match loaded from `next` starts this much later (its between-games screen shows).
 SCRIPTED_PREGAME_NS = 20 * NS_PER_S
 # While a clock runs, its instant is journalled this often (match time): after a power cut
@@ -150,6 +170,15 @@ class Daemon:
         self.final_hold = config.final_hold_s * NS_PER_S
         self.standings: dict[str, dict[str, Any]] = {}  # group -> the office's table
         self._loaded_next: dict[str, Any] | None = None  # the `next` on the board, if any
+        # A hall without an office (README "A hall without an office"): the local schedule
+        # (or why there is none), the matches played here, a placeholder match waiting for
+        # the timekeeper, and whether an office has sent a `next` (then it decides).
+        self.schedule: LocalSchedule | None = None
+        self.schedule_problem: str | None = None
+        self._played: set[str] = set()
+        self._local_offer: dict[str, Any] | None = None
+        self._office_next_seen = False
+        self._offered: tuple[ScheduledChoice, ...] | None = None
         # Where journals of another tournament or hall were moved at start (for the
         # timekeeper's status), relative to the state directory; None if there were none.
         self.set_aside: str | None = None
@@ -183,6 +212,7 @@ class Daemon:
                                serial_hz=config.serial.state_hz)
         self._dirty = True
         self._serial_input = False
+        self._wake = threading.Event()  # set by an input's thread: ends the loop's nap
         self._next_arrived = False
         self._watchdog_at = 0
         self._snapshots = 0
@@ -237,7 +267,7 @@ class Daemon:
 
     def _on_signal(self, signum: int, frame: FrameType | None) -> None:
         # Runs between two bytecodes of the main thread: only switch the relay off (it takes
-        # no lock) and raise the flag; the loop stops in order within one slice.
+        # no lock) and raise the flag; the loop stops in order within one nap (NAP_NS at most).
         if self.relay is not None:
             self.parts.switch_off(self.relay)
         if self.stopping is None:
@@ -264,10 +294,13 @@ class Daemon:
         # The relay first: claiming its pin drives it off, whatever a crash left latched.
         self.pins = parts.pins(opts.pin_factory)
         self.relay = parts.relay(cfg, self.pins)
+        self._load_schedule()
         self._open_first_match()
         self.console = parts.console(cfg, self.pins, list(self.match.preset.penalties.kinds),
                                      self.timeline.ticks_to_ns)
-        self.options_layout = options_for(self.match.preset)
+        self._offer_choices()
+        self.console.on_edge(self._wake.set)
+        self.options_layout = options_for(self.match.preset, self._hall())
         self.display, self.keyboard = parts.display(opts.display_mode, cfg.display_size)
         if keymap.enabled(cfg.keypad.mode, opts.display_mode, sys.platform):
             self.keys = parts.keys(cfg, self.time)
@@ -331,7 +364,13 @@ class Daemon:
         match_cfg = cfg.match
         setup = match_cfg.setup
         toml_text, source = preset_text(match_cfg.preset, match_cfg.preset_file)
-        if current is not None and current != setup.match_id:
+        first = self._first_from_schedule(current)
+        if first is not None:
+            # A fresh hall with a schedule: its first match here instead of the config's.
+            self._loaded_next = first
+            name, setup = setup_from_next(first)
+            toml_text, source = preset_text(name, None)
+        elif current is not None and current != setup.match_id:
             # The board was on another match (loaded from `next`): its journal holds its
             # setup; the config's match is only what a fresh hall plays first.
             setup = type(setup)(match_id=current)
@@ -352,6 +391,120 @@ class Daemon:
             script = candidate if candidate.exists() else None
         if script is not None:
             self._start_script(script)
+
+    # -------------------------------------------------------------- the local schedule
+
+    def _load_schedule(self) -> None:
+        """``[schedule] file``: read once at start. A missing or broken file, or a hall it
+        does not know, is logged and shown on the board; the board plays without it."""
+        cfg = self.config
+        if cfg.schedule.file is None:
+            return
+        try:
+            self.schedule = load_schedule(cfg.schedule, cfg.mqtt.hall if cfg.mqtt else None)
+        except ScheduleError as err:
+            self.schedule_problem = str(err)
+            kv(log, logging.ERROR, "schedule not used", problem=str(err))
+            return
+        kv(log, logging.INFO, "schedule", file=cfg.schedule.file, hall=self.schedule.hall,
+           tournament=self.schedule.tournament.id,
+           matches=len(self.schedule.remaining(())))
+
+    def _first_from_schedule(self, current: str | None) -> dict[str, Any] | None:
+        """With a schedule: the matches played here (their journals are final) and, for a
+        fresh hall (no match on the board yet), the first one left. A match the board is
+        on came from the schedule if its id is there: its time and label are shown."""
+        if self.schedule is None:
+            return None
+        self._played = self.files.played()
+        if current is not None:
+            m = self.schedule.tournament.match(current)
+            if m is not None:
+                self._loaded_next = next_document(self.schedule.tournament, m, confirmed=True)
+            return None
+        return self._schedule_next(on_board=None)
+
+    def _schedule_next(self, on_board: str | None) -> dict[str, Any] | None:
+        """The next match in this hall, as a ``next`` document; one whose teams are still
+        placeholders waits for the timekeeper (``_local_offer``) and None is returned."""
+        assert self.schedule is not None
+        left = self.schedule.remaining(self._played, on_board)
+        if not left:
+            return None
+        doc = next_document(self.schedule.tournament, left[0])
+        if doc.get("teams_known") is False:
+            self._local_offer = doc
+            self._dirty = True
+            return None
+        return doc
+
+    def _offer_choices(self) -> None:
+        """The keypad's SCHEDULE entry lists this hall's matches still to play."""
+        if self.schedule is None or self.console is None or self.session is None:
+            return
+        choices = self.schedule.choices(self._played, self.session.match_id)
+        if choices != self._offered:
+            self._offered = choices
+            self.console.offer_schedule(choices, self.schedule.teams())
+
+    def _take_local(self) -> None:
+        """After a final (once it has been up for the final hold): the next match in this
+        hall, unless an office decides (it has sent a `next`)."""
+        assert self.session is not None
+        if self.schedule is None or self._office_next_seen:
+            return
+        state = self.match.state
+        if state.phase is not Phase.FINAL:
+            return
+        if self.session.match_id not in self._played:
+            self._played.add(self.session.match_id)
+            self._offer_choices()
+        if showing_final(state, self.timeline.now(), self.final_hold):
+            return
+        if self._local_offer is not None:
+            return  # a placeholder match: the timekeeper picks its teams
+        doc = self._schedule_next(on_board=self.session.match_id)
+        if doc is not None:
+            self._load_next(doc)
+
+    def _pick(self, pick: PickMatch) -> None:
+        """The timekeeper picked the next match from the schedule (the keypad's SCHEDULE
+        entry). Loaded like the office's `next`: its journal and the current pointer are
+        written at once, so a restart comes back to it."""
+        assert self.session is not None
+        reason = self._pick_refusal(pick)
+        if reason is not None:
+            kv(log, logging.WARNING, "next match not picked", match=pick.match, reason=reason)
+            self.feedback.note(f"NEXT MATCH {pick.match}", reason, pick.at)
+            self._dirty = True
+            return
+        assert self.schedule is not None
+        m = self.schedule.tournament.match(pick.match)
+        assert m is not None
+        doc = next_document(self.schedule.tournament, m, pick.home, pick.away, confirmed=True)
+        kv(log, logging.INFO, "next match picked at the table", match=pick.match,
+           home=doc["teams"]["home"]["name"], away=doc["teams"]["away"]["name"])
+        self._local_offer = None
+        self._load_next(doc)
+        self.feedback.note(f"NEXT MATCH {pick.match}", None, pick.at)
+
+    def _pick_refusal(self, pick: PickMatch) -> str | None:
+        assert self.session is not None
+        if self.schedule is None:
+            return self.schedule_problem or "no schedule: [schedule] file in the config"
+        if self._office_next_seen and self.link is not None and self.link.connected:
+            return "the office sends the next match"
+        if in_progress(self.match.state):
+            return "a match is in progress: pick after its final"
+        if not self.session.recorder.recording or self.session.damaged:
+            return "the journal must be written first"
+        if pick.match == self.session.match_id:
+            return "already on the board"
+        if pick.match in self._played or self.schedule.tournament.match(pick.match) is None:
+            return f"{pick.match} is not left in this hall's schedule"
+        if pick.home is not None and pick.home == pick.away:
+            return f"{pick.home} cannot play itself"
+        return None
 
     def _start_script(self, path: Path, delay: int = 0) -> None:
         """Play ``path`` on the match on the board, from now + ``delay`` (match time)."""
@@ -463,21 +616,24 @@ class Daemon:
         return step.wake_at
 
     def _wait(self, target: int) -> None:
-        """Nap until ``target`` (match time) or until an input arrives; pump the office link
-        meanwhile (acks, `next`)."""
+        """Sleep until ``target`` (match time) or until an input arrives, never spinning:
+        naps of at most ``_nap_ns()`` with a look at the inputs between them, each ended
+        at once by ``_wake``; pump the office link meanwhile (acks, `next`)."""
         if self._until is not None:
             target = min(target, max(self._until, self.timeline.now()))
         real_target = self.timeline.to_real(target)
+        nap = self._nap_ns()
         while self.stopping is None:
+            # Cleared before each look at the inputs: a line arriving after the look sets it
+            # again and the nap ends at once; one set before the look costs one more round
+            # at most, never a spin.
+            self._wake.clear()
             if self._input_waiting():
                 return
-            left = real_target - self.time.monotonic_ns()
-            if left <= 0:
+            real = self.time.monotonic_ns()
+            if real >= real_target:
                 return
-            if left <= DEFAULT_SPIN_NS:
-                self.time.wait_until(real_target)
-                return
-            self.time.sleep(min(SLICE_S, (left - DEFAULT_SPIN_NS) / 1e9))
+            self.time.sleep_until(min(real_target, real + nap), cancel=self._wake)
             if self.link is not None:
                 self._pump_link()
                 if self._next_arrived:
@@ -495,8 +651,18 @@ class Daemon:
 
     def _on_next(self, doc: dict[str, Any]) -> None:
         self.next_match.offer(doc)  # called from pump(), on this thread
+        # The office decides from now on: its `next` replaces a local pick not yet started.
+        self._office_next_seen = True
+        self._local_offer = None
         self._next_arrived = True
         self._dirty = True  # the between-games screen shows the next match
+
+    def _nap_ns(self) -> int:
+        """``SLICE_NS`` while an input must be looked at (a window's keys, an open USB
+        keypad), else ``NAP_NS``: every other input wakes the loop itself."""
+        polled = (self.options.display_mode != "headless"
+                  or (self.keys is not None and self.keys.watching()))
+        return SLICE_NS if polled else NAP_NS
 
     def _input_waiting(self) -> bool:
         assert self.console is not None and self.keyboard is not None
@@ -504,7 +670,9 @@ class Daemon:
                 or (self.keys is not None and self.keys.pending()))
 
     def _serial_woke(self) -> None:
-        self._serial_input = True  # read by the loop within a slice; a plain flag, no lock
+        # From the serial reader's thread: a plain flag for the loop, and its nap ended.
+        self._serial_input = True
+        self._wake.set()
 
     # -------------------------------------------------------------- inputs
 
@@ -531,7 +699,8 @@ class Daemon:
             self._serial_input = False
             for command in self.serial.drain():
                 self._apply(command, "serial")
-        self.console.drain(now, self.match, lambda c: self._apply(c, "console"))
+        self.console.drain(now, self.match, lambda c: self._pick(c) if isinstance(
+            c, PickMatch) else self._apply(c, "console"))
         if self.console.entry() != entry_before:
             self._dirty = True
             if self.feedback.current(now) is notice_before:
@@ -781,6 +950,8 @@ class Daemon:
         doc = self.next_match.take(self.match.state, self.timeline.now(), self.final_hold)
         if doc is not None:
             self._load_next(doc)
+            return
+        self._take_local()
 
     def _load_next(self, doc: dict[str, Any]) -> None:
         from display.options import options_for  # noqa: PLC0415
@@ -807,7 +978,8 @@ class Daemon:
             outbox.add(new.records)
             self.link.add_outbox(outbox)
         self.console.new_match(list(self.match.preset.penalties.kinds))
-        self.options_layout = options_for(self.match.preset)
+        self._offer_choices()
+        self.options_layout = options_for(self.match.preset, self._hall())
         self.outputs.forget()
         kv(log, logging.INFO, "next match loaded", match=setup.match_id, preset=name,
            stage=setup.stage.value, home=setup.home.name, away=setup.away.name,
@@ -848,13 +1020,21 @@ class Daemon:
         if self.set_aside is not None and self.match.state.phase is Phase.PREGAME:
             # Until the first game starts: the timekeeper has seen it by then.
             status["set_aside"] = self.set_aside
+        if self.schedule_problem is not None and self.match.state.phase is Phase.PREGAME:
+            status["schedule"] = self.schedule_problem  # until the first game starts
         return status
+
+    def _hall(self) -> HallGeometry:
+        """The hall the display hangs in ([display] screen_height_cm, farthest_seat_m)."""
+        from display.hall import HallGeometry  # noqa: PLC0415 - the display loads lazily
+
+        return HallGeometry(self.config.screen_height_cm, self.config.farthest_seat_m)
 
     def between(self, at: int) -> dict[str, Any] | None:
         """The between-games screen's data at ``at`` (firmware_py/between.py)."""
         return between_games(self.match, at, pending=self.next_match.pending,
                              loaded=self._loaded_next, standings=self.standings,
-                             final_hold=self.final_hold)
+                             final_hold=self.final_hold, offer=self._local_offer)
 
     def _frame(self, present_at: int) -> None:
         assert self.display is not None and self.frames is not None
@@ -865,7 +1045,9 @@ class Daemon:
                                   status=self.status(present_at),
                                   options=self.options_layout)
         self.frames.rendered(self.time.monotonic_ns() - started)
-        self.time.wait_until(self.timeline.to_real(present_at))
+        # Asleep until the instant the frame was computed for, never before it (nor does a
+        # spin hold the core: a wake-up ~0.1 ms late still shows that instant's tenth).
+        self.time.sleep_until(self.timeline.to_real(present_at))
         self.display.present(dirty)
         self.frames.presented(present_at)
         self._dirty = False
@@ -943,6 +1125,10 @@ class Daemon:
             return
         if self.next_match.pending is not None:
             return  # the office's next match waits (the final is held up first)
+        if (self.schedule is not None and not self._office_next_seen
+                and self._local_offer is None
+                and self.schedule.remaining(self._played, self.match.setup.match_id)):
+            return  # the schedule's next match follows the final hold
         self.request_stop("done")
 
     # -------------------------------------------------------------- stop

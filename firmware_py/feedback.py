@@ -39,6 +39,11 @@ _SHORT: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"nothing follows the (\w+) phase by itself; press start"), "press START"),
     (re.compile(r"the match is already over"), "match is over (undo first)"),
     (re.compile(r"(\d+) ms is more than the (\d+) ms"), "clock beyond this period"),
+    # The shootout's order and bars (the log keeps the rule behind them).
+    (re.compile(r"(\w+) shoots first in round (\d+)"), r"\1 shoots first in round \2"),
+    (re.compile(r"(#\d+) \(\w+\) may not shoot: sent off"), r"\1 sent off: may not shoot"),
+    (re.compile(r"(#\d+) \(\w+\) may not shoot: his penalty"),
+     r"\1 still penalised: may not shoot"),
 )
 
 
@@ -125,6 +130,11 @@ class Feedback:
 
     def refused(self, command: Command, reason: str, at: int) -> Notice:
         return self._set(Notice(press_label(command), short_reason(reason), at,
+                                at + self.shown_ns))
+
+    def note(self, press: str, reason: str | None, at: int) -> Notice:
+        """The outcome of a press that is no core command (the schedule's next match)."""
+        return self._set(Notice(press, None if reason is None else short_reason(reason), at,
                                 at + self.shown_ns))
 
     def clear(self) -> None:

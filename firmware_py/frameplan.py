@@ -1,7 +1,8 @@
 """When the daemon draws: the display's pacer (display/pacing.py) on the match's timeline,
 with the loop's own limits.
 
-- A frame is shown at the instant the shown state next changes, and computed for it.
+- A frame is shown at the instant the shown state next changes, and computed for it; when
+  the loop woke after that instant (late), at once, computed for now.
 - With no display deadline (a stopped clock, pregame, the final) the pacer plans an idle
   frame a second ahead of *now*, which moves on every turn: it is anchored on the last frame
   shown instead, so a status change (office offline) is drawn within a second.
@@ -46,7 +47,7 @@ class FramePlanner:
     def plan(self, now: int, due: int | None, others: Iterable[int | None]) -> Step:
         """``due``: the core's next deadline; ``others``: more instants to wake at (inputs
         settling, the watchdog, a script line)."""
-        plan = self.pacer.plan(now)
+        plan = self.pacer.plan(now, None if self.count == 0 else self.last_present)
         present_at = max(min(plan.present_at, self.last_present + self.pacer.idle_ns),
                          self.earliest(now))
         render_at = present_at - (plan.present_at - plan.render_at)

@@ -27,6 +27,7 @@ import logging
 import os
 from pathlib import Path
 
+from firmware_py.journal import scan
 from firmware_py.wire import check_name
 
 POINTER = "current"
@@ -122,6 +123,28 @@ class MatchFiles:
     def set_current(self, match_id: str) -> None:
         self.dir.mkdir(parents=True, exist_ok=True)
         _write_atomically(self.dir / POINTER, f"{check_name('match', match_id)}\n")
+
+    def played(self) -> set[str]:
+        """The matches whose journal here is final: a ``match_ended`` event not undone
+        (what a hall without an office counts as played). An unreadable journal counts as
+        not played: the timekeeper sees it offered again and can pick another."""
+        out: set[str] = set()
+        for path in self.journals():
+            try:
+                data = path.read_bytes()
+            except OSError:
+                continue
+            final = False
+            for r in scan(data, path.name).records:
+                if r.get("type") != "event":
+                    continue
+                if r.get("event") == "match_ended":
+                    final = True
+                elif r.get("event") == "undone":  # it says the phase it leaves
+                    final = r.get("data", {}).get("phase") == "final"
+            if final:
+                out.add(self.match_of(path))
+        return out
 
     def journals(self) -> list[Path]:
         """Every match journal, oldest last-write first (the order to resend them in)."""

@@ -325,7 +325,7 @@ class HallLink:
     def _handle_message(self, topic: str, payload: bytes, retained: bool) -> None:
         found = wire.route(topic, self._tournament)
         if found is not None and found.kind == wire.STANDINGS:
-            self._handle_standings(topic, payload)
+            self._handle_standings(topic, payload, found)
             return
         if topic == self.topics.acks:
             try:
@@ -353,8 +353,10 @@ class HallLink:
         if self._on_next is not None:
             self._on_next(doc)
 
-    def _handle_standings(self, topic: str, payload: bytes) -> None:
-        group = topic.rsplit("/", 1)[-1]
+    def _handle_standings(self, topic: str, payload: bytes, found: wire.Route) -> None:
+        # Keyed "<group>", or "<category>/<group>" in an event of several categories: the
+        # between-games screen shows the tables of its match's category (firmware_py.between).
+        group = f"{found.category}/{found.group}" if found.category else str(found.group)
         if not payload:
             doc = None  # the office removed the table
         else:

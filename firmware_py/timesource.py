@@ -5,9 +5,15 @@ monotonic clock, napping between looks at the inputs, being awake at a deadline,
 clock for labels. ``SystemTime`` is the real one; a test passes a fake (tests/fakes.py) and
 runs a whole scoreboard in milliseconds, as trio's MockClock does for trio programs.
 
-Hitting a deadline (a horn at zero): ``time.sleep`` overshoots by ~0.1 ms (up to ~0.3 ms)
-and, without real-time priority on a loaded machine, by up to ~15 ms, so ``wait_until``
-sleeps until shortly before the deadline and spins the rest.
+Two ways to be awake at an instant:
+
+- ``wait_until`` is exact: ``time.sleep`` overshoots by ~0.1 ms (up to ~0.3 ms) and, without
+  real-time priority on a loaded machine, by up to ~15 ms, so it sleeps until shortly before
+  the deadline and spins the rest. Only the horn's relay needs that (firmware_py/hornthread.py).
+- ``sleep_until`` never spins: it sleeps for what is left (again if a nap ended early) and
+  returns at or a little after the instant. The display's frames and the loop's naps use it:
+  a frame shown 0.1 ms after its instant still shows the tenth of that instant, and the spin
+  cost more than all the drawing (bench/render.py).
 
 Wall time is only for labels, and only once systemd-timesyncd says the clock is set
 (``/run/systemd/timesync/synchronized``): a Pi 4 has no battery clock, so before that the
@@ -48,7 +54,12 @@ class TimeSource(Protocol):
         """Nap about ``seconds`` (a nap may end early; callers look at the clock again)."""
 
     def wait_until(self, deadline_ns: int, cancel: threading.Event | None = None) -> int:
-        """Be awake at ``deadline_ns`` (or earlier if ``cancel`` is set); the instant seen."""
+        """Be awake at ``deadline_ns`` exactly, spinning the last moment (or earlier if
+        ``cancel`` is set); the instant seen."""
+
+    def sleep_until(self, deadline_ns: int, cancel: threading.Event | None = None) -> int:
+        """Sleep until ``deadline_ns`` without spinning: return at or a little after it (or
+        earlier if ``cancel`` is set); the instant seen."""
 
     def wall(self) -> WallClock | None:
         """The wall clock, or None while it is not known to be set."""
@@ -88,6 +99,30 @@ def wait_until(
     return now
 
 
+def sleep_until(
+    deadline_ns: int,
+    *,
+    clock: Callable[[], int] = time.monotonic_ns,
+    sleep: Callable[[float], object] | None = None,
+    cancel: threading.Event | None = None,
+) -> int:
+    """Return at or after ``deadline_ns`` on ``clock`` without a busy wait.
+
+    Each round blocks in ``sleep`` for all that is left, so the thread gives up its core
+    (and the GIL) until the OS wakes it: a late wake-up (sleep's overshoot) is accepted,
+    never an early one. Returns the instant observed: at or after the deadline, or before it
+    if ``cancel`` was set (``sleep`` then defaults to ``cancel.wait``, which it ends)."""
+    if sleep is None:
+        sleep = cancel.wait if cancel is not None else time.sleep
+    now = clock()
+    while now < deadline_ns:
+        if cancel is not None and cancel.is_set():
+            return now
+        sleep((deadline_ns - now) / NS_PER_S)
+        now = clock()
+    return now
+
+
 class SystemTime:
     """The OS clock: ``time.monotonic_ns``, ``time.sleep`` and, once synchronised,
     ``time.time``."""
@@ -103,6 +138,9 @@ class SystemTime:
 
     def wait_until(self, deadline_ns: int, cancel: threading.Event | None = None) -> int:
         return wait_until(deadline_ns, cancel=cancel)
+
+    def sleep_until(self, deadline_ns: int, cancel: threading.Event | None = None) -> int:
+        return sleep_until(deadline_ns, cancel=cancel)
 
     def wall(self) -> WallClock | None:
         return time.time if self._synced_flag.exists() else None

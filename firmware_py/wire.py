@@ -96,6 +96,7 @@ class Nx:
     COLOURS = "colours"
     SCHEDULED = "scheduled"
     LABEL = "label"
+    CATEGORY = "category"  # optional: the match's category in an event of several
     SUSPENDED = "suspended"
     TEAM = "team"
     PLAYER = "player"
@@ -105,6 +106,7 @@ class St:
     """The keys of a ``standings`` document, of a table and of its rows (with ``FIGURES``)."""
 
     GROUP = "group"
+    CATEGORY = "category"  # optional: in an event of several categories
     TOURNAMENT = "tournament"
     NAME = "name"
     PROVISIONAL = "provisional"
@@ -166,14 +168,19 @@ def hall_topic(tournament: str, hall: str, kind: str) -> str:
     return f"{tournament_root(tournament)}/{check_hall(hall)}/{kind}"
 
 
-def standings_topic(tournament: str, group: str) -> str:
-    """``arena/v1/<tournament>/standings/<group>``."""
-    return f"{tournament_root(tournament)}/{STANDINGS}/{check_name('group', group)}"
+def standings_topic(tournament: str, group: str, category: str | None = None) -> str:
+    """``arena/v1/<tournament>/standings/<group>``; in an event of several categories
+    ``.../standings/<category>/<group>`` (group names are unique only within a category)."""
+    level = check_name("group", group)
+    if category is not None:
+        level = f"{check_name('category', category)}/{level}"
+    return f"{tournament_root(tournament)}/{STANDINGS}/{level}"
 
 
 def standings_filter(tournament: str) -> str:
-    """The subscription to every group's table: ``arena/v1/<tournament>/standings/+``."""
-    return f"{tournament_root(tournament)}/{STANDINGS}/+"
+    """The subscription to every group's table, of every category:
+    ``arena/v1/<tournament>/standings/#``."""
+    return f"{tournament_root(tournament)}/{STANDINGS}/#"
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,12 +232,18 @@ class Route:
     kind: str  # one of HALL_KINDS, or STANDINGS
     hall: str | None = None
     group: str | None = None
+    category: str | None = None  # STANDINGS of an event of several categories
 
 
 def route(topic: str, tournament: str) -> Route | None:
     """Where ``topic`` belongs in ``tournament``'s tree; None for anything else (another
     tournament or version, an unknown kind, a level too many)."""
     parts = topic.split("/")
+    if len(parts) == 6 and parts[:4] == [ROOT, VERSION, tournament, STANDINGS]:
+        category, group = parts[4], parts[5]
+        if not (_NAME.fullmatch(category) and _NAME.fullmatch(group)):
+            return None
+        return Route(STANDINGS, group=group, category=category)
     if len(parts) != 5 or parts[:3] != [ROOT, VERSION, tournament]:
         return None
     name, kind = parts[3], parts[4]
@@ -449,15 +462,25 @@ def _check_match_ended(topic: str, data: Mapping[str, Any]) -> None:
         for i, shot in enumerate(_items(topic, shootout, "shots", where + "shootout.")):
             at = f"{where}shootout.shots[{i}]."
             _side(topic, shot, "team", where=at)
-            _int(topic, shot, "player", 0, where=at, maximum=MAX_PLAYER)
+            _shooter(topic, shot, at)
             _bool(topic, shot, "scored", False, where=at)
+        # Rules 000: the decisive goal is credited to the player who took the shot.
         decisive = shootout.get("decisive")
         if decisive is not None:
             at = f"{where}shootout.decisive."
             if not isinstance(decisive, dict):
                 _refuse(topic, f"'{at[:-1]}' must be an object or null, got {kind_of(decisive)}")
             _side(topic, decisive, "team", where=at)
-            _int(topic, decisive, "player", 0, where=at, maximum=MAX_PLAYER)
+            _shooter(topic, decisive, at)
+
+
+def _shooter(topic: str, shot: Mapping[str, Any], where: str) -> None:
+    """A shot's ``player``: a number, or null when the console keyed the shot without one
+    (as a goal's scorer may be); never missing."""
+    if "player" not in shot:
+        _refuse(topic, f"'{where}player' is missing (null when the shooter was not keyed)")
+    if shot["player"] is not None:
+        _int(topic, shot, "player", 0, where=where, maximum=MAX_PLAYER)
 
 
 def _result(topic: str, result: Mapping[str, Any], where: str) -> None:
@@ -632,6 +655,7 @@ class Next:
     scheduled: str | None = None  # ISO time, to the minute
     label: str | None = None  # "Group A", "SF1": what the display shows above it
     suspended: tuple[Suspended, ...] = ()
+    category: str | None = None  # in an event of several: whose tables the hall shows
 
 
 def next_document(n: Next) -> dict[str, Any]:
@@ -645,6 +669,8 @@ def next_document(n: Next) -> dict[str, Any]:
     }
     if n.label is not None:
         doc[Nx.LABEL] = n.label
+    if n.category is not None:
+        doc[Nx.CATEGORY] = n.category
     return doc
 
 
@@ -676,7 +702,17 @@ def check_next(topic: str, payload: bytes, presets: Collection[str] | None = Non
     banned = tuple(_suspended(topic, s, i) for i, s in enumerate(suspended))
     return Next(match=match, preset=preset, stage=stage, home=sides[0], away=sides[1],
                 scheduled=_opt_str(topic, doc, Nx.SCHEDULED),
-                label=_opt_str(topic, doc, Nx.LABEL), suspended=banned)
+                label=_opt_str(topic, doc, Nx.LABEL), suspended=banned,
+                category=_opt_category(topic, doc, Nx.CATEGORY))
+
+
+def _opt_category(topic: str, doc: Mapping[str, Any], key: str) -> str | None:
+    """An optional category: absent or null, else a name (it is a topic level)."""
+    value = doc.get(key)
+    if value is not None and (not isinstance(value, str) or not _NAME.fullmatch(value)):
+        _refuse(topic, f"'{key}' must be a category name (1-64 of A-Z a-z 0-9 _ . -), got "
+                       f"{_show(value)}")
+    return value
 
 
 def _team(topic: str, value: Any, side: str) -> Team:
@@ -747,6 +783,7 @@ class Standings:
     tournament: str | None = None
     provisional: bool = False  # counts a result not yet confirmed
     complete: bool = False  # every group match has a result
+    category: str | None = None  # in an event of several categories (its topic level)
 
 
 def row_document(row: Row) -> dict[str, Any]:
@@ -764,8 +801,11 @@ def table_document(group: str, rows: tuple[Row, ...], provisional: bool, complet
 
 
 def standings_document(s: Standings) -> dict[str, Any]:
-    return {St.GROUP: s.group, St.TOURNAMENT: s.tournament,
-            **table_document(s.group, s.rows, s.provisional, s.complete)}
+    doc = {St.GROUP: s.group, St.TOURNAMENT: s.tournament,
+           **table_document(s.group, s.rows, s.provisional, s.complete)}
+    if s.category is not None:  # absent for one category: its documents stay as they were
+        doc[St.CATEGORY] = s.category
+    return doc
 
 
 def build_standings(s: Standings) -> bytes:
@@ -785,16 +825,21 @@ def check_standings(topic: str, payload: bytes, tournament: str | None = None) -
         found = route(topic, tournament)
         if found is None or found.kind != STANDINGS:
             _refuse(topic, f"not a topic of the form {ROOT}/{VERSION}/{tournament}/"
-                           f"{STANDINGS}/<group>")
+                           f"{STANDINGS}/<group> (or {STANDINGS}/<category>/<group>)")
     doc = _object(topic, payload)
     group = _get(topic, doc, St.GROUP, str, "a group name")
-    level = topic.rsplit("/", 1)[-1]
-    if f"/{STANDINGS}/" in topic and group != level:
-        _refuse(topic, f"'{St.GROUP}' {group!r} is not the topic's group {level!r}")
+    category = _opt_category(topic, doc, St.CATEGORY)
+    levels = topic.split(f"/{STANDINGS}/", 1)[1].split("/") if f"/{STANDINGS}/" in topic \
+        else None
+    if levels is not None and group != levels[-1]:
+        _refuse(topic, f"'{St.GROUP}' {group!r} is not the topic's group {levels[-1]!r}")
+    if levels is not None and category != (levels[0] if len(levels) == 2 else None):
+        want = repr(levels[0]) if len(levels) == 2 else "none"
+        _refuse(topic, f"'{St.CATEGORY}' {category!r} is not the topic's category ({want})")
     rows = tuple(_row(topic, raw, i) for i, raw in enumerate(_list(topic, doc, St.ROWS)))
     return Standings(group=group, rows=rows, tournament=_opt_str(topic, doc, St.TOURNAMENT),
                      provisional=_bool(topic, doc, St.PROVISIONAL, False),
-                     complete=_bool(topic, doc, St.COMPLETE, False))
+                     complete=_bool(topic, doc, St.COMPLETE, False), category=category)
 
 
 def _row(topic: str, raw: Any, i: int) -> Row:

@@ -139,6 +139,9 @@ class ButtonPanel:
     def __init__(self, specs: list[ButtonSpec], pin_factory: Any,
                  ticks_to_ns: Callable[[float], int] | None = None) -> None:
         self.edges: queue.SimpleQueue[tuple[str, int, bool]] = queue.SimpleQueue()
+        # Called on the GPIO thread after each edge is queued: the daemon's loop sleeps until
+        # then instead of looking at the queue every few ms (firmware_py/daemon.py).
+        self.on_edge: Callable[[], None] | None = None
         # gpiozero ticks are the factory's monotonic seconds (lgpio: the kernel's edge time).
         self._to_ns = ticks_to_ns or (lambda ticks: round(ticks * NS))
         self._pins: list[Any] = []
@@ -160,8 +163,11 @@ class ButtonPanel:
         active_low = spec.pull == "up"
 
         def changed(ticks: float, state: bool, name: str = spec.name) -> None:
-            # Runs on the GPIO thread: timestamp and enqueue, nothing else.
+            # Runs on the GPIO thread: timestamp, enqueue and wake the loop, nothing else.
             self.edges.put((name, self._to_ns(ticks), bool(state) != active_low))
+            wake = self.on_edge
+            if wake is not None:
+                wake()
 
         self._callbacks.append(changed)
         pin.when_changed = changed

@@ -32,7 +32,14 @@ from firmware_py.core.commands import (
     Timeout,
     Undo,
 )
-from firmware_py.core.entry import KeypadEntry, Output, StartStop, records_of
+from firmware_py.core.entry import (
+    KeypadEntry,
+    Output,
+    PickMatch,
+    ScheduledChoice,
+    StartStop,
+    records_of,
+)
 from firmware_py.core.match import Match
 from firmware_py.core.phase import Team
 from firmware_py.core.tables import Table, parse_toml
@@ -42,7 +49,7 @@ MS = 1_000_000
 ACTIONS = (
     "start_stop", "horn", "goal_home", "goal_away", "penalty_home", "penalty_away", "next",
     "undo", "timeout_home", "timeout_away", "shot_home", "shot_away", "set_clock", "end",
-    "forfeit_home", "forfeit_away", "cancel", "menu",
+    "forfeit_home", "forfeit_away", "cancel", "menu", "schedule",
 )
 # A deliberate gesture: these act only after a hold, on any button that does them (the menu
 # asks for an Enter instead). A forfeit ends the match; it must never come from a brush.
@@ -163,7 +170,7 @@ def _horn_audio(horn: Table) -> HornAudio:
 
 _TEAM = {"home": Team.HOME, "away": Team.AWAY}
 
-Submit = Callable[[Command], object]
+Submit = Callable[[Command | PickMatch], object]
 
 
 class Console:
@@ -194,6 +201,10 @@ class Console:
                 self.panel.edges.put((spec.name, at, active))
                 return True
         return False
+
+    def on_edge(self, wake: Callable[[], None]) -> None:
+        """``wake()`` is called from the GPIO thread after each pin edge is queued."""
+        self.panel.on_edge = wake
 
     def pending(self) -> bool:
         """Edges or keys are waiting for ``drain``."""
@@ -265,6 +276,13 @@ class Console:
         """Another match on the board: its preset's penalty kinds, no entry pending."""
         self.keypad.kinds = list(penalty_kinds)
         self.keypad.pending = None
+
+    def offer_schedule(self, choices: tuple[ScheduledChoice, ...], teams: tuple[str, ...]
+                       ) -> None:
+        """What the keypad's SCHEDULE entry lists: this hall's remaining matches and the
+        tournament's teams (README "A hall without an office")."""
+        self.keypad.schedule = choices
+        self.keypad.teams = teams
 
     def entry(self) -> dict[str, Any] | None:
         """The pending keypad entry for the state document's ``entry`` key."""

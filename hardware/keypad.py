@@ -140,6 +140,10 @@ class EvdevKeys:
                 out += self._event(entry, event, 0 if entry.monotonic else offset or 0)
         return sorted(out, key=lambda item: item.at)
 
+    def watching(self) -> bool:
+        """A device is open (``pending`` has something to look at)."""
+        return bool(self.devices)
+
     def pending(self) -> bool:
         """An open device has something to read (or has gone: that is read as an error)."""
         if not self.devices:

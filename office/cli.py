@@ -20,7 +20,8 @@ from pathlib import Path
 
 from firmware_py.core.preset import Criterion
 from office import schedule_cli, serve_cli, store_cli
-from office.files import load_tournament
+from office.event import Category, Event
+from office.files import load_event
 from office.model import Draw, GameResult, Group, GroupTable, ResultState, Row, Tournament
 from office.results import ResultsError, ResultsFile, draw_line, parse_results_file
 from office.service import ledger_from_store
@@ -123,13 +124,32 @@ def _count_results(tournament: Tournament, parsed: ResultsFile, source: str,
     return out
 
 
-def _load(tournament_path: Path, results_path: Path) -> tuple[Tournament, str,
-                                                              dict[str, _GroupResults]]:
-    tournament = load_tournament(tournament_path)
+def _load(tournament_path: Path, results_path: Path, category: str | None = None
+          ) -> tuple[Tournament, str, dict[str, _GroupResults]]:
+    tournament = _category(load_event(tournament_path), category).tournament
     text = _read(results_path)
     parsed = parse_results_file(text, str(results_path))
     groups = _count_results(tournament, parsed, str(results_path), _warn)
     return tournament, text, groups
+
+
+def _category(event: Event, name: str | None) -> Category:
+    """The category a command works on: ``--category``, or the only one."""
+    known = ", ".join(c.name for c in event.categories)
+    if name is None:
+        if len(event.categories) == 1:
+            return event.categories[0]
+        raise InputError(f"--category: the event has {len(event.categories)} categories "
+                         f"({known}): name one")
+    found = event.category(name)
+    if found is None:
+        raise InputError(f"--category: no category {name!r} in the event (categories: {known})")
+    return found
+
+
+def _draw_category(event: Event, category: Category) -> str | None:
+    """The category a draw records: group names repeat only in an event of several."""
+    return category.name if len(event.categories) > 1 else None
 
 
 def _warn(message: str) -> None:
@@ -195,30 +215,43 @@ def _signed(n: int) -> str:
     return f"{n:+d}" if n else "0"
 
 
-def _print_tables(tables: Sequence[GroupTable], as_json: bool) -> None:
+def _print_tables(tables: Sequence[GroupTable], as_json: bool,
+                  category: str | None = None) -> None:
+    _print_categories([(category, tables)], as_json)
+
+
+def _print_categories(parts: Sequence[tuple[str | None, Sequence[GroupTable]]],
+                      as_json: bool) -> None:
+    """Tables by category (None: a tournament file's, printed as they always were)."""
     if as_json:
-        print(json.dumps({"groups": [t.to_json() for t in tables]}, ensure_ascii=False))
+        groups = [{**t.to_json(), **({"category": c} if c is not None else {})}
+                  for c, tables in parts for t in tables]
+        print(json.dumps({"groups": groups}, ensure_ascii=False))
     else:
-        print("\n\n".join(format_table(t) for t in tables))
+        print("\n\n".join((f"{c}: " if c is not None else "") + format_table(t)
+                           for c, tables in parts for t in tables))
 
 
 def _add_sources(p: argparse.ArgumentParser, *, results: str, db: str) -> None:
     """The tournament file, and where the results are: a results file or the service's
     store (exactly one)."""
     p.add_argument("--tournament", required=True, type=Path, metavar="FILE",
-                   help="the tournament file (TOML)")
+                   help="the tournament file, or an event file of several categories (TOML)")
+    p.add_argument("--category", metavar="NAME",
+                   help="in an event file of several categories: the category")
     where = p.add_mutually_exclusive_group(required=True)
     where.add_argument("--results", type=Path, metavar="RESULTS.jsonl", help=results)
     where.add_argument("--db", type=Path, metavar="OFFICE.sqlite", help=db)
 
 
-def _tables_in_store(tournament: Tournament, db: Path) -> dict[str, GroupTable]:
-    """The group tables as the service has them now."""
+def _tables_in_store(tournament: Tournament, db: Path, category: str | None = None
+                     ) -> dict[str, GroupTable]:
+    """The group tables as the service has them now (``category``: whose lots count)."""
     if not db.exists():
         raise InputError(f"--db: {db}: no such store")
     store = Store(db)
     try:
-        return dict(ledger_from_store(tournament, store, datetime.now()).tables)
+        return dict(ledger_from_store(tournament, store, datetime.now(), category).tables)
     finally:
         store.close()
 
@@ -253,12 +286,19 @@ def _add_standings(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
 
 def _run_standings(args: argparse.Namespace) -> int:
     if args.db is not None:
-        tournament = load_tournament(args.tournament)
-        groups = _pick_group(tournament, args.group)
-        tables = _tables_in_store(tournament, args.db)
-        _print_tables([tables[g.name] for g in groups], args.json)
+        event = load_event(args.tournament)
+        # From the store, every category unless --category picks one.
+        chosen = (event.categories if args.category is None and args.group is None
+                  else (_category(event, args.category),))
+        parts: list[tuple[str | None, Sequence[GroupTable]]] = []
+        for c in chosen:
+            tournament = c.tournament
+            groups = _pick_group(tournament, args.group)
+            tables = _tables_in_store(tournament, args.db, _draw_category(event, c))
+            parts.append((event.level(c), [tables[g.name] for g in groups]))
+        _print_categories(parts, args.json)
         return 0
-    tournament, _, counted = _load(args.tournament, args.results)
+    tournament, _, counted = _load(args.tournament, args.results, args.category)
     groups = _pick_group(tournament, args.group)
     _print_tables([counted[g.name].table(tournament) for g in groups], args.json)
     return 0
@@ -361,13 +401,13 @@ def _run_draw_lots(args: argparse.Namespace) -> int:
         raise InputError("--seed: only with --random")
     if args.db is not None:
         return _draw_lots_in_store(args)
-    tournament, text, counted = _load(args.tournament, args.results)
+    tournament, text, counted = _load(args.tournament, args.results, args.category)
     (group,) = _pick_group(tournament, args.group)
     tables = {name: c.table(tournament) for name, c in counted.items()}
     draw = pick_order(args, group, _lots_wanted(group, tables))
     _append_line(args.results, text, draw_line(draw))
     # The new table from the file as it now is: what the next `office standings` will say.
-    _, _, counted = _load(args.tournament, args.results)
+    _, _, counted = _load(args.tournament, args.results, args.category)
     _report_draw(draw, counted[group.name].table(tournament), args.json)
     return 0
 
@@ -394,16 +434,23 @@ _REGISTRARS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]
 def _draw_lots_in_store(args: argparse.Namespace) -> int:
     """``office draw-lots --db``: the draw as an audited action in the service's store; the
     running service sees the database change and re-ranks."""
-    tournament = load_tournament(args.tournament)
+    event = load_event(args.tournament)
+    category = _category(event, args.category)
+    tournament = category.tournament
+    recorded = _draw_category(event, category)
     (group,) = _pick_group(tournament, args.group)
-    draw = pick_order(args, group, _lots_wanted(group, _tables_in_store(tournament, args.db)))
+    draw = pick_order(args, group, _lots_wanted(
+        group, _tables_in_store(tournament, args.db, recorded)))
+    data: dict[str, object] = {"group": draw.group, "order": list(draw.order),
+                               "seed": draw.seed}
+    if recorded is not None:  # group names repeat across categories
+        data["category"] = recorded
     store = Store(args.db)
     try:
-        store.admin("draw", {"group": draw.group, "order": list(draw.order),
-                             "seed": draw.seed}, datetime.now())
+        store.admin("draw", data, datetime.now())
     finally:
         store.close()
-    _report_draw(draw, _tables_in_store(tournament, args.db)[group.name], args.json)
+    _report_draw(draw, _tables_in_store(tournament, args.db, recorded)[group.name], args.json)
     return 0
 
 

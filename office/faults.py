@@ -16,7 +16,6 @@ from typing import Any
 from firmware_py import wire
 
 from . import intake
-from .model import Tournament
 
 MAX_REASONS = 100  # distinct refusal reasons counted; any further one counts as "other"
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
@@ -68,7 +67,7 @@ def checks_version() -> str:
     return digest.hexdigest()[:16]
 
 
-def poison_reason(tournament: Tournament, ev: Any) -> str | None:
+def poison_reason(tournament: intake.Schedule, ev: Any) -> str | None:
     """Why a stored event (``office.store.StoredEvent``) would be refused today, or None.
 
     The schema of its own hall's topic and the protocol's seq bound; not the schedule (a

@@ -13,17 +13,27 @@ Pure: standard library and the project's pure modules only.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from firmware_py import wire
 from firmware_py.wire import MAX_PAYLOAD, HallEvent
-from office.model import Tournament
+from office.model import ScheduledMatch
+
+
+class Schedule(Protocol):
+    """What the checks read of the schedule: a ``Tournament``, or an ``Event`` of several
+    categories (office.event: one topic tree, match ids unique across it)."""
+
+    @property
+    def id(self) -> str: ...
+    def match(self, match_id: str) -> ScheduledMatch | None: ...
+    def halls(self) -> tuple[str, ...]: ...
 
 # A message the office will not use; ``str()`` is ``"<topic>: <reason>"``.
 Refusal = wire.WireError
 
-__all__ = ["MAX_PAYLOAD", "MAX_SEQ", "SEQ_AHEAD", "HallEvent", "Refusal", "check_event",
-           "check_seq", "check_state", "check_status", "classify"]
+__all__ = ["MAX_PAYLOAD", "MAX_SEQ", "SEQ_AHEAD", "HallEvent", "Refusal", "Schedule",
+           "check_event", "check_seq", "check_state", "check_status", "classify"]
 
 # A hall numbers a match's events gaplessly from 1, and sends them in order: an event far
 # above the highest stored is a forgery or a bug, and the ledger would walk every seq up to
@@ -32,7 +42,7 @@ SEQ_AHEAD = 1000  # at most this far above the highest stored seq of its match
 MAX_SEQ = 20_000  # and never above this
 
 
-def classify(topic: str, tournament: Tournament) -> tuple[str, str] | None:
+def classify(topic: str, tournament: Schedule) -> tuple[str, str] | None:
     """``(hall, kind)`` for a hall's events, state or status in this tournament.
 
     The hall is not checked against the schedule here; None for any other topic (another
@@ -44,7 +54,7 @@ def classify(topic: str, tournament: Tournament) -> tuple[str, str] | None:
     return found.hall, found.kind
 
 
-def check_event(topic: str, payload: bytes, tournament: Tournament,
+def check_event(topic: str, payload: bytes, tournament: Schedule,
                 stored_top: int | Callable[[str], int] = 0) -> HallEvent:
     """A hall's event, checked against the topic, the schema, the schedule and what is
     stored: ``stored_top`` is the highest seq stored for the event's match (0: none), or
@@ -70,7 +80,7 @@ def check_seq(topic: str, seq: int, stored_top: int) -> None:
                              f"highest stored for its match ({stored_top})")
 
 
-def check_state(topic: str, payload: bytes, tournament: Tournament) -> tuple[str, dict[str, Any]]:
+def check_state(topic: str, payload: bytes, tournament: Schedule) -> tuple[str, dict[str, Any]]:
     """A hall's retained state document, loosely checked: the page only shows it.
 
     An empty payload (the retained state was cleared) gives an empty document: no state.
@@ -79,13 +89,13 @@ def check_state(topic: str, payload: bytes, tournament: Tournament) -> tuple[str
     return wire.check_state(topic, payload, tournament.id)
 
 
-def check_status(topic: str, payload: bytes, tournament: Tournament) -> tuple[str, bool]:
+def check_status(topic: str, payload: bytes, tournament: Schedule) -> tuple[str, bool]:
     """A hall's retained status: True for ``online`` (an empty payload counts as offline)."""
     _known_hall(topic, wire.STATUS, tournament)
     return wire.check_status(topic, payload, tournament.id)
 
 
-def _known_hall(topic: str, kind: str, tournament: Tournament) -> str:
+def _known_hall(topic: str, kind: str, tournament: Schedule) -> str:
     """The topic's hall, refused unless the topic is a hall's ``kind`` and the hall is in
     the schedule (checked first: a stranger's payload is not even parsed)."""
     hall = wire.hall_of(topic, kind, tournament.id)

@@ -178,6 +178,7 @@ class Draw:
     group: str
     order: tuple[str, ...]
     seed: int | None = None
+    category: str | None = None  # in an event of several categories (group names repeat)
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,12 +3,12 @@ organizer reserves the right to change the published schedule").
 
 Pure. Two audited office actions change it, both rows of the store's append-only ``admin``
 table: ``reschedule`` (one match to another hall or start) and ``reload`` (an edited
-tournament file, its whole text kept in the row). The schedule in force is the file the
-service started with, replaced by the last ``reload``, then every ``reschedule`` after it,
-in order (``replay``): a restart loses none of them, and the stored events are never
-touched. A change that would leave stored results without their match (the match removed,
-its teams or its hall changed) is refused unless forced; a forced one is kept as such and
-shown as a warning for as long as it is in force.
+tournament or event file, its text and its included files' kept in the row). The schedule
+in force is the file the service started with, replaced by the last ``reload``, then every
+``reschedule`` after it, in order (``replay``): a restart loses none of them, and the
+stored events are never touched. A change that would leave stored results without their
+match (the match removed, its teams or its hall changed) is refused unless forced; a forced
+one is kept as such and shown as a warning for as long as it is in force.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from typing import Any
 
 from firmware_py import wire
 
+from .event import Category, Event
 from .model import ScheduledMatch, TeamEntry, Tournament
-from .tournament import check_schedule
+from .tournament import ScheduleProblem, check_schedule, overlap
 
 RESCHEDULE = "reschedule"
 RELOAD = "reload"
@@ -109,11 +110,13 @@ def moved(t: Tournament, match: str, hall: str | None, start: datetime | None
 
 
 def reschedule(t: Tournament, match: str, hall: str | None, start: datetime | None, *,
-               started: Collection[str] = (), force: bool = False) -> Tournament:
+               started: Collection[str] = (), force: bool = False,
+               shared: Sequence[ScheduledMatch] = ()) -> Tournament:
     """One match moved, checked against the rest of the schedule with the file's own checks
     (``tournament.check_schedule``). ``started``: the matches the office has events or a
     result of; moving one of those to another hall would refuse its hall's further events
-    and is done only with ``force``."""
+    and is done only with ``force``. ``shared``: the other categories' matches, in the same
+    halls."""
     if hall is None and start is None:
         raise ScheduleError("say what changes: --hall, --start or both")
     m = t.match(match)
@@ -131,9 +134,13 @@ def reschedule(t: Tournament, match: str, hall: str | None, start: datetime | No
     matches = _moved(t, match, hall, start)
     found = check_schedule(matches, t.groups)
     after = next(x for x in matches if x.id == match)
-    if found.errors:
+    errors = [*found.errors,
+              *(ScheduleProblem(f"{after.hall} already has match {x.id} at this time "
+                                f"({x.id} {_where(x)})", match, "start")
+                for x in shared if x.hall == after.hall and overlap(x, after))]
+    if errors:
         raise ScheduleError(f"{match} to {_where(after)} clashes with the schedule: "
-                            + "; ".join(p.message() for p in found.errors))
+                            + "; ".join(p.message() for p in errors))
     return replace(t, matches=tuple(matches),
                    warnings=tuple(p.message() for p in found.warnings))
 
@@ -151,24 +158,21 @@ def reschedule_data(before: Tournament, after: Tournament, match: str, *,
 # -- two schedules -------------------------------------------------------------------------
 
 
-def diff(old: Tournament, new: Tournament, started: Collection[str] = ()) -> list[Change]:
+def _diff(old: Tournament, new: Tournament, started: Collection[str], label: str
+          ) -> list[Change]:
     """What changes from ``old`` to ``new``: matches added, removed, moved, re-paired;
     teams added, removed, renamed, moved between groups; the rules. ``started``: the matches
     with stored events or a result; removing one, or changing its teams or hall, orphans
     what is stored of it."""
     changes: list[Change] = []
-    if new.id != old.id:
-        raise ScheduleError(f"the tournament id changes ({old.id!r} -> {new.id!r}): the halls "
-                            "publish under it; a new id is a new tournament (restart the "
-                            "service on it)")
     if new.name != old.name:
         changes.append(Change(f"tournament renamed: {old.name!r} -> {new.name!r}"))
     if new.preset != old.preset:
-        changes.append(Change(f"preset: {old.preset} -> {new.preset}"))
+        changes.append(Change(f"{label}preset: {old.preset} -> {new.preset}"))
     if new.rules != old.rules:
-        changes.append(Change("standings rules changed (points, tie-breaks, protest window "
-                              "or suspensions)"))
-    changes += _team_changes(old, new)
+        changes.append(Change(f"{label}standings rules changed (points, tie-breaks, protest "
+                              "window or suspensions)"))
+    changes += [replace(c, text=label + c.text) for c in _team_changes(old, new)]
     new_matches = {m.id: m for m in new.matches}
     for m in old.matches:
         after = new_matches.get(m.id)
@@ -196,6 +200,32 @@ def diff(old: Tournament, new: Tournament, started: Collection[str] = ()) -> lis
     for m in new.matches:
         if m.id not in old_ids:
             changes.append(Change(f"{m.id} added: {_where(m)}, {_pair(m)}", m.id))
+    return changes
+
+
+def diff(old: Event, new: Event, started: Collection[str] = ()) -> list[Change]:
+    """What changes from ``old`` to ``new``, category by category: matches added, removed,
+    moved, re-paired; teams added, removed, renamed, moved between groups; the rules.
+    ``started``: the matches with stored events or a result; removing one, or changing its
+    teams or hall, orphans what is stored of it."""
+    if new.id != old.id:
+        raise ScheduleError(f"the tournament id changes ({old.id!r} -> {new.id!r}): the halls "
+                            "publish under it; a new id is a new tournament (restart the "
+                            "service on it)")
+    changes: list[Change] = []
+    for c in old.categories:
+        after = new.category(c.name)
+        label = "" if old.plain and new.plain else f"category {c.name}: "
+        if after is None:
+            changes.append(Change(f"category {c.name} removed"))
+            gone = replace(c.tournament, matches=(), groups=(), teams={})
+            changes += [ch for ch in _diff(c.tournament, gone, started, label) if ch.match]
+        else:
+            changes += _diff(c.tournament, after.tournament, started, label)
+    for c in new.categories:
+        if old.category(c.name) is None:
+            changes.append(Change(f"category {c.name} added ({len(c.tournament.matches)} "
+                                  "matches)"))
     return changes
 
 
@@ -233,11 +263,11 @@ def _team_changes(old: Tournament, new: Tournament) -> list[Change]:
     return changes
 
 
-def reload_data(source: str, text: str, changes: Sequence[Change], *, reason: str | None,
-                forced: bool) -> dict[str, Any]:
-    """The ``reload`` admin row: the file's whole text (what the service will parse) and the
-    differences as they were shown."""
-    return {"source": source, "text": text, "changes": [c.text for c in changes],
+def reload_data(source: str, files: Mapping[str, str], changes: Sequence[Change], *,
+                reason: str | None, forced: bool) -> dict[str, Any]:
+    """The ``reload`` admin row: the file's whole text and its included files' (what the
+    service will parse) and the differences as they were shown."""
+    return {"source": source, "files": dict(files), "changes": [c.text for c in changes],
             "forced": [c.text for c in changes if c.orphans] if forced else [],
             "reason": reason}
 
@@ -253,6 +283,32 @@ class Step:
     kind: str
     data: Mapping[str, Any]
     at: datetime
+
+
+def with_category(event: Event, category: Category, tournament: Tournament) -> Event:
+    """The event with one category's tournament replaced."""
+    return replace(event, categories=tuple(
+        replace(c, tournament=tournament) if c is category else c for c in event.categories))
+
+
+def others(event: Event, category: Category) -> list[ScheduledMatch]:
+    """The matches of the event's other categories (they share the halls)."""
+    return [m for c in event.categories if c is not category for m in c.tournament.matches]
+
+
+def reschedule_in(event: Event, match: str, hall: str | None, start: datetime | None, *,
+                  started: Collection[str] = (), force: bool = False
+                  ) -> tuple[Event, Tournament, Tournament]:
+    """``reschedule`` in the category that has the match, its halls shared with the other
+    categories: the new event, and the category's tournament before and after."""
+    category = event.category_of(match)
+    if category is None:
+        raise ScheduleError(f"no match {match!r} in the schedule (matches: "
+                            f"{', '.join(m.id for _, m in event.schedule())})")
+    before = category.tournament
+    after = reschedule(before, match, hall, start, started=started, force=force,
+                       shared=others(event, category))
+    return with_category(event, category, after), before, after
 
 
 def describe(step: Step) -> str:
@@ -276,12 +332,12 @@ def _at(value: object) -> str:
         return str(value)
 
 
-def replay(base: Tournament, actions: Iterable[Step],
-           parse: Callable[[str, str], Tournament]) -> Tournament:
+def replay(base: Event, actions: Iterable[Step],
+           parse: Callable[[Mapping[str, str], str], Event]) -> Event:
     """The schedule in force: ``base`` (the file the service started with), replaced by the
-    last ``reload`` (``parse(text, source)``), then every ``reschedule`` after it. A row that
-    no longer applies (a file today's checks refuse, a match no longer scheduled) is skipped
-    and said in the warnings: the service runs on."""
+    last ``reload`` (``parse(files, source)``), then every ``reschedule`` after it. A row
+    that no longer applies (a file today's checks refuse, a match no longer scheduled) is
+    skipped and said in the warnings (of the first category): the service runs on."""
     steps = [a for a in actions if a.kind in KINDS]
     last_reload = max((i for i, a in enumerate(steps) if a.kind == RELOAD), default=-1)
     t = base
@@ -289,7 +345,7 @@ def replay(base: Tournament, actions: Iterable[Step],
     if last_reload >= 0:
         row = steps[last_reload]
         try:
-            t = parse(str(row.data["text"]), str(row.data.get("source", "reload")))
+            t = parse(dict(row.data["files"]), str(row.data["source"]))
         except (ValueError, KeyError, TypeError) as err:
             notes.append(f"schedule: the file reloaded at {when(row.at)} no longer loads, "
                          f"kept the one before ({err})")
@@ -299,8 +355,12 @@ def replay(base: Tournament, actions: Iterable[Step],
     for row in steps[last_reload + 1:]:
         data = row.data
         try:
-            t = moved(t, str(data["match"]), str(data["hall"]),
-                      datetime.fromisoformat(str(data["start"])))
+            category = t.category_of(str(data["match"]))
+            if category is None:
+                raise ScheduleError(f"no match {data['match']!r} in the schedule")
+            t = with_category(t, category, moved(
+                category.tournament, str(data["match"]), str(data["hall"]),
+                datetime.fromisoformat(str(data["start"]))))
         except (ScheduleError, KeyError, ValueError) as err:
             notes.append(f"schedule: the reschedule at {when(row.at)} no longer applies "
                          f"({err})")
@@ -309,4 +369,8 @@ def replay(base: Tournament, actions: Iterable[Step],
             was = data.get("was") or {}
             notes.append(f"schedule: forced at {when(row.at)}: {data['match']} moved from "
                          f"{was.get('hall')} although it had started there")
-    return replace(t, warnings=(*t.warnings, *notes)) if notes else t
+    if not notes:
+        return t
+    first = t.categories[0]
+    return with_category(t, first, replace(first.tournament,
+                                           warnings=(*first.tournament.warnings, *notes)))

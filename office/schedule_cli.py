@@ -14,9 +14,9 @@ from datetime import datetime
 from pathlib import Path
 
 from . import schedule
-from .files import load_tournament, tournament_from_text
-from .model import Tournament
-from .service import SCHEDULE_KEY, corrections_and_draws, effective_tournament, schedule_steps
+from .event import Event
+from .files import event_files, event_from_files, load_event
+from .service import SCHEDULE_KEY, corrections_and_draws, effective_event, schedule_steps
 from .store import Store, StoreError
 from .tournament import TournamentError
 
@@ -77,12 +77,12 @@ def remember_started_file(store: Store, path: Path) -> None:
     """``office serve``: keep the text of the file it serves, which `office reload` compares
     an edited file with (edited in place, the file on disk no longer says what runs)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        files = event_files(path)
+    except TournamentError:
         return  # it was just read: `office reload --tournament` still works
-    store.kv_set(SCHEDULE_KEY, {"source": str(path), "text": text})
+    store.kv_set(SCHEDULE_KEY, {"source": str(path), "files": files})
     reloads = [step for step in schedule_steps(store) if step.kind == schedule.RELOAD]
-    if reloads and reloads[-1].data.get("text") != text:
+    if reloads and reloads[-1].data.get("files") != files:
         log.warning("%s differs from the file reloaded at %s (from %s): serving that one; "
                     "`office reload %s` applies this file", path, schedule.when(reloads[-1].at),
                     reloads[-1].data.get("source"), path)
@@ -99,17 +99,17 @@ def _open(db: Path) -> Store:
     return Store(db)
 
 
-def _in_force(store: Store, tournament: Path | None) -> Tournament:
+def _in_force(store: Store, tournament: Path | None) -> Event:
     """The schedule the service runs now: the file it started with, and every change."""
     started = store.kv_get(SCHEDULE_KEY)
-    if isinstance(started, dict) and isinstance(started.get("text"), str):
-        base = tournament_from_text(started["text"], str(started.get("source", "tournament")))
+    if isinstance(started, dict) and isinstance(started.get("files"), dict):
+        base = event_from_files(started["files"], str(started.get("source")))
     elif tournament is not None:
-        base = load_tournament(tournament)
+        base = load_event(tournament)
     else:
         raise StoreError("the store does not know the service's tournament file yet: name "
                          "it with --tournament")
-    return effective_tournament(base, store)
+    return effective_event(base, store)
 
 
 def _started(store: Store) -> set[str]:
@@ -133,14 +133,14 @@ def run_reschedule(args: argparse.Namespace) -> int:
         start = None
         if args.start is not None:
             start = schedule.parse_start(args.start, m.start if m else datetime.now())
-        after = schedule.reschedule(current, args.match, args.hall, start,
-                                    started=_started(store), force=args.force)
-        before = current.match(args.match)
-        new = after.match(args.match)
+        _, was, now = schedule.reschedule_in(current, args.match, args.hall, start,
+                                             started=_started(store), force=args.force)
+        before = was.match(args.match)
+        new = now.match(args.match)
         assert before is not None and new is not None
         forced = args.force and new.hall != before.hall and args.match in _started(store)
         store.admin(schedule.RESCHEDULE,
-                    schedule.reschedule_data(current, after, args.match,
+                    schedule.reschedule_data(was, now, args.match,
                                              reason=_reason(args.reason), forced=forced),
                     datetime.now())
     except (schedule.ScheduleError, TournamentError, StoreError) as err:
@@ -150,8 +150,8 @@ def run_reschedule(args: argparse.Namespace) -> int:
     print(f"{args.match}: {before.hall} {schedule.when(before.start)} -> {new.hall} "
           f"{schedule.when(new.start)} ({new.home.label()} v {new.away.label()})"
           + (" [forced]" if forced else ""))
-    for warning in after.warnings:
-        if warning not in current.warnings:
+    for warning in now.warnings:
+        if warning not in was.warnings:
             print(f"warning: {warning}")
     print("The running service republishes the halls' next within a second.")
     return 0
@@ -163,8 +163,8 @@ def run_reload(args: argparse.Namespace) -> int:
     except StoreError as err:
         return _fail("reload", str(err))
     try:
-        text = _read(args.file)
-        new = tournament_from_text(text, str(args.file))
+        files = event_files(args.file)
+        new = event_from_files(files, str(args.file))
         current = _in_force(store, args.tournament)
         changes = schedule.diff(current, new, _started(store))
         if not changes:
@@ -173,8 +173,9 @@ def run_reload(args: argparse.Namespace) -> int:
         print(f"{args.file}: {len(changes)} change{'s' if len(changes) != 1 else ''}:")
         for c in changes:
             print(f"  {'! ' if c.orphans else ''}{c.text}")
-        for warning in new.warnings:
-            print(f"warning: {warning}")
+        for category in new.categories:
+            for warning in category.tournament.warnings:
+                print(f"warning: {warning}")
         orphans = [c for c in changes if c.orphans]
         if orphans and not args.force:
             return _fail("reload", f"refused: {len(orphans)} change(s) marked ! would orphan "
@@ -184,7 +185,7 @@ def run_reload(args: argparse.Namespace) -> int:
             print("(dry run: nothing applied)")
             return 0
         store.admin(schedule.RELOAD,
-                    schedule.reload_data(str(args.file), text, changes,
+                    schedule.reload_data(str(args.file), files, changes,
                                          reason=_reason(args.reason), forced=bool(orphans)),
                     datetime.now())
     except (schedule.ScheduleError, TournamentError, StoreError) as err:
@@ -193,13 +194,3 @@ def run_reload(args: argparse.Namespace) -> int:
         store.close()
     print("Applied: the running service swaps to it within a second.")
     return 0
-
-
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise TournamentError(f"{path}: cannot read: {err.strerror or err}") from err
-    except UnicodeDecodeError as err:
-        raise TournamentError(f"{path}: not UTF-8 text ({err.reason} at byte "
-                              f"{err.start})") from err

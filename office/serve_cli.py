@@ -15,10 +15,11 @@ from types import FrameType
 from firmware_py.mqtt import OfficePeer, Tls, parse_broker_url
 
 from .board import SnapshotBoard
-from .files import load_tournament
-from .model import DecidedBy, Tournament
+from .event import Event
+from .files import load_event
+from .model import DecidedBy
 from .schedule_cli import remember_started_file
-from .service import OfficeService, effective_tournament
+from .service import OfficeService, effective_event
 from .store import Store, StoreError, is_read_only
 from .tournament import TournamentError
 from .web import OfficeWeb
@@ -35,7 +36,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         description="Subscribe to every hall's events, store them, rank the groups, fill the "
                     "bracket, track suspensions, publish retained standings/<group> and each "
                     "hall's next, and serve the office page.")
-    serve.add_argument("--tournament", required=True, type=Path, help="the tournament file")
+    serve.add_argument("--tournament", required=True, type=Path,
+                       help="the tournament file, or an event file of several categories")
     serve.add_argument("--db", type=Path, default=Path(DEFAULT_DB),
                        help=f"the office's SQLite store (default {DEFAULT_DB})")
     serve.add_argument("--broker", default="mqtt://127.0.0.1:1883",
@@ -64,7 +66,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     correct.add_argument("--reason", required=True, help="why (kept with the correction)")
     correct.add_argument("--decided-by", choices=[d.value for d in DecidedBy],
                          help="how the match was decided (default: as the hall reported)")
-    correct.add_argument("--tournament", required=True, type=Path, help="the tournament file")
+    correct.add_argument("--tournament", required=True, type=Path,
+                         help="the tournament file, or an event file of several categories")
     correct.add_argument("--db", type=Path, default=Path(DEFAULT_DB),
                          help=f"the office's SQLite store (default {DEFAULT_DB})")
     correct.set_defaults(func=run_correct)
@@ -72,12 +75,12 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
 
 def run_correct(args: argparse.Namespace) -> int:
     try:
-        tournament = load_tournament(args.tournament)
+        event = load_event(args.tournament)
     except TournamentError as err:
         print(f"office correct: {err}", file=sys.stderr)
         return 2
-    if tournament.match(args.match) is None and not _reloaded_match(args.db, tournament,
-                                                                    args.match):
+    # Match ids are unique across an event; a reload may have added this one.
+    if event.match(args.match) is None and not _reloaded_match(args.db, event, args.match):
         print(f"office correct: no match {args.match!r} in {args.tournament}", file=sys.stderr)
         return 2
     found = _SCORE.match(args.score.strip())
@@ -104,7 +107,7 @@ def run_correct(args: argparse.Namespace) -> int:
     return 0
 
 
-def _reloaded_match(db: Path, tournament: Tournament, match: str) -> bool:
+def _reloaded_match(db: Path, event: Event, match: str) -> bool:
     """A match that `office reload` added: in the schedule in force, not in the file."""
     if not db.exists():
         return False
@@ -113,7 +116,7 @@ def _reloaded_match(db: Path, tournament: Tournament, match: str) -> bool:
     except StoreError:
         return False  # said when the correction is stored
     try:
-        return effective_tournament(tournament, store).match(match) is not None
+        return effective_event(event, store).match(match) is not None
     finally:
         store.close()
 
@@ -122,7 +125,7 @@ def run_serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=args.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
-        tournament = load_tournament(args.tournament)
+        event = load_event(args.tournament)
         broker = parse_broker_url(args.broker)
     except (TournamentError, ValueError) as err:
         print(f"office serve: {err}", file=sys.stderr)
@@ -151,10 +154,10 @@ def run_serve(args: argparse.Namespace) -> int:
         log.error("%s", read_only_because)
     if read_only_because is None:  # what `office reload` compares an edited file with
         remember_started_file(store, args.tournament)
-    peer = OfficePeer(broker.host, broker.port, tournament.id, username=args.username,
+    peer = OfficePeer(broker.host, broker.port, event.id, username=args.username,
                       password=password, tls=tls, client_id=args.client_id)
     board = SnapshotBoard()
-    service = OfficeService(tournament, store, peer, board)
+    service = OfficeService(event, store, peer, board)
     service.store_error = read_only_because
     web = None
     if args.http is not None:
@@ -168,13 +171,15 @@ def run_serve(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    for warning in service.tournament.warnings:  # the page shows them too
-        log.warning("schedule: %s", warning)
+    for category in service.event.categories:  # the page shows them too
+        for warning in category.tournament.warnings:
+            log.warning("schedule: %s", warning)
     peer.start()
-    log.info("office serving %s (%d matches, %d groups); store %s", tournament.id,
-             len(tournament.matches), len(tournament.groups), args.db)
+    log.info("office serving %s (%d matches, %d groups, %d categories); store %s", event.id,
+             len(event.schedule()), sum(len(c.tournament.groups) for c in event.categories),
+             len(event.categories), args.db)
     try:
-        service.refresh()
+        service.refresh_all()
         while not stop.is_set():
             service.pump(0.2)
     finally:

@@ -7,9 +7,7 @@ office), folds the ledger, and publishes what changed: the retained ``standings/
 each hall's retained ``next`` and ``acks`` (what the office has durably stored of its
 events: the hall's proof of delivery, README "MQTT to the office"), and the page's snapshot.
 Corrections and lots drawn from the shell (``office correct``, ``office draw-lots``) reach it
-through the same database, and so do changes of the schedule (``office reschedule``,
-``office reload``: ``office.schedule``): the service swaps its tournament in one step and
-republishes every hall's ``next`` at once.
+through the same database.
 """
 
 from __future__ import annotations
@@ -24,9 +22,10 @@ from typing import Any, Protocol
 
 from firmware_py import wire
 
-from . import bracket, faults, intake, schedule
+from . import bracket, faults, intake, merge, schedule
 from .board import SnapshotBoard
-from .files import tournament_from_text
+from .event import Event
+from .files import event_from_files
 from .ledger import (
     Correction,
     Gapless,
@@ -38,7 +37,7 @@ from .ledger import (
     build_from,
 )
 from .model import DecidedBy, Draw, Tournament
-from .snapshot import AlertView, HallLive, snapshot
+from .snapshot import AlertView, HallLive, event_snapshot
 from .store import (
     DISCARDED,
     QUARANTINED,
@@ -51,8 +50,9 @@ from .store import (
 
 log = logging.getLogger("office")
 
-# kv: the tournament file the service started with, {"source", "text"}: what `office reload`
-# compares an edited file with (the file on disk may already be the edited one).
+# kv: the file the service started with, {"source", "files"} (its text and its included
+# files'): what `office reload` compares an edited file with (edited in place, the file on
+# disk no longer says what runs).
 SCHEDULE_KEY = "schedule"
 
 # A hall's state (its clock) changes every second: the page's snapshot is rebuilt from it at
@@ -95,8 +95,10 @@ def corrections_and_draws(store: Store) -> tuple[list[Correction], list[Draw]]:
                 decided_by=DecidedBy(decided) if decided else None))
         elif action.kind == "draw":
             seed = data.get("seed")
+            category = data.get("category")
             draws.append(Draw(str(data["group"]), tuple(str(t) for t in data["order"]),
-                              int(seed) if seed is not None else None))
+                              int(seed) if seed is not None else None,
+                              str(category) if category is not None else None))
     return corrections, draws
 
 
@@ -106,20 +108,36 @@ def schedule_steps(store: Store) -> list[schedule.Step]:
             if a.kind in schedule.KINDS]
 
 
-def effective_tournament(base: Tournament, store: Store) -> Tournament:
+def effective_event(base: Event, store: Store) -> Event:
     """The schedule in force: ``base`` (the file the service started with) with the office's
     reloads and reschedules (``office.schedule.replay``)."""
-    return schedule.replay(base, schedule_steps(store), tournament_from_text)
+    return schedule.replay(base, schedule_steps(store), event_from_files)
 
 
-def ledger_from_store(tournament: Tournament, store: Store, now: datetime) -> Ledger:
-    """The ledger as the service would fold it now (for the shell commands): the schedule
-    in force, without the events in quarantine."""
-    tournament = effective_tournament(tournament, store)
+def ledger_from_store(tournament: Tournament, store: Store, now: datetime | None,
+                      category: str | None = None) -> Ledger:
+    """The ledger as the service would fold it now (for the shell commands): without the
+    events in quarantine. ``now`` None: every final counts as confirmed (``ledger.build``).
+    ``category``: in an event of several, the one ``tournament`` is (only its lots count:
+    group names repeat across categories). A plain tournament file is read with the
+    office's schedule changes (``effective_event``)."""
+    if category is None:
+        (only,) = effective_event(Event.single(tournament), store).categories
+        tournament = only.tournament
     corrections, draws = corrections_and_draws(store)
     excluded = excluded_events(store)
     events = [Received(e, e.received) for e in store.events() if e.event_id not in excluded]
+    if category is not None:
+        draws = [d for d in draws if d.category == category]
     return build(tournament, events, corrections, draws, now)
+
+
+def category_draws(event: Event, category: str, draws: list[Draw]) -> list[Draw]:
+    """The lots drawn for one category's groups: group names repeat across categories, so a
+    draw names its category; in a one-category event every draw is its own."""
+    if len(event.categories) == 1:
+        return draws
+    return [d for d in draws if d.category == category]
 
 
 def excluded_events(store: Store) -> set[str]:
@@ -135,7 +153,7 @@ def _event_id(item: Received) -> str:
 class OfficeService:
     def __init__(
         self,
-        tournament: Tournament,
+        tournament: Tournament | Event,
         store: Store,
         peer: Peer | None,
         board: SnapshotBoard | None = None,
@@ -143,23 +161,25 @@ class OfficeService:
         wall: Callable[[], datetime] = datetime.now,
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
-        # The file it started with; what it serves is that with the office's schedule
-        # changes (a restart keeps them: they are rows of the store).
-        self.base = tournament
+        # One ledger per category, each folded as a tournament of its own; a plain tournament
+        # file is a one-category event (office.event). That is the file it started with;
+        # what it serves has the office's schedule changes (a restart keeps them: they are
+        # rows of the store, office.schedule).
+        self.base = tournament if isinstance(tournament, Event) else Event.single(tournament)
         steps = schedule_steps(store)
         self._schedule_rows = tuple(step.id for step in steps)
-        tournament = schedule.replay(tournament, steps, tournament_from_text)
-        self.tournament = tournament
+        self.event = schedule.replay(self.base, steps, event_from_files)
+        event = self.event
         self.store = store
         self.peer = peer
         self.board = board
         self.wall = wall
         self.monotonic = monotonic
-        self.halls: dict[str, HallLive] = {h: HallLive() for h in tournament.halls()}
+        self.halls: dict[str, HallLive] = {h: HallLive() for h in event.halls()}
         # The stored events of the schedule's matches, folded by match as they arrive: what
         # the ledger reads of them and no more (ledger.MatchDigest: the memory grows with
         # the matches, not with their events).
-        self._events = {m.id: MatchDigest() for m in tournament.matches}
+        self._events = {m.id: MatchDigest() for _, m in event.schedule()}
         self.refusals = faults.RefusalCounts()
         self.store_error: str | None = None  # the store's last failure, shown on the page
         # Quarantine: stored events the office will not fold (README "The office's faults").
@@ -171,7 +191,7 @@ class OfficeService:
         # What each hall's events the store holds; its `acks` are published for every hall
         # of the schedule from the start, an empty word included: a hall whose events this
         # store lacks (restored from an older copy) must hear so and send them again.
-        self._stored: dict[str, dict[str, Gapless]] = {h: {} for h in tournament.halls()}
+        self._stored: dict[str, dict[str, Gapless]] = {h: {} for h in event.halls()}
         for hall, match, seq in store.iter_stored_seqs():
             self._stored.setdefault(hall, {}).setdefault(match, Gapless()).add(seq)
         self._cache = MatchCache()
@@ -184,11 +204,21 @@ class OfficeService:
         self._dirty = True
         self._view_dirty = False
         self._view_at = float("-inf")  # monotonic time the snapshot was last rebuilt
-        self.ledger: Ledger | None = None
+        self.ledgers: dict[str, Ledger] | None = None  # by category name
         self._conflicts = store.conflicts()
         self._fold_error = ""
         for hall in self._stored:
             self._publish_acks(hall)
+
+    @property
+    def ledger(self) -> Ledger | None:
+        """The ledger of a one-category event (None before the first fold); an event of
+        several has one per category (``ledgers``)."""
+        if self.ledgers is None:
+            return None
+        if len(self.ledgers) != 1:
+            raise ValueError(f"the event has {len(self.ledgers)} categories: use ledgers")
+        return next(iter(self.ledgers.values()))
 
     @property
     def refused(self) -> int:
@@ -200,13 +230,13 @@ class OfficeService:
         """One message from the broker. Garbage is logged and dropped (and acknowledged, or
         the broker would hand it over again for ever); nothing stored is touched."""
         topic: str = message.topic
-        kind = intake.classify(topic, self.tournament)
+        kind = intake.classify(topic, self.event)
         try:
             if kind is None:
                 raise intake.Refusal(topic, "not a topic the office reads")
             hall, what = kind
             if what == "events":
-                ev = intake.check_event(topic, message.payload, self.tournament, self._top)
+                ev = intake.check_event(topic, message.payload, self.event, self._top)
                 received = self.wall()
                 try:
                     if self.store.add_event(ev, received):  # committed when it returns
@@ -227,12 +257,12 @@ class OfficeService:
                     self._store_failed(f"cannot store {ev.event_id}", err)
                     return
             elif what == "state":
-                hall, doc = intake.check_state(topic, message.payload, self.tournament)
+                hall, doc = intake.check_state(topic, message.payload, self.event)
                 old = self.halls.get(hall, HallLive())
                 self.halls[hall] = HallLive(old.online, doc)
                 self._view_dirty = True
             elif what == "status":
-                hall, online = intake.check_status(topic, message.payload, self.tournament)
+                hall, online = intake.check_status(topic, message.payload, self.event)
                 old = self.halls.get(hall, HallLive())
                 self.halls[hall] = HallLive(online, old.state)
                 self._view_dirty = True
@@ -291,7 +321,7 @@ class OfficeService:
         elif 0 < e.row <= self._checked_upto:
             reason = None  # passed these very checks at an earlier start
         else:
-            reason = faults.poison_reason(self.tournament, e)
+            reason = faults.poison_reason(self.event, e)
         if reason is not None and (status is None or e.seq > intake.MAX_SEQ):
             self._set_aside(e.event_id, f"fails the checks: {reason}")
             return None
@@ -363,48 +393,68 @@ class OfficeService:
             self._reload_quarantine()
             self._conflicts = self.store.conflicts()
             self._dirty = True
-        ledger = self.ledger
+        ledgers = self.ledgers
         now = self.wall()
-        if ledger is not None and ledger.next_change is not None and now >= ledger.next_change:
+        if ledgers is not None and any(
+                lg.next_change is not None and now >= lg.next_change for lg in ledgers.values()):
             self._dirty = True
         if self._dirty:
-            self.refresh(now)
+            self.refresh_all(now)
         elif self._view_dirty and self.monotonic() - self._view_at >= VIEW_S \
-                and self.ledger is not None:
-            self._show(self.ledger, now)
+                and self.ledgers is not None:
+            self._show(self.ledgers, now)
 
     def refresh(self, now: datetime | None = None) -> Ledger:
+        """``refresh_all`` for a one-category event: its ledger."""
+        self.refresh_all(now)
+        ledger = self.ledger
+        assert ledger is not None
+        return ledger
+
+    def refresh_all(self, now: datetime | None = None) -> dict[str, Ledger]:
+        """Fold every category again and publish what changed; the ledgers by category."""
         now = now or self.wall()
         self._dirty = False
-        ledger = self._fold(now)
-        if self.ledger is not None:
-            for change in bracket.changes(self.ledger.pairings, ledger.pairings):
-                text = f"bracket re-filled: {change}"
+        ledgers = self._fold(now)
+        several = len(ledgers) > 1
+        for name, ledger in ledgers.items():
+            before = self.ledgers.get(name) if self.ledgers is not None else None
+            if before is None:
+                continue
+            for change in bracket.changes(before.pairings, ledger.pairings):
+                text = f"bracket re-filled: {name + ': ' if several else ''}{change}"
                 log.warning("%s", text)
                 try:
                     self.store.add_alert(text, now)
                 except sqlite3.Error as err:
                     self._store_failed("cannot store an alert", err)
                 self._alerts.append(AlertView(now, text))
-        self.ledger = ledger
-        self._publish(ledger)
-        self._show(ledger, now)
-        return ledger
+        self.ledgers = ledgers
+        self._publish(ledgers)
+        self._show(ledgers, now)
+        return ledgers
 
-    def _fold(self, now: datetime) -> Ledger:
+    def _build(self, by_match: dict[str, MatchDigest], now: datetime) -> dict[str, Ledger]:
+        """Each category's ledger from the events folded by match (ids are unique across
+        the event, so every category reads its own matches off the one map)."""
+        corrections, draws = self._admin
+        return {c.name: build_from(c.tournament, by_match, corrections,
+                                   category_draws(self.event, c.name, draws), now,
+                                   cache=self._cache)
+                for c in self.event.categories}
+
+    def _fold(self, now: datetime) -> dict[str, Ledger]:
         """The ledger; should folding ever fail on a stored event, that event is found (one
         match, then one event at a time) and quarantined, and the rest is folded."""
-        corrections, draws = self._admin
         try:
-            return build_from(self.tournament, self._events, corrections, draws, now,
-                              cache=self._cache)
+            return self._build(self._events, now)
         except Exception:
             log.exception("folding the ledger failed: looking for the event it failed on")
         trial = {mid: MatchDigest() for mid in self._events}
 
         def folds() -> bool:
             try:
-                build_from(self.tournament, trial, corrections, draws, now, cache=self._cache)
+                self._build(trial, now)
             except Exception as err:
                 self._fold_error = f"{type(err).__name__}: {err}"
                 return False
@@ -434,8 +484,7 @@ class OfficeService:
             trial[mid] = kept
             self._cache.forget(mid)
         self._events = trial
-        return build_from(self.tournament, self._events, corrections, draws, now,
-                          cache=self._cache)
+        return self._build(self._events, now)
 
     def _reschedule_if_changed(self) -> None:
         """Another process changed the schedule (``office reschedule``, ``office reload``):
@@ -446,12 +495,12 @@ class OfficeService:
             return
         seen = set(self._schedule_rows)
         self._schedule_rows = rows
-        self._swap(schedule.replay(self.base, steps, tournament_from_text),
+        self._swap(schedule.replay(self.base, steps, event_from_files),
                    [step for step in steps if step.id not in seen])
 
-    def _swap(self, new: Tournament, steps: list[schedule.Step]) -> None:
-        old, now = self.tournament, self.wall()
-        self.tournament = new
+    def _swap(self, new: Event, steps: list[schedule.Step]) -> None:
+        old, now = self.event, self.wall()
+        self.event = new
         for hall in old.halls():
             if hall not in new.halls():  # nothing left to play there
                 self._retain(wire.hall_topic(new.id, hall, wire.NEXT), b"")
@@ -460,7 +509,7 @@ class OfficeService:
             if hall not in self._stored:
                 self._stored[hall] = {}
                 self._publish_acks(hall)
-        events = {m.id: self._events.get(m.id) or MatchDigest() for m in new.matches}
+        events = {m.id: self._events.get(m.id) or MatchDigest() for _, m in new.schedule()}
         added = [mid for mid in events if mid not in self._events]
         self._events = events
         for mid in added:  # a match back in the schedule: what is stored of it counts again
@@ -483,25 +532,24 @@ class OfficeService:
         if status == self._quarantine:
             return
         self._quarantine = status
-        self._events = {m.id: MatchDigest() for m in self.tournament.matches}
+        self._events = {m.id: MatchDigest() for _, m in self.event.schedule()}
         self._cache = MatchCache()
         self._load_all()
 
-    def _show(self, ledger: Ledger, now: datetime) -> None:
+    def _show(self, ledgers: dict[str, Ledger], now: datetime) -> None:
         self._view_dirty = False
         self._view_at = self.monotonic()
         if self.board is not None:
-            self.board.publish(snapshot(ledger, self.halls, self._alerts, now,
-                                        office=self.office_document()))
+            self.board.publish(event_snapshot(self.event, ledgers, self.halls, self._alerts,
+                                              now, office=self.office_document()))
 
-    def _publish(self, ledger: Ledger) -> None:
-        tid = self.tournament.id
-        for group in self.tournament.groups:
-            self._retain(wire.standings_topic(tid, group.name),
-                         wire.build_standings(ledger.standings(group.name)))
-        for hall in self.tournament.halls():
-            upcoming = ledger.next_match(hall)
-            self._retain(wire.hall_topic(tid, hall, wire.NEXT),
+    def _publish(self, ledgers: dict[str, Ledger]) -> None:
+        for topic, table in merge.standings(self.event, ledgers):
+            self._retain(topic, wire.build_standings(table))
+        for hall in self.event.halls():
+            # A shared hall's next is its earliest match across the categories.
+            upcoming = merge.next_match(self.event, ledgers, hall)
+            self._retain(wire.hall_topic(self.event.id, hall, wire.NEXT),
                          b"" if upcoming is None else wire.build_next(upcoming))
 
     def _publish_acks(self, hall: str, *, nudge: tuple[str, int] | None = None) -> None:
@@ -513,7 +561,7 @@ class OfficeService:
         office"), and the broker forwards a retained PUBLISH to its subscribers even when
         its payload is the one it holds.
         """
-        topic = wire.hall_topic(self.tournament.id, hall, wire.ACKS)
+        topic = wire.hall_topic(self.event.id, hall, wire.ACKS)
         if nudge is not None:
             now = self.monotonic()
             if now - self._nudged.get(hall, float("-inf")) < NUDGE_S:

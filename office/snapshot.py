@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from . import merge
+from .event import Event
 from .ledger import Ledger, MatchView
 
 
@@ -55,6 +57,48 @@ def snapshot(ledger: Ledger, halls: Mapping[str, HallLive], alerts: Sequence[Ale
     }
 
 
+def event_snapshot(event: Event, ledgers: Mapping[str, Ledger], halls: Mapping[str, HallLive],
+                   alerts: Sequence[AlertView], now: datetime, *,
+                   office: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The page's document for an event: a plain tournament file's exactly as
+    ``snapshot`` makes it; an event file's with a category level: ``categories`` lists
+    them, and every group, match, bracket match and suspension names its ``category``
+    (group names repeat across categories). A hall's ``next`` is its earliest match
+    across the categories (``office.merge``)."""
+    if event.plain:
+        (only,) = event.categories
+        return snapshot(ledgers[only.name], halls, alerts, now, office=office)
+    parts = [(c.name, snapshot(ledgers[c.name], {}, (), now)) for c in event.categories]
+
+    def tagged(key: str) -> list[dict[str, Any]]:
+        return [{**item, "category": name} for name, doc in parts for item in doc[key]]
+
+    def hall(name: str) -> dict[str, Any]:
+        found = merge.next_for_hall(event, ledgers, name)
+        doc = _hall_doc(name, halls.get(name, HallLive()),
+                        found[1].id if found is not None else None)
+        doc["next_category"] = found[0].name if found is not None else None
+        return doc
+
+    return {
+        "office": dict(office or {}),
+        "generated": _iso(now),
+        "tournament": {"id": event.id, "name": event.name},
+        "categories": [{"name": c.name, "title": c.title, "preset": c.tournament.preset,
+                        "groups": [g.name for g in c.tournament.groups]}
+                       for c in event.categories],
+        "groups": tagged("groups"),
+        # In schedule order across the categories (ISO times sort as times; stable).
+        "matches": sorted(tagged("matches"), key=lambda m: str(m["start"])),
+        "bracket": sorted(tagged("bracket"), key=lambda m: str(m["start"])),
+        "suspensions": tagged("suspensions"),
+        "halls": [hall(h) for h in event.halls()],
+        "alerts": [{"at": _iso(a.at), "text": a.text} for a in reversed(alerts)]
+        + [{"at": None, "text": f"{c.name}: {w}"} for c in event.categories
+           for w in ledgers[c.name].warnings],
+    }
+
+
 def _match(ledger: Ledger, v: MatchView) -> dict[str, Any]:
     m = v.scheduled
     pairing = ledger.pairings.get(m.id)
@@ -84,6 +128,10 @@ def _match(ledger: Ledger, v: MatchView) -> dict[str, Any]:
 
 def _hall(ledger: Ledger, hall: str, live: HallLive) -> dict[str, Any]:
     nxt = ledger.next_for_hall(hall)
+    return _hall_doc(hall, live, nxt.id if nxt is not None else None)
+
+
+def _hall_doc(hall: str, live: HallLive, next_id: str | None) -> dict[str, Any]:
     state = live.state
     shown = None
     if state is not None and isinstance(state.get("match"), str):
@@ -98,8 +146,7 @@ def _hall(ledger: Ledger, hall: str, live: HallLive) -> dict[str, Any]:
             "score": state.get("score"),
             "teams": {side: _team_name(teams.get(side)) for side in ("home", "away")},
         }
-    return {"hall": hall, "online": live.online, "live": shown,
-            "next": nxt.id if nxt is not None else None}
+    return {"hall": hall, "online": live.online, "live": shown, "next": next_id}
 
 
 def _team_name(team: object) -> str | None:

@@ -14,7 +14,7 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
-from .files import load_tournament
+from .files import load_event
 from .store import (
     DISCARDED,
     QUARANTINED,
@@ -149,13 +149,15 @@ def run_check(args: argparse.Namespace) -> int:
 
 def _check_tournament(path: Path) -> int:
     try:
-        tournament = load_tournament(path)
+        event = load_event(path)
     except TournamentError as err:
         print(err)
         return 1
-    print(f"{path}: ok ({len(tournament.matches)} matches, {len(tournament.groups)} groups)")
-    for warning in tournament.warnings:
-        print(f"{path}: warning: {warning}")
+    groups = sum(len(c.tournament.groups) for c in event.categories)
+    print(f"{path}: ok ({len(event.schedule())} matches, {groups} groups)")
+    for category in event.categories:
+        for warning in category.tournament.warnings:
+            print(f"{path}: warning: {warning}")
     return 0
 
 

@@ -449,7 +449,7 @@ def _when(m: ScheduledMatch) -> str:
     return f"{m.start.isoformat(' ', 'minutes')}-{m.end:%H:%M}"
 
 
-def _overlap(a: ScheduledMatch, b: ScheduledMatch) -> bool:
+def overlap(a: ScheduledMatch, b: ScheduledMatch) -> bool:
     """Both take place at some moment (a match of unknown length holds its start)."""
     return a.start == b.start or (a.start < b.end and b.start < a.end)
 
@@ -478,7 +478,7 @@ def check_schedule(matches: Sequence[ScheduledMatch],
     for m in ordered:
         booked = in_hall.setdefault(m.hall, [])
         for other in booked:
-            if _overlap(other, m):
+            if overlap(other, m):
                 errors.append(ScheduleProblem(
                     f"{m.hall} already has match {other.id} at this time ({other.id} "
                     f"{_when(other)}, {m.id} {_when(m)})", m.id, "start"))
@@ -496,11 +496,11 @@ def check_schedule(matches: Sequence[ScheduledMatch],
     for team, played in playing.items():
         for i, (m, key) in enumerate(played):
             for other, _ in played[:i]:
-                if _overlap(other, m):
+                if overlap(other, m):
                     errors.append(ScheduleProblem(
                         f"{team!r} already plays match {other.id} at this time ({other.id} "
                         f"{_when(other)}, {m.id} {_when(m)})", m.id, key))
-            if i and not _overlap(played[i - 1][0], m):
+            if i and not overlap(played[i - 1][0], m):
                 _rest(team, played[i - 1][0], m, warnings)
     for group in groups:
         _round_robin(group, [m for m in ordered if m.group == group.name], errors, warnings)

@@ -96,8 +96,15 @@ def _csv_bytes(header: Iterable[str], rows: Iterable[Iterable[Any]]) -> bytes:
     return buf.getvalue().encode("utf-8-sig")
 
 
+def _by_category(doc: Mapping[str, Any]) -> bool:
+    """An event of several categories: the exports gain a first column, ``category`` (group
+    names repeat across categories); a tournament's exports stay as they were."""
+    return "categories" in doc
+
+
 def tables_csv(doc: Mapping[str, Any]) -> bytes:
     """One line per table row, groups in the snapshot's order."""
+    first = ["category"] if _by_category(doc) else []
 
     def rows() -> Iterable[list[Any]]:
         for group in _dicts(doc.get("groups")):
@@ -105,23 +112,26 @@ def tables_csv(doc: Mapping[str, Any]) -> bytes:
                 gf, ga = _int(row.get("goals_for")), _int(row.get("goals_against"))
                 gd = gf - ga if gf is not None and ga is not None else None
                 yield [
+                    *([group.get("category")] if first else []),
                     group.get("name"), row.get("rank"), row.get("team"), row.get("played"),
                     row.get("won"), row.get("drawn"), row.get("lost"), gf, ga, gd,
                     row.get("points"), row.get("penalty_minutes"), row.get("decided_by"),
                     bool(row.get("lots_needed")), bool(group.get("provisional")),
                 ]
 
-    return _csv_bytes(TABLES_COLUMNS, rows())
+    return _csv_bytes([*first, *TABLES_COLUMNS], rows())
 
 
 def results_csv(doc: Mapping[str, Any]) -> bytes:
     """One line per scheduled match, results blank until there is one."""
+    first = ["category"] if _by_category(doc) else []
 
     def rows() -> Iterable[list[Any]]:
         for m in _dicts(doc.get("matches")):
             score = _mapping(m.get("score"))
             correction = _mapping(m.get("correction"))
             yield [
+                *([m.get("category")] if first else []),
                 m.get("id"), m.get("stage"), m.get("group"), m.get("hall"), m.get("start"),
                 # An unfilled bracket side has no team yet: its slot says who it will be.
                 m.get("home") or m.get("home_slot"), m.get("away") or m.get("away_slot"),
@@ -129,7 +139,7 @@ def results_csv(doc: Mapping[str, Any]) -> bytes:
                 correction.get("reason"),
             ]
 
-    return _csv_bytes(RESULTS_COLUMNS, rows())
+    return _csv_bytes([*first, *RESULTS_COLUMNS], rows())
 
 
 def _download_name(doc: Mapping[str, Any], what: str) -> str:

@@ -1,5 +1,5 @@
-"""``scoreboard demo``: its tournaments and scripts, its generated configs, its tables, and
-one whole run with a real mosquitto, real offices and real hall daemons.
+"""``scoreboard demo``: its event and scripts, its generated configs, its tables, and
+one whole run with a real mosquitto, the event's office and real hall daemons.
 
 The scripts are checked the way a user would (``scoreboard replay``), and the table they
 make is checked through the office's own store and ``office standings --db``, so a change
@@ -28,13 +28,13 @@ from firmware_py.cli import main
 from firmware_py.core.match import Match, feed
 from firmware_py.core.phase import Stage
 from firmware_py.core.values import MatchSetup, TeamInfo
-from firmware_py.demo import command, configs, orchestration, tables, tournaments, workdir
+from firmware_py.demo import command, configs, lots, orchestration, tables, tournaments, workdir
 from firmware_py.demo.journals import HallJournals
 from firmware_py.demo.narration import journal_lines, record_line
 from firmware_py.journal import encode, scan
 from firmware_py.loopback import find_mosquitto
 from firmware_py.script import parse_script
-from office.files import load_tournament
+from office.files import load_event
 from office.store import Store
 from tests.demo_fake_hall import record_match
 
@@ -42,84 +42,88 @@ SCOREBOARD = str(Path(sys.executable).parent / "scoreboard")
 
 # What each match's script must end with: (home goals, away goals).
 FINALS = {
-    ("hockey", "A1"): (2, 2),
-    ("hockey", "A2"): (3, 1),
-    ("hockey", "A3"): (1, 3),
-    ("football", "A1"): (1, 1),
-    ("football", "A2"): (4, 0),
-    ("football", "A3"): (1, 5),
+    "P10-A1": (1, 1), "P10-A2": (4, 0), "P10-A3": (1, 5), "P10-F": (1, 2),
+    "P08-A1": (1, 1), "P08-A2": (2, 0), "P08-A3": (0, 2), "P08-F": (2, 1),
 }
-# The tables the demo must print: team order and the "why" of each row.
+# The tables the demo must print, by category: team order and the "why" of each row. In P08
+# the first two are level after every criterion of rules 003 'Ranking': lots (seed 2027).
 TABLES = {
-    "hockey": [("Tartu Valk", "fewer penalty minutes"), ("HK Riga", "points"),
-               ("Narva PSK", "")],
-    "football": [("HJK Sininen", "goals for"), ("FC Honka Musta", "points"),
-                 ("KäPa Keltainen", "")],
+    "P10": [("HJK Sininen", "goals for"), ("FC Honka Musta", "points"),
+            ("KäPa Keltainen", "")],
+    "P08": [("FC Kontu Valkoinen", "lots (drawn)"), ("Ponnistus Punainen", "points"),
+            ("EBK Vihreä", "")],
 }
+# Who plays each hall's matches, in order (the halls are shared by the categories).
+HALLS = {"hall-1": ["P10-A1", "P08-A2", "P10-A3", "P10-F", "P08-F"],
+         "hall-2": ["P08-A1", "P10-A2", "P08-A3"]}
 
 
-def loaded_tournaments() -> dict[str, tournaments.DemoTournament]:
-    return {t.file.stem: t for t in tournaments.load_demo_tournaments()}
+def loaded() -> tournaments.DemoEvent:
+    return tournaments.load_demo_event()
 
 
 # ---------------------------------------------------------------------------------------
-# The tournaments and their scripts
+# The event and its scripts
 
 
-def test_the_demo_tournaments_load_with_one_hall_each() -> None:
-    loaded = loaded_tournaments()
-    assert list(loaded) == list(tournaments.DEMO_TOURNAMENTS)
-    for key, rules_preset, hall in (("hockey", "ice-hockey-2x20", "hall-1"),
-                                    ("football", "football-p10", "hall-2")):
-        t = load_tournament(tournaments.DEMO_DIR / f"{key}.toml")  # the office's reader
-        assert [g.name for g in t.groups] == ["A"]
-        assert len(t.groups[0].teams) == 3
-        assert t.halls() == (hall,)
-        d = loaded[key]
-        assert d.id == t.id and d.hall == hall
-        assert [m.id for m in d.matches] == ["A1", "A2", "A3"]
-        assert {m.preset for m in d.matches} == {rules_preset}
-        assert all(m.stage == "group" for m in d.matches)
-        assert all(m.home_colours and m.away_colours for m in d.matches)
+def test_the_demo_event_has_two_categories_sharing_two_halls() -> None:
+    """rules 003 'General': P08 and P10 on one day; each its own preset, a group of three
+    and a follow-up match of the first two."""
+    d = loaded()
+    event = load_event(tournaments.DEMO_DIR / "event.toml")  # the office's reader
+    assert d.id == event.id and not event.plain
+    assert [c.name for c in d.categories] == ["P10", "P08"]
+    assert {c.name: c.presets for c in d.categories} == {"P10": ("football-p10",),
+                                                         "P08": ("football-p08",)}
+    for c in event.categories:
+        assert [g.name for g in c.tournament.groups] == ["A"]
+        assert len(c.tournament.groups[0].teams) == 3
+        bracket = [m for m in c.tournament.matches if m.group is None]
+        assert [(m.home.text, m.away.text) for m in bracket] == [("A1", "A2")]
+    assert {h: [m.id for m in d.hall_matches(h)] for h in d.halls()} == HALLS
+    for hall in d.halls():
+        assert {m.category for m in d.hall_matches(hall)} == {"P08", "P10"}
+    assert all(m.home_colours and m.away_colours for m in d.matches if m.stage == "group")
+    assert {m.stage for m in d.matches if m.id.endswith("-F")} == {"playoff"}
 
 
-@pytest.mark.parametrize(("key", "match"), sorted(FINALS))
-def test_every_script_replays_cleanly_under_its_preset(key: str, match: str) -> None:
+def test_a_demo_event_whose_halls_are_not_shared_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "event").mkdir()
+    for name, hall in (("p10", "hall-1"), ("p08", "hall-2")):
+        text = (tournaments.DEMO_DIR / "event" / f"{name}.toml").read_text(encoding="utf-8")
+        (tmp_path / "event" / f"{name}.toml").write_text(
+            re.sub(r'hall = "hall-\d"', f'hall = "{hall}"', text), encoding="utf-8")
+    (tmp_path / "event.toml").write_text(
+        (tournaments.DEMO_DIR / "event.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    with pytest.raises(tournaments.DemoError, match="hall-1 plays only P10"):
+        tournaments.load_demo_event(tmp_path)
+
+
+@pytest.mark.parametrize("match", sorted(FINALS))
+def test_every_script_replays_cleanly_under_its_preset(match: str) -> None:
     """No refusals, and the match is over (by the clock or by `end`) with its score."""
-    d = loaded_tournaments()[key]
-    preset = d.matches[0].preset
-    done = subprocess.run([SCOREBOARD, "replay", str(d.script(match)), "--preset", preset,
-                           "--match", match, "--at", "100", "--at", "3600"],
+    d = loaded()
+    (m,) = [m for m in d.matches if m.id == match]
+    done = subprocess.run([SCOREBOARD, "replay", str(d.script(match)), "--preset", m.preset,
+                           "--match", match, "--stage", m.stage, "--at", "100", "--at", "3600"],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stderr == "", done.stderr
     during, end = (json.loads(line) for line in done.stdout.splitlines())
     assert during["phase"] in ("period", "intermission")
     assert end["phase"] == "final"
-    home, away = FINALS[(key, match)]
+    home, away = FINALS[match]
     assert end["result"] == {"home": home, "away": away, "decided_by": "regulation"}
 
 
 def test_the_scripts_show_what_the_demo_is_for() -> None:
-    """Period 1 shortened with `end`, the 1 min break, period 2 into its last-minute stop
-    time (rules 000); penalties and power-play goals; the P10 extra player (rules 003)."""
-    d = loaded_tournaments()
-    for m in d["hockey"].matches:
-        lines = [line.command.name for line in
-                 parse_script(d["hockey"].script(m.id).read_text(encoding="utf-8"), m.id)]
-        assert "end" in lines and "penalty" in lines and "set_clock" in lines
-        states = _replay(d["hockey"].script(m.id), "ice-hockey-2x20",
-                         [i / 2 for i in range(0, 700)])
-        assert any(s["phase"] == "intermission" for s in states)
-        assert any(s["stop_time"] and not s["running"] for s in states)
-        assert any(s["strength"]["home"] < 5 or s["strength"]["away"] < 5 for s in states)
-        final = next(s for s in states if s["phase"] == "final")
-        assert final["t"] < 300, "each hockey match lasts a few minutes of game time"
-    for m in d["football"].matches:
-        states = _replay(d["football"].script(m.id), "football-p10",
-                         [float(t) for t in range(0, 200)])
-        assert next(s for s in states if s["phase"] == "final")["t"] < 200
-    a3 = _replay(d["football"].script("A3"), "football-p10", [120.0])
+    """Short games (rules 003 'Match officials': the referee may shorten the playing time),
+    and the P10 extra player at 0:5 (rules 003 'Match rules')."""
+    d = loaded()
+    for m in d.matches:
+        states = _replay(d.script(m.id), m.preset, [float(t) for t in range(0, 220)])
+        assert next(s for s in states if s["phase"] == "final")["t"] < 220
+    a3 = _replay(d.script("P10-A3"), "football-p10", [120.0])
     assert a3[0]["extra_player"] == "home" and a3[0]["strength"] == {"home": 5, "away": 4}
 
 
@@ -132,15 +136,17 @@ def _replay(script: Path, preset: str, at: list[float]) -> list[dict[str, Any]]:
 
 
 # ---------------------------------------------------------------------------------------
-# The tables the offices compute
+# The tables the office computes
 
 
-def _played_into_store(d: tournaments.DemoTournament, db: Path) -> None:
-    """Every match of ``d`` played through the core and stored as the office stores what
-    a hall sends (``events`` messages)."""
+def _played_into_store(d: tournaments.DemoEvent, db: Path) -> None:
+    """Every group match of ``d`` played through the core and stored as the office stores
+    what a hall sends (``events`` messages)."""
     store = Store(db)
     try:
         for m in d.matches:
+            if m.stage != "group":
+                continue
             match = Match(presets.load(m.preset), MatchSetup(
                 m.id, Stage(m.stage), TeamInfo(m.home, m.home_colours or ("#000000", "#ffffff")),
                 TeamInfo(m.away, m.away_colours or ("#ffffff", "#000000"))))
@@ -152,10 +158,10 @@ def _played_into_store(d: tournaments.DemoTournament, db: Path) -> None:
             while (deadline := match.next_deadline()) is not None:
                 events += match.advance(deadline)
             for e in events:
-                body = wire.build_event(d.hall, {"match": m.id, "seq": e.seq,
+                body = wire.build_event(m.hall, {"match": m.id, "seq": e.seq,
                                                  "event": e.kind.value, "data": dict(e.data),
                                                  "at": e.at})
-                topic = wire.hall_topic(d.id, d.hall, wire.EVENTS)
+                topic = wire.hall_topic(d.id, m.hall, wire.EVENTS)
                 store.add_event(wire.check_event(topic, body, d.id), datetime.now())
     finally:
         store.close()
@@ -172,22 +178,44 @@ def _rows(printed: str) -> list[tuple[str, str]]:
     return rows
 
 
-@pytest.mark.parametrize("key", tournaments.DEMO_TOURNAMENTS)
-def test_the_scripts_make_the_table_and_it_is_printed(key: str, tmp_path: Path) -> None:
-    d = loaded_tournaments()[key]
+def _sections(printed: str) -> dict[str, str]:
+    """The printed tables by category ("P10: Group A ...")."""
+    found = re.split(r"^\s*(P\d\d): Group ", printed, flags=re.MULTILINE)
+    return dict(zip(found[1::2], found[2::2], strict=True))
+
+
+def test_the_scripts_make_the_tables_lots_are_drawn_and_they_are_printed(
+        tmp_path: Path) -> None:
+    """P08's first two are level after every criterion: the office's drawing of lots
+    (the demo's, seed 2027) orders them, and the follow-up gets its teams."""
+    d = loaded()
     db = tmp_path / "office.sqlite"
     _played_into_store(d, db)
     assert tables.tables_complete(d.file, db)
+    told: list[str] = []
+    drawer = lots.LotsDrawer(d.file, db, told.append, lambda: 0.0)
+    drawer.step()
+    assert drawer.failed is None, drawer.failed
+    assert told[0] == ("office | P08 group A: FC Kontu Valkoinen and Ponnistus Punainen are "
+                       "level after every criterion; the office draws lots:")
+    assert "--category P08 --group A --random --seed 2027" in told[1]
+    drawer.next_look = float("-inf")
+    drawer.step()
+    assert len(told) == 3  # drawn once
     out: list[str] = []
     assert tables.print_tables(d, db, out.append)
     printed = "\n".join(out)
-    assert out[0].startswith(f"{d.name}: the office's table ({key}.toml")
-    assert "Group A (complete" in printed
-    assert _rows(printed) == TABLES[key]
+    assert out[0].startswith(f"{d.name}: the office's tables (event.toml")
+    sections = _sections(printed)
+    assert list(sections) == ["P10", "P08"]
+    for category, rows in TABLES.items():
+        assert sections[category].startswith("A (complete")
+        assert _rows(sections[category]) == rows
+    assert "P10, P08: level on points, the rules look at:" in printed
 
 
 def test_a_missing_store_is_not_complete_and_printing_it_says_why(tmp_path: Path) -> None:
-    d = loaded_tournaments()["hockey"]
+    d = loaded()
     assert not tables.tables_complete(d.file, tmp_path / "none.sqlite")
     out: list[str] = []
     assert not tables.print_tables(d, tmp_path / "none.sqlite", out.append)
@@ -200,12 +228,12 @@ def test_a_missing_store_is_not_complete_and_printing_it_says_why(tmp_path: Path
 
 
 def test_a_hall_on_the_broker_gets_its_tournament_hall_and_first_match(tmp_path: Path) -> None:
-    first = loaded_tournaments()["football"].matches[0]
+    first = loaded().hall_matches("hall-2")[0]
     text = configs.hall_config("hall-2", state_dir=tmp_path / "state", display="headless",
                             size=(1280, 720), broker="mqtt://127.0.0.1:18830",
                             tournament="demo-spring-cup", match=first)
     data = tomllib.loads(text)
-    assert data["match"]["id"] == "A1"  # the office sends the later ones as `next`
+    assert data["match"]["id"] == "P08-A1"  # the office sends the later ones as `next`
     assert data["mqtt"] == {"broker": "mqtt://127.0.0.1:18830", "tournament": "demo-spring-cup",
                             "hall": "hall-2"}
     assert data["gpio"] == {"pin_factory": "mock"}
@@ -215,22 +243,22 @@ def test_a_hall_on_the_broker_gets_its_tournament_hall_and_first_match(tmp_path:
     assert parsed.mqtt is not None and parsed.mqtt.hall == "hall-2"
     assert parsed.mqtt.broker.port == 18830
     assert parsed.pin_factory == "mock" and parsed.display_mode == "headless"
-    assert parsed.match.preset == "football-p10"
-    assert parsed.match.setup.home.name == "HJK Sininen"
+    assert parsed.match.preset == "football-p08"
+    assert parsed.match.setup.home.name == "FC Kontu Valkoinen"
 
 
 def test_a_hall_without_the_office_gets_its_match(tmp_path: Path) -> None:
-    match = loaded_tournaments()["football"].matches[1]
+    match = loaded().hall_matches("hall-2")[1]
     text = configs.hall_config("hall-2", state_dir=tmp_path, display="windowed", size=(960, 540),
                             broker=None, tournament=None, match=match)
     data = tomllib.loads(text)
     assert "mqtt" not in data
-    assert data["match"] == {"preset": "football-p10", "id": "A2", "stage": "group",
+    assert data["match"] == {"preset": "football-p10", "id": "P10-A2", "stage": "group",
                              "home": "FC Honka Musta", "away": "KäPa Keltainen",
                              "home_colours": ["#111111", "#ffd100"],
                              "away_colours": ["#ffd400", "#000000"]}
     parsed = hall_config_file.parse(data, "demo.toml")
-    assert parsed.match.setup.match_id == "A2"
+    assert parsed.match.setup.match_id == "P10-A2"
     assert parsed.match.setup.away.name == "KäPa Keltainen"
     assert parsed.display_size == (960, 540)
 
@@ -446,23 +474,28 @@ def test_without_mosquitto_each_hall_plays_its_matches_one_run_each(
     assert code == 0, text
     assert orchestration.NO_MOSQUITTO in text
     assert "No office ran, so there are no group tables (install mosquitto" in text
-    assert len(calls) == 6  # three matches in each of two halls, one after the other
-    d = loaded_tournaments()
-    for key, hall in (("hockey", "hall-1"), ("football", "hall-2")):
+    assert len(calls) == 8  # every match of the event, each hall's one after the other
+    d = loaded()
+    for hall in d.halls():
         told = [line for line in text.splitlines() if line.startswith(f"{hall} | ")]
-        for match in d[key].matches:
+        for match in d.hall_matches(hall):
             config = tomllib.loads((tmp_path / "w" / "config" / f"{hall}-{match.id}.toml")
                                    .read_text(encoding="utf-8"))
             assert config["match"]["id"] == match.id and "mqtt" not in config
-            home, away = FINALS[(key, match.id)]
+            home, away = FINALS[match.id]
             # Told from the journal each run wrote, in the order played.
             assert told.index(f"{hall} | on the board: {match.id} {match.home} v "
-                              f"{match.away} ({match.preset}, group)") < \
+                              f"{match.away} ({match.preset}, {match.stage})") < \
                 told.index(f"{hall} | {match.id:<4} final {home}:{away} (regulation)")
         assert "next match from the office" not in text
         # The fake halls' own output is in their logs, and on the screen only if asked.
-        assert f"{hall} log | fake hall played A1" in text if verbose else "fake hall" not in text
-        assert "fake hall played A3" in (tmp_path / "w" / "logs" / f"{hall}.log").read_text()
+        first = d.hall_matches(hall)[0].id
+        assert f"{hall} log | fake hall played {first}" in text if verbose \
+            else "fake hall" not in text
+        last = d.hall_matches(hall)[-1].id
+        assert f"fake hall played {last}" in (tmp_path / "w" / "logs" / f"{hall}.log").read_text()
+    # Without the office a follow-up is played under its slots' names.
+    assert "hall-1 | on the board: P10-F 1st A v 2nd A (football-p10, playoff)" in text
     assert all("--headless" in argv for argv in calls)  # no screen in `environ`
 
 
@@ -498,11 +531,11 @@ def test_a_hall_that_does_not_finish_is_stopped_at_the_timeout(
     text = out.getvalue()
     assert code == 1
     assert "was not done after 1 s" in text and "    playing" in text
-    assert len(calls) == 6  # every run planned ...
+    assert len(calls) == 8  # every run planned ...
     for hall, log in zip(("hall-1", "hall-2"), logs, strict=True):
         # ... but only the first of each hall started, and it was stopped.
         assert log.read_text().count("playing") == 1
-        pid = int((tmp_path / "state" / f"{hall}-A1" / "pid").read_text())
+        pid = int((tmp_path / "state" / f"{hall}-{HALLS[hall][0]}" / "pid").read_text())
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
 
@@ -517,7 +550,8 @@ def test_help_explains_the_demo(capsys: pytest.CaptureFixture[str]) -> None:
     assert exit_.value.code == 0
     text = capsys.readouterr().out
     for words in ("mosquitto", "office serve", "scoreboard run", "--time-scale", "--headless",
-                  "--out", "--examples", "PNG", "127.0.0.1", "rules 000", "rules 003"):
+                  "--out", "--examples", "PNG", "127.0.0.1", "rules 003", "P08", "P10",
+                  "draw-lots", "categories"):
         assert words in text
 
 
@@ -551,9 +585,10 @@ MOSQUITTO = find_mosquitto()
 @pytest.mark.skipif(MOSQUITTO is None, reason="mosquitto is not installed "
                     "(./quickstart.sh test installs it)")
 def test_the_whole_demo_runs_headless_with_the_office(tmp_path: Path) -> None:
-    """mosquitto, two offices and two hall daemons, every match of both tournaments at the
-    default time scale, then the tables and the PNGs. (How long it takes is the
-    benchmark's business: bench/demo.py.)"""
+    """mosquitto, the event's office and two hall daemons, every match of both categories
+    at the default time scale (the group games, the office's drawing of lots, the follow-ups),
+    then the tables and the PNGs. (How long it takes is the benchmark's business:
+    bench/demo.py.)"""
     work = tmp_path / "demo"
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     done = subprocess.run([SCOREBOARD, "demo", "--headless", "--out", str(work)],
@@ -562,29 +597,37 @@ def test_the_whole_demo_runs_headless_with_the_office(tmp_path: Path) -> None:
     assert done.returncode == 0, out[-6000:] + done.stderr[-3000:]
     assert "mosquitto: private broker on 127.0.0.1:" in out
     assert re.search(r"its page: http://127\.0\.0\.1:\d+/", out)
-    d = loaded_tournaments()
-    for key in tournaments.DEMO_TOURNAMENTS:
-        heading = f"{d[key].name}: the office's table"
-        assert heading in out
-        section = out[out.index(heading):]
-        assert _rows(section)[:3] == TABLES[key], section
-    for hall in ("hall-1", "hall-2"):
+    d = loaded()
+    heading = f"{d.name}: the office's tables"
+    assert heading in out
+    sections = _sections(out[out.index(heading):])
+    for category, rows in TABLES.items():
+        assert _rows(sections[category])[:3] == rows, sections
+    for hall in d.halls():
         assert list((work / hall).rglob("*.png")), f"no PNG snapshots of {hall}"
     assert "PNG snapshots of the hall displays" in out
-    for key, hall in (("hockey", "hall-1"), ("football", "hall-2")):
-        # The hall was configured with its first match only: the others came as `next`.
+    # The office drew P08's lots, before hall-1 was sent P08's follow-up with their teams.
+    drawn = out.index("office | Lots drawn for group A: FC Kontu Valkoinen, Ponnistus Punainen")
+    assert drawn < out.index("hall-1 | next match from the office: P08-F FC Kontu Valkoinen v "
+                             "Ponnistus Punainen (football-p08, playoff)")
+    assert "hall-1 | next match from the office: P10-F HJK Sininen v FC Honka Musta " \
+        "(football-p10, playoff)" in out
+    for hall, played in HALLS.items():
+        # The hall was configured with its first match only: the others came as `next`,
+        # of either category.
         config = tomllib.loads((work / "config" / f"{hall}.toml").read_text(encoding="utf-8"))
-        assert config["match"]["id"] == "A1"
-        assert f"{hall} | on the board: A1 " in out
-        assert f"{hall} | next match from the office: A2 " in out
-        for match in d[key].matches:
-            home, away = FINALS[(key, match.id)]
-            assert f"{hall} | {match.id:<4} final {home}:{away} (regulation)" in out
+        assert config["match"]["id"] == played[0]
+        assert f"{hall} | on the board: {played[0]} " in out
+        for match_id in played[1:]:
+            assert f"{hall} | next match from the office: {match_id} " in out
+        for match_id in played:
+            home, away = FINALS[match_id]
+            assert f"{hall} | {match_id:<4} final {home}:{away} (regulation)" in out
             # No press refused: every line of every script is journalled as a command.
-            journal = work / "state" / hall / f"{match.id}.journal"
+            journal = work / "state" / hall / f"{match_id}.journal"
             records = scan(journal.read_bytes(), journal.name).records
-            played = sorted(r["script"] for r in records
-                            if r["type"] == "command" and "script" in r)
-            lines = parse_script(d[key].script(match.id).read_text(encoding="utf-8"), match.id)
-            assert played == [line.line for line in lines], journal
+            played_lines = sorted(r["script"] for r in records
+                                  if r["type"] == "command" and "script" in r)
+            lines = parse_script(d.script(match_id).read_text(encoding="utf-8"), match_id)
+            assert played_lines == [line.line for line in lines], journal
     assert "refused" not in out and "scoreboard demo:" not in out

@@ -173,7 +173,8 @@ def test_youth_hockey_shifts_overtime_and_barred_shooter_by_hand(
     assert docs[3]["phase"] == "shootout" and docs[3]["shootout"]["next"] is None
     assert penalties(docs[3], "away") == [(4, "major", 210_000, True)]
     assert docs[4]["result"] == {"home": 2, "away": 1, "decided_by": "shootout"}
-    assert "line 10: shot refused: #4 (away) may not shoot: sent off, or still serving" in err
+    assert ("line 10: shot refused: #4 (away) may not shoot: his penalty had not ended when "
+            "playing time ended") in err
 
 
 def test_floorball_personal_penalty_and_timeouts_by_hand(

@@ -30,6 +30,15 @@ def test_presses_are_named_as_their_buttons() -> None:
      "unknown penalty kind minr"),
     ("the journal is damaged: hold NEXT to play on from what was read",
      "journal damaged: hold NEXT"),
+    # rules 000, 'The winning goal race': started by the away team
+    ("away shoots first in round 1 (rules 000, 'The winning goal race of the ranking "
+     "matches': started by the away team marked in the program)",
+     "away shoots first in round 1"),
+    # rules 000, 'Penalties' 3; IIHF game winning shots procedure (III)
+    ("#9 (away) may not shoot: sent off for the rest of the game (game misconduct)",
+     "#9 sent off: may not shoot"),
+    ("#7 (home) may not shoot: his penalty had not ended when playing time ended",
+     "#7 still penalised: may not shoot"),
 ])
 def test_reasons_in_a_few_words(reason: str, short: str) -> None:
     assert short_reason(reason) == short

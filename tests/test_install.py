@@ -87,7 +87,8 @@ def test_script_is_shellcheck_clean() -> None:
 
 def test_help_lists_every_option(repo: Path) -> None:
     text = ok(repo, "--help")
-    for option in ("--office", "--prefix", "--no-start", "--dry-run", "--root", "--help"):
+    for option in ("--office", "--prefix", "--no-start", "--dry-run", "--root", "--help",
+                   "--venue", "--event-broker", "--halls"):
         assert option in text
     assert "set -e" not in text  # the help ends where the comment ends
 
@@ -285,3 +286,72 @@ def test_office_broker_config_loads_beside_debians_mosquitto_conf(
         if proc.poll() is None:
             proc.terminate()
             proc.communicate(timeout=10)
+
+
+VENUE = ("--venue", "north", "--event-broker", "event.local", "--halls", "hall-1,hall-2")
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (("--venue", "north"), "--event-broker"),
+    (("--venue", "north", "--event-broker", "e"), "--halls"),
+    (("--halls", "hall-1"), "go with --venue"),
+    (("--venue", "--halls"), "--venue needs a value"),
+    (("--venue", "no/rth", "--event-broker", "e", "--halls", "h"), "'no/rth'"),
+    (("--venue", "office", "--event-broker", "e", "--halls", "h"), "'office'"),
+    (("--venue", "v", "--event-broker", "e:70000", "--halls", "h"), "port 70000"),
+    (("--venue", "v", "--event-broker", "mqtt://e", "--halls", "h"), "HOST:PORT"),
+    (("--venue", "v", "--event-broker", "e", "--halls", "h,h"), "'h' twice"),
+    (("--venue", "v", "--event-broker", "e", "--halls", "h,,i"), "hall id ''"),
+    (("--venue", "v", "--event-broker", "e", "--halls", "h,standings"), "'standings'"),
+    (("--venue", "v", "--event-broker", "e", "--halls", "v"), "venue's own user"),
+    (("--office", *VENUE), "choose one"),
+])
+def test_bad_venue_options_are_refused_clearly(repo: Path, tmp_path: Path,
+                                               args: tuple[str, ...], says: str) -> None:
+    done = install(repo, *args, "--root", tmp_path / "root")
+    assert done.returncode == 2, done.stdout
+    assert says in done.stderr and done.stderr.startswith("install.sh: ")
+    assert not (tmp_path / "root").exists() or not any((tmp_path / "root").iterdir())
+
+
+def test_venue_install_writes_the_broker_files_only(repo: Path, tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    out = ok(repo, *VENUE, "--root", root)
+    for name, dest in (("arena.conf", "etc/mosquitto/conf.d/arena.conf"),
+                       ("arena.acl", "etc/mosquitto/arena.acl")):
+        assert (root / dest).read_bytes() == (repo / "systemd/mosquitto" / name).read_bytes()
+    bridge = (root / "etc/mosquitto/conf.d/arena-venue.conf").read_text()
+    assert "address event.local:1883\n" in bridge  # the default port
+    for secret in ("etc/arena/venue-password", "etc/arena/hall-passwords/hall-1",
+                   "etc/arena/hall-passwords/hall-2"):
+        assert (root / secret).stat().st_mode & 0o777 == 0o600, secret
+    assert (root / "etc/arena/event-side/north.acl").is_file()
+    # Mosquitto only: no program, no venv, no service of ours.
+    assert not (root / "opt").exists() and not (root / "etc/systemd").exists()
+    assert "mosquitto mosquitto-clients" in out and "python3-venv" not in out
+    assert "mosquitto_passwd /etc/mosquitto/arena.passwd north" in out  # the event side
+
+
+def test_second_venue_run_changes_nothing_and_a_new_hall_changes_the_bridge(
+        repo: Path, tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    ok(repo, *VENUE, "--root", root)
+    bridge = root / "etc/mosquitto/conf.d/arena-venue.conf"
+    password = (root / "etc/arena/venue-password").read_text()
+    before = snapshot(root)
+    assert "Nothing to do" in ok(repo, *VENUE, "--root", root)
+    assert snapshot(root) == before
+    out = ok(repo, *VENUE[:-1], "hall-1,hall-2,hall-3", "--root", root)
+    assert f"install {bridge}" in out
+    assert "topic arena/v1/+/hall-3/events out 1" in bridge.read_text()
+    assert (root / "etc/arena/venue-password").read_text() == password  # kept
+    assert (root / "etc/arena/hall-passwords/hall-3").is_file()
+    assert "topic write arena/v1/+/hall-3/events" in (
+        root / "etc/arena/event-side/north.acl").read_text()
+
+
+def test_venue_dry_run_writes_nothing(repo: Path, tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    out = ok(repo, *VENUE, "--dry-run", "--root", root)
+    assert not root.exists()
+    assert "would: install" in out and "nothing was changed" in out

@@ -4,6 +4,7 @@ the self-contained text the journal keeps, and ``scoreboard presets --show``."""
 from __future__ import annotations
 
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -93,7 +94,7 @@ protest_window_min = 15
 
 # Rules 001 'Exclusion of a player': red card 1 until the end of the match, red card 2 an
 # automatic ban from the next match, red card 3 the rest of the tournament. A red card is
-# the match penalty (IFF 606).
+# the match penalty (IFF 613).
 [[standings.suspensions]]
 name = "red card"
 kinds = ["match"]
@@ -130,12 +131,20 @@ def test_the_floorball_presets_state_their_shared_rules_once(name: str) -> None:
 
 
 def test_the_floorball_presets_are_what_they_were_before_extends() -> None:
-    # The same rules as the one-file preset of before (citations aside, now data).
+    # The same rules as the one-file preset of before (citations aside, now data), but for
+    # what was added since: IFF 603.3's shorter-first order of penalties given together and
+    # the strict order of shootout shots. The old text (as a journal holds it) still reads
+    # as it played: neither is on by default.
     before = presets.parse_journalled(OLD_FLOORBALL_TEXT, "floorball-2x15.toml")
     now = presets.load("floorball-2x15")
     assert before.citations == {} and now.citations
+    assert now.penalties.shorter_first and not before.penalties.shorter_first
+    assert now.shootout is not None and before.shootout is not None
+    assert now.shootout.strict_order and not before.shootout.strict_order
     assert before == type(now)(**{**{f: getattr(now, f) for f in now.__dataclass_fields__},
-                                  "citations": {}})
+                                  "citations": {},
+                                  "penalties": replace(now.penalties, shorter_first=False),
+                                  "shootout": replace(now.shootout, strict_order=False)})
 
 
 # ---------------------------------------------------------------- a user's own preset

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py.timesource import SystemTime, wait_until
+from firmware_py.timesource import SystemTime, sleep_until, wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
 HOME = ROOT / "firmware_py" / "timesource.py"
@@ -64,3 +64,51 @@ def test_the_system_time_hits_a_deadline_and_can_be_cancelled() -> None:
     cancel.set()
     far = real.monotonic_ns() + 60 * 1_000_000_000
     assert wait_until(far, cancel=cancel) < far  # returns at once: the caller's plan changed
+
+
+class SteppedClock:
+    """A clock that moves only in ``sleep``, by what was asked times ``share`` (a nap that
+    ends early: a signal) plus ``late_ns`` (the OS's overshoot)."""
+
+    def __init__(self, share: float = 1.0, late_ns: int = 0) -> None:
+        self.now = 0
+        self.share = share
+        self.late_ns = late_ns
+        self.reads = 0
+        self.naps: list[float] = []
+
+    def clock(self) -> int:
+        self.reads += 1
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.naps.append(seconds)
+        self.now += max(1, int(seconds * 1e9 * self.share)) + self.late_ns
+
+
+def test_sleep_until_sleeps_all_that_is_left_and_never_spins() -> None:
+    """The display's wait: one nap for the whole way, no look at the clock in a loop, and a
+    late wake-up accepted as it is; where sleep_until spun the last 2 ms, wait_until does
+    (the horn's exactness)."""
+    late = SteppedClock(late_ns=150_000)
+    assert sleep_until(10_000_000, clock=late.clock, sleep=late.sleep) == 10_150_000
+    assert late.naps == [0.01] and late.reads == 2
+    early = SteppedClock(share=0.5)  # every nap ends half way: each one sleeps the rest
+    assert sleep_until(8_000_000, clock=early.clock, sleep=early.sleep) >= 8_000_000
+    assert all(b < a for a, b in zip(early.naps, early.naps[1:], strict=False))
+    assert early.reads == len(early.naps) + 1
+    exact = SteppedClock(share=1.0)
+    assert sleep_until(0, clock=exact.clock, sleep=exact.sleep) == 0 and exact.naps == []
+    cancel = threading.Event()
+    cancel.set()
+    assert sleep_until(10**12, clock=exact.clock, sleep=exact.sleep, cancel=cancel) == 0
+
+
+def test_the_system_time_sleeps_until_an_instant_and_can_be_cancelled() -> None:
+    real = SystemTime()
+    start = real.monotonic_ns()
+    assert real.sleep_until(start + 3_000_000) >= start + 3_000_000
+    cancel = threading.Event()
+    cancel.set()
+    far = real.monotonic_ns() + 60 * 1_000_000_000
+    assert real.sleep_until(far, cancel=cancel) < far

@@ -46,7 +46,7 @@ def test_the_topic_tree() -> None:
     assert (topics.events, topics.state, topics.status, topics.next, topics.standings) == (
         f"arena/{wire.VERSION}/cup-2026/hall-1/events", "arena/v1/cup-2026/hall-1/state",
         "arena/v1/cup-2026/hall-1/status", "arena/v1/cup-2026/hall-1/next",
-        "arena/v1/cup-2026/standings/+")
+        "arena/v1/cup-2026/standings/#")
     assert STANDINGS_A == "arena/v1/cup-2026/standings/A"
     assert wire.standings_filter(T) == topics.standings
     assert topics.acks == "arena/v1/cup-2026/hall-1/acks"  # the office's word, retained
@@ -326,3 +326,41 @@ def rows_with(**changes: Any) -> list[dict[str, Any]]:
 def test_bad_standings_are_refused_naming_the_field(topic: str, body: bytes,
                                                     reason: str) -> None:
     assert reason in refused(wire.check_standings, topic, body, T).reason
+
+
+# -- categories (issue 17): an event of several shares one tree ---------------------------
+
+
+def test_an_events_tables_carry_their_category_in_the_topic_and_the_document() -> None:
+    topic = wire.standings_topic(T, "A", "U11")
+    assert topic == "arena/v1/cup-2026/standings/U11/A"
+    assert wire.route(topic, T) == wire.Route(wire.STANDINGS, group="A", category="U11")
+    assert wire.route("arena/v1/cup-2026/standings/U11/A/x", T) is None
+    assert wire.route("arena/v1/cup-2026/standings/U 11/A", T) is None
+    table = Standings("A", TABLE.rows, T, category="U11")
+    payload = wire.build_standings(table)
+    assert wire.check_standings(topic, payload, T) == table
+    # The category in the document is the topic's: a U9 table on U11's topic is refused.
+    assert "'category' 'U9' is not the topic's category ('U11')" in refused(
+        wire.check_standings, topic, edited(payload, category="U9"), T).reason
+    assert "'category' None is not the topic's category ('U11')" in refused(
+        wire.check_standings, topic, edited(payload, category=...), T).reason
+    assert "is not the topic's category (none)" in refused(
+        wire.check_standings, STANDINGS_A, payload, T).reason
+    # A one-category table is as it was: no category key at all.
+    assert "category" not in json.loads(GOOD_TABLE)
+    with pytest.raises(ValueError, match="category 'U/11'"):
+        wire.standings_topic(T, "A", "U/11")
+
+
+def test_next_may_name_the_matchs_category() -> None:
+    with_category = Next(**{**{f: getattr(A_NEXT, f) for f in A_NEXT.__dataclass_fields__},
+                            "category": "U11"})
+    payload = wire.build_next(with_category)
+    assert json.loads(payload)["category"] == "U11"
+    assert wire.check_next(NEXT, payload, PRESETS) == with_category
+    assert "category" not in json.loads(GOOD_NEXT)
+    assert wire.check_next(NEXT, GOOD_NEXT, PRESETS).category is None
+    for bad in (11, "U 11", ""):
+        assert "'category' must be a category name" in refused(
+            wire.check_next, NEXT, edited(GOOD_NEXT, category=bad), PRESETS).reason

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from firmware_py.wire import Row
 
 from .. import colour as pal
-from ..document import BetweenView, NextMatchView, StatusView, TableView
+from .. import values
+from ..document import BetweenView, NextMatchView, StateView, StatusView, TableView
 from ..fit import fit_text, line_height
 from ..items import PANEL, Box, Item, Rect
 from .common import Canvas, footer, halves, row_cap_top, stripe, team_name, text
@@ -31,22 +32,75 @@ FULL = (("P", "played"), ("W", "won"), ("D", "drawn"), ("L", "lost"), ("GOALS", 
 COMPACT = (("GOALS", "goals"), ("PTS", "points"))
 
 
-def between_screen(canvas: Canvas, between: BetweenView, status: StatusView) -> list[Item]:
+def between_screen(canvas: Canvas, between: BetweenView, status: StatusView,
+                   state: StateView | None = None) -> list[Item]:
     u = canvas.u
     items: list[Item] = []
     full = (canvas.margin, 0, canvas.width - 2 * canvas.margin, 0)
+    pregame = state is not None and state.phase == "pregame"
+    lines = pregame_lines(canvas, between.next, state) if pregame and state else []
+    table_top = 0
     if between.next is not None and not between.tables:
         items += next_match_big(canvas, between.next)
+        items += pregame_block(canvas, u(79), lines)
     elif between.next is not None:
         items += next_match_bar(canvas, between.next)
+        if lines:  # one line if it fits uncut, else a line each
+            joined = "  \u00b7  ".join(t for t, _r in lines)
+            if canvas.measure(joined, "sans", _pregame_cap(canvas)) <= full[2]:
+                lines = [(joined, "pregame.periods")]
+        block = pregame_block(canvas, u(23.5), lines)
+        items += block
+        table_top = max((i.rect[1] + i.rect[3] for i in block), default=0) + u(1.5)
     else:
         title = text(canvas, full, u(3.5), u(5.5), "STANDINGS", colour=pal.CLOCK, role="title")
         items += [title] if title else []
     if between.tables:
-        top = u(22.5) if between.next is not None else u(13)
+        top = max(u(22.5), table_top) if between.next is not None else u(13)
         items += tables(canvas, (canvas.margin, top, full[2], u(92.5) - top), between.tables,
                         between.page)
     items += footer(canvas, None, status)
+    return items
+
+
+def pregame_lines(canvas: Canvas, match: NextMatchView | None, state: StateView
+                  ) -> list[tuple[str, str]]:
+    """Before the first face-off, under the next match: the warm-up or start countdown
+    when the document carries one (``countdown``), how the game is played (``2 PERIODS OF
+    20:00``),
+    and the players the office says are suspended. (text, role), most important first."""
+    opts = canvas.options
+    lines: list[tuple[str, str]] = []
+    plan = f"{opts.periods} PERIOD{'S' if opts.periods != 1 else ''} OF " \
+        f"{values.minutes_seconds(opts.period_ms)}"
+    if state.countdown is not None:
+        shown = values.minutes_seconds(state.countdown.remaining_ms)
+        plan = f"{state.countdown.label.upper()} {shown}  \u00b7  {plan}"
+    lines.append((plan, "pregame.periods"))
+    if match is not None and match.suspended:
+        def team(side: str) -> str:
+            return (match.home if side == "home" else match.away).name.upper()
+
+        who = " \u00b7 ".join(f"{team(s.team)} #{s.player}" for s in match.suspended)
+        lines.append((f"SUSPENDED: {who}", "pregame.suspended"))
+    return lines
+
+
+def _pregame_cap(canvas: Canvas) -> int:
+    return max(canvas.min_px, canvas.u(4.4))
+
+
+def pregame_block(canvas: Canvas, top: int, lines: list[tuple[str, str]]) -> list[Item]:
+    full = (canvas.margin, 0, canvas.width - 2 * canvas.margin, 0)
+    cap = _pregame_cap(canvas)
+    items: list[Item] = []
+    for content, role in lines:
+        item = text(canvas, full, row_cap_top(top, line_height(cap, content), cap, content), cap,
+                    content, colour=pal.WHITE if role == "pregame.periods" else pal.ALERT,
+                    role=role)
+        if item:
+            items.append(item)
+        top += line_height(cap, content) + canvas.u(1)
     return items
 
 
@@ -65,7 +119,7 @@ def next_match_big(canvas: Canvas, match: NextMatchView) -> list[Item]:
         items.append(stripe((area[0], u(50) + line_height(u(8)), area[2], u(1.6)), team, side))
     about = _about(match)
     if about:
-        items.append(text(canvas, full, u(72), u(5), about, colour=pal.LABEL, role="next.about"))
+        items.append(text(canvas, full, u(70), u(5), about, colour=pal.LABEL, role="next.about"))
     return [item for item in items if item is not None]
 
 

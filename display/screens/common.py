@@ -14,6 +14,8 @@ from .. import colour as pal
 from .. import segments
 from ..document import EntryView, StatusView, TeamView
 from ..fit import Measure, extents, fit_text, line_height
+from ..hall import DEFAULT as DEFAULT_HALL
+from ..hall import HallGeometry
 from ..items import CONTENT, PANEL, Align, Box, Colour, FontName, Item, Mark, Rect, Text
 
 MIN_TEXT = 0.04  # no text smaller than 4 % of the screen height
@@ -28,6 +30,9 @@ class LayoutOptions:
     tenths_below_ms: int = 60_000  # the clock shows SS.t below this (preset tenths_below_s)
     shootout_rounds: int = 3  # shots a team in the first series (preset shootout.rounds)
     shift_length_ms: int = 60_000  # a line-change shift (preset shifts.length_s)
+    periods: int = 2  # the pregame screen's "2 x 20:00" (preset clock.periods)
+    period_ms: int = 1_200_000  # (preset clock.period_s)
+    hall: HallGeometry = DEFAULT_HALL  # the screen's height and the farthest seat ([display])
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +57,12 @@ class Canvas:
     @property
     def min_px(self) -> int:
         return math.ceil(MIN_TEXT * self.height)
+
+    @property
+    def legible(self) -> int:
+        """The letter height (pixels) the hall's farthest seat reads: the clock, the scores,
+        the period and the running penalties' times are at least this where they fit."""
+        return max(self.min_px, self.options.hall.legible_px(self.height))
 
     @property
     def margin(self) -> int:
@@ -180,6 +191,10 @@ def footer(canvas: Canvas, entry: EntryView | None, status: StatusView) -> list[
         # Never sent: the timekeeper must know an old hall's journals were found here.
         marks.append((f"OTHER JOURNALS SET ASIDE: {status.set_aside}", pal.RESTORED_BOX,
                       pal.BLACK, "status.set_aside"))
+    if status.schedule is not None:
+        # The hall plays on without it; the technician must know why it is not used.
+        marks.append((f"SCHEDULE NOT USED: {status.schedule}", pal.RESTORED_BOX, pal.BLACK,
+                      "status.schedule"))
     for rank, (message, fill, ink, role) in enumerate(marks):
         width = canvas.measure(message, "sans", cap) + 2 * canvas.u(1.5)
         if right - width < canvas.margin and rank > 0:

@@ -7,32 +7,49 @@ Wide (16:9)::
     +--------+                                           +--------+
     |   2    |              1 2 : 3 4                    |   1    |
     +--------+                                           +--------+
-                              PERIOD 2
-    #8    3:40               4 ON 5                 EXTRA PLAYER
-    #9    1:40              STOP TIME
-    +1                    LINE CHANGE 45  [=====---]
+    #8  2+2           +1          PERIOD          #12  MISC
+    1:23                            2                 10:00
+    #19                         [ STOP ]
+    0:21                          3 ON 5
+                                STOP TIME
     [ operator line: PENALTY HOME  PLAYER #7_        ][CLOCK RESTORED - CHECK] (o)
 
 Narrow (4:3): the scores sit under the names with the period between them, and the clock
 has its own row below. The clock's digits are at least 30 % of the screen height in both.
 The break screen is the same frame with the break countdown (in blue, not game time),
 what comes next, and the penalties carried over.
+
+Sizes follow the hall (``display/hall.py``): the clock, the scores, the period and the
+running penalties' times are at least ``canvas.legible`` (the farthest seat's letter
+height) where they fit. A penalty is a block: its player number and kind ("2+2", "MAJ",
+"MISC", "GM", "MP") on a small line, its time in big digits under it; the penalties that
+do not fit at that size (and those waiting) fold into "+N" rather than shrink. When even the
+standard arrangement cannot give them that size, the far arrangement drops the period's
+caption, the second penalty and the quieter indicators (``Frame.variant`` says "far").
+
+Running and stopped: a running game clock is amber; a stopped one is white with a red STOP
+mark under the period, in the stop-time window too (whose own mark is amber, never red).
+After a goal (the document's ``goal``, there for a few seconds) the scorer's number, and
+his name when the roster gives one, take the scoring side's penalty column; the clock and
+scores stay where they are.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from .. import colour as pal
-from .. import values
-from ..document import PenaltyView, StateView, StatusView
-from ..fit import line_height
-from ..items import CONTENT, PANEL, Align, Bar, Box, Item, Mark, Rect
+from .. import segments, values
+from ..document import GoalView, PenaltyView, StateView, StatusView
+from ..fit import extents, line_height
+from ..items import CONTENT, PANEL, Align, Bar, Box, Item, Mark, Rect, Text, intersects
 from .common import (
     Canvas,
     digit_height,
     digits,
     footer,
+    footer_top,
     halves,
     row_cap_top,
     stripe,
@@ -40,9 +57,22 @@ from .common import (
     text,
 )
 
-CLOCK_CAP = {True: 33.0, False: 31.0}  # percent of the height: wide, narrow (>= 30 %)
-SHOWN_PENALTIES = 2  # two running with player numbers, then "+N"
+CLOCK_CAP = {True: 31.0, False: 31.0}  # percent of the height: wide, narrow (>= 30 %)
+MAX_PENALTIES = 3  # running penalties a side shown as blocks at most, then "+N"
+PENALTY_TARGET = 12.0  # percent: penalty times take at least this when the hall asks less
+PERIOD_TARGET = 11.0  # percent: likewise the period's value
 BAR = 2.2  # the line-change bar's height, percent of the screen height
+# Short labels that tell the kinds apart (IIHF scoresheet abbreviations); a minor has none.
+KIND_LABELS = {"minor": "", "double_minor": "2+2", "major": "MAJ", "misconduct": "MISC",
+               "game_misconduct": "GM", "match": "MP", "personal": "PERS",
+               "bench_minor": "BENCH"}
+PLAY = ("period", "overtime")  # the phases whose clock is game time a spectator watches
+
+
+def kind_label(kind: str) -> str:
+    if kind in KIND_LABELS:
+        return KIND_LABELS[kind]
+    return kind.replace("_", " ").upper()[:5]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,10 +86,7 @@ class Grid:
     score_cap: int
     clock_area: Rect
     clock_cap: int
-    period_area: Rect  # the period caption (narrow: between the scores; wide: under the clock)
-    period_cap_top: int
-    period_cap: int
-    period_value: tuple[int, int] | None  # narrow: (cap top, cap) of the big period value
+    period_area: Rect  # wide: the centre column's top; narrow: between the scores
     columns: tuple[Rect, Rect, Rect]  # bottom zone: home, centre, away
     row_cap: int
 
@@ -67,21 +94,21 @@ class Grid:
 def grid(canvas: Canvas) -> Grid:
     u, w = canvas.u, canvas.width
     home, away = halves(canvas)
+    bottom = footer_top(canvas)
     if canvas.wide:
         clock_cap = u(CLOCK_CAP[True])
         side = canvas.x(19)
-        panel_top, panel_h = u(16), u(37)
+        panel_top, panel_h = u(14), u(33)
         scores = ((canvas.margin, panel_top, side, panel_h),
                   (w - canvas.margin - side, panel_top, side, panel_h))
         gap = canvas.x(2)
         clock_x = canvas.margin + side + gap
+        columns = _columns(canvas, u(49.5), bottom, canvas.x(31.5), canvas.x(2.5))
         return Grid(
-            name_cap_top=u(3.4), name_cap=u(7), stripe=(u(13.2), u(1.6)),
+            name_cap_top=u(2.6), name_cap=u(6.2), stripe=(u(11.4), u(1.4)),
             score_areas=scores, score_cap=u(28),
-            clock_area=(clock_x, u(18), w - 2 * clock_x, clock_cap), clock_cap=clock_cap,
-            period_area=(clock_x, 0, w - 2 * clock_x, 0),
-            period_cap_top=u(55.5), period_cap=u(5.5), period_value=None,
-            columns=_columns(canvas, u(63), u(92.5), canvas.x(24)), row_cap=u(5.2),
+            clock_area=(clock_x, u(15), w - 2 * clock_x, clock_cap), clock_cap=clock_cap,
+            period_area=columns[1], columns=columns, row_cap=u(4.8),
         )
     clock_cap = u(CLOCK_CAP[False])
     panel_w = canvas.x(30)
@@ -92,17 +119,17 @@ def grid(canvas: Canvas) -> Grid:
     gap_right = scores[1][0] - canvas.x(1.5)
     return Grid(
         name_cap_top=u(2.8), name_cap=u(5.6), stripe=(u(10.6), u(1.4)),
-        score_areas=scores, score_cap=u(17.5),
-        clock_area=(canvas.margin, u(37.5), w - 2 * canvas.margin, clock_cap),
+        score_areas=scores, score_cap=min(max(u(17.5), canvas.legible), panel_h - u(2)),
+        clock_area=(canvas.margin, u(37), w - 2 * canvas.margin, clock_cap),
         clock_cap=clock_cap,
-        period_area=(gap_left, 0, gap_right - gap_left, 0),
-        period_cap_top=u(15.5), period_cap=canvas.min_px, period_value=(u(23), u(9.5)),
-        columns=_columns(canvas, u(70.5), u(92.5), canvas.x(28)), row_cap=canvas.min_px,
+        period_area=(gap_left, panel_top, gap_right - gap_left, u(36.5) - panel_top),
+        columns=_columns(canvas, u(69.5), bottom, canvas.x(29.5), canvas.x(2)),
+        row_cap=canvas.min_px,
     )
 
 
-def _columns(canvas: Canvas, top: int, bottom: int, side: int) -> tuple[Rect, Rect, Rect]:
-    gap = canvas.x(3)
+def _columns(canvas: Canvas, top: int, bottom: int, side: int, gap: int
+             ) -> tuple[Rect, Rect, Rect]:
     left = (canvas.margin, top, side, bottom - top)
     right = (canvas.width - canvas.margin - side, top, side, bottom - top)
     centre_x = left[0] + side + gap
@@ -110,23 +137,57 @@ def _columns(canvas: Canvas, top: int, bottom: int, side: int) -> tuple[Rect, Re
     return left, centre, right
 
 
-def game_screen(canvas: Canvas, state: StateView, status: StatusView) -> list[Item]:
+def game_screen(canvas: Canvas, state: StateView, status: StatusView) -> tuple[list[Item], str]:
+    """The items, and the arrangement used: "" (standard) or "far" (when it brings the
+    texts the back row must read closer to the size it can read)."""
     g = grid(canvas)
+    items = _game(canvas, g, state, status, far=False)
+    short = shortfall(canvas, items)
+    if not short:
+        return items, ""
+    far = _game(canvas, g, state, status, far=True)
+    return (far, "far") if shortfall(canvas, far) < short else (items, "")
+
+
+# The texts the farthest seat must read (README "The hall display").
+KEY_ROLES = ("clock", "score.home", "score.away", "period", "penalty.home.time",
+             "penalty.away.time")
+
+
+def shortfall(canvas: Canvas, items: list[Item]) -> int:
+    """How many pixels the texts the back row must read are short of its legible size."""
+    return sum(max(0, canvas.legible - i.px_height) for i in items
+               if isinstance(i, Text) and i.role in KEY_ROLES)
+
+
+def _game(canvas: Canvas, g: Grid, state: StateView, status: StatusView, *,
+          far: bool) -> list[Item]:
     is_break = state.phase in ("intermission", "overtime_break")
     items: list[Item] = []
     items += header(canvas, g, state)
-    clock_colour = pal.BREAK_CLOCK if is_break else pal.CLOCK
+    stopped = state.phase in PLAY and not state.running
+    clock_colour = pal.BREAK_CLOCK if is_break else (pal.WHITE if stopped else pal.CLOCK)
     shown = values.clock_text(state.clock_ms, canvas.options.tenths_below_ms)
     height = digit_height("00:00", g.clock_area[2], g.clock_cap)  # the same size in SS.t
     items += digits(g.clock_area, shown, height, clock_colour, role="clock", per_char=True)
-    items += period(canvas, g, state, is_break)
     left, centre, right = g.columns
     rows = Rows(g.row_cap, zone_row_height(canvas, g.row_cap, state))
-    items += team_column(canvas, left, rows, state.penalties[0],
-                         extra=state.extra_player == "home", side="home")
-    items += team_column(canvas, right, rows, state.penalties[1],
-                         extra=state.extra_player == "away", side="away")
-    items += indicators(canvas, centre, rows, state, is_break)
+    period_items, below = period(canvas, g, state, is_break, far=far)
+    items += period_items
+    for side, area, penalties in zip(("home", "away"), (left, right), state.penalties,
+                                     strict=True):
+        plan = penalty_plan(canvas, area, rows, penalties, extra=state.extra_player == side,
+                            far=far)
+        goal = state.goal if state.goal is not None and state.goal.team == side else None
+        if goal is not None:
+            items += goal_panel(canvas, area, goal, plan.cap, side=side)
+            continue
+        items += team_column(canvas, area, rows, penalties, extra=state.extra_player == side,
+                             side=side, plan=plan)
+    ind_area = centre
+    if canvas.wide:
+        ind_area = (centre[0], below, centre[2], centre[1] + centre[3] - below)
+    items += indicators(canvas, ind_area, rows, state, is_break, stopped=stopped, far=far)
     items += footer(canvas, state.entry, status)
     return items
 
@@ -157,28 +218,168 @@ def period_label(state: StateView) -> str:
     return str(state.period)
 
 
-def period(canvas: Canvas, g: Grid, state: StateView, is_break: bool) -> list[Item]:
-    """PERIOD 2 / OVERTIME; in a break what comes next (the state's period is the next)."""
+def pregame_line(canvas: Canvas) -> str:
+    """``2 x 20:00`` (under PERIODS): how the game is played, before the first face-off."""
+    opts = canvas.options
+    return f"{opts.periods} \u00d7 {values.minutes_seconds(opts.period_ms)}"
+
+
+def period(canvas: Canvas, g: Grid, state: StateView, is_break: bool, *, far: bool
+           ) -> tuple[list[Item], int]:
+    """PERIOD over its number (OT in overtime; NEXT and what comes in a break; before the
+    first face-off how the game is played, ``2 x 20:00``), the number at least the hall's
+    legible size. Also where the area under it starts."""
     items: list[Item] = []
+    area = g.period_area
     label = period_label(state)
-    if g.period_value is None:  # wide: one line under the clock
-        if is_break:
-            line = "NEXT: OVERTIME" if label == "OT" else f"NEXT: PERIOD {label}"
-        else:
-            line = "OVERTIME" if label == "OT" else f"PERIOD {label}"
-        item = text(canvas, g.period_area, g.period_cap_top, g.period_cap, line, colour=pal.LABEL,
-                    role="period")
-        return [item] if item else []
-    caption = "NEXT" if is_break else ("OVERTIME" if label == "OT" else "PERIOD")
-    item = text(canvas, g.period_area, g.period_cap_top, g.period_cap, caption, colour=pal.LABEL,
-                role="period.caption")
+    if state.phase == "pregame":
+        caption, value = "PERIODS", pregame_line(canvas)
+    elif is_break:
+        caption, value = "NEXT", label if label == "OT" else f"P{label}"
+    else:
+        caption, value = ("OVERTIME" if label == "OT" else "PERIOD"), label
+    if label == "OT" and not is_break and state.phase != "pregame":
+        caption = "PERIOD"
+    cap_caption = canvas.min_px if not canvas.wide else max(canvas.min_px, canvas.u(4.4))
+    top = area[1] + canvas.u(0.5)
+    # Wide, in play: the caption stands beside the number (a row saved for the indicators);
+    # before the face-off and on 4:3 it stands over it.
+    beside = canvas.wide and state.phase != "pregame"
+    show_caption = True  # a bare number between the scores could be taken for one
+    if show_caption and not beside:
+        caption_h = line_height(cap_caption, caption)
+        item = text(canvas, area, row_cap_top(top, caption_h, cap_caption, caption),
+                    cap_caption, caption, colour=pal.LABEL, role="period.caption")
+        if item:
+            items.append(item)
+        top += caption_h + canvas.u(0.5)
+    bottom = area[1] + area[3]
+    target = max(canvas.legible, canvas.u(PERIOD_TARGET))
+    room = bottom - top
+    if canvas.wide:  # leave the indicators below two rows (far: one, STOP or the time-out)
+        room -= (1 if far else 2) * (line_height(g.row_cap, ZONE_TEXT) + canvas.u(1.2)) \
+            + canvas.u(1)
+    above, below_ = extents(value)
+    cap = max(canvas.min_px, min(target, math.floor((room - 2) / (1 + above + below_))))
+    value_area = area
+    caption_w = canvas.measure(caption, "sans", cap_caption) if show_caption and beside else 0
+    if caption_w:
+        gap = canvas.u(2)
+        value_w = canvas.measure(value, "sans", cap)
+        if caption_w + gap + value_w <= area[2]:
+            x0 = area[0] + (area[2] - caption_w - gap - value_w) // 2
+            value_area = (x0 + caption_w + gap, 0, value_w, 0)
+            item = text(canvas, (x0, 0, caption_w, 0),
+                        top + math.ceil(above * cap) + cap - cap_caption, cap_caption, caption,
+                        colour=pal.LABEL, align="left", role="period.caption")
+            if item:
+                items.append(item)
+    item = text(canvas, value_area, top + math.ceil(above * cap), cap, value, colour=pal.WHITE,
+                role="pregame.periods" if state.phase == "pregame" else "period")
     if item:
         items.append(item)
-    value = label if not is_break or label == "OT" else f"P{label}"
-    cap_top, cap = g.period_value
-    item = text(canvas, g.period_area, cap_top, cap, value, colour=pal.WHITE, role="period")
-    if item:
-        items.append(item)
+        top = item.rect[1] + item.rect[3]
+    return items, top + canvas.u(1)
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyPlan:
+    """How one side sets its penalties."""
+
+    shown: int  # running penalties shown as blocks
+    cap: int  # the digits' height of the side's penalty times
+    inline: bool = False  # number and kind beside the time (else on a line above it)
+    cell: int = 0  # inline: the width of the number-and-kind cell, with its gap
+
+
+def block_height(canvas: Canvas, rows_: Rows, plan: PenaltyPlan) -> int:
+    """A penalty block: the time's digits and the number with the kind beside them (inline)
+    or over them, and a gap."""
+    if plan.inline:
+        return max(plan.cap, 2 * line_height(rows_.cap, ZONE_TEXT)) + canvas.u(1.2)
+    return rows_.height + plan.cap + canvas.u(1.2)
+
+
+def _lines(p: PenaltyView) -> tuple[str, str]:
+    return (f"#{p.player}" if p.player else "#?"), kind_label(p.kind)
+
+
+def penalty_plan(canvas: Canvas, area: Rect, rows_: Rows, penalties: tuple[PenaltyView, ...],
+                 *, extra: bool, far: bool) -> PenaltyPlan:
+    """How many running penalties a side shows and how big their times are: the times at
+    the hall's legible size (at least ``PENALTY_TARGET``) if they fit, and as many blocks as
+    fit at that size (one in the far arrangement); the rest fold into "+N". Of the two ways
+    to set a block (number beside or over the time), the one whose times read from farther,
+    then shows more, then is bigger."""
+    target = max(canvas.legible, canvas.u(PENALTY_TARGET))
+    mine = [p for p in penalties if p.running][:1 if far else MAX_PENALTIES]
+    if not mine:
+        return PenaltyPlan(0, target)
+    template = "00:00" if any(p.remaining_ms > 599_000 for p in mine) else "0:00"
+    cell = max(canvas.measure(text_, "sans", rows_.cap) for p in mine for text_ in _lines(p)
+               if text_) + canvas.u(1.5)
+    room = area[3] - (rows_.height if extra else 0)
+    best: tuple[tuple[int, int, int], PenaltyPlan] | None = None
+    for inline in (False, True):
+        plan = PenaltyPlan(len(mine), digit_height(template, area[2] - (cell if inline else 0),
+                                                   target), inline, cell if inline else 0)
+        while plan.shown > 1 and plan.shown * block_height(canvas, rows_, plan) > room:
+            plan = PenaltyPlan(plan.shown - 1, plan.cap, inline, plan.cell)
+        spare = room - block_height(canvas, rows_, plan)
+        if spare < 0:  # not even one block at that size: one, as big as it fits
+            plan = PenaltyPlan(1, plan.cap + spare, inline, plan.cell)
+        if plan.cap < canvas.min_px:
+            continue
+        key = (min(plan.cap, canvas.legible), plan.shown, plan.cap)
+        if best is None or key > best[0]:
+            best = (key, plan)
+    return best[1] if best is not None else PenaltyPlan(0, canvas.min_px)
+
+
+def goal_panel(canvas: Canvas, area: Rect, goal: GoalView, cap: int, *, side: str
+               ) -> list[Item]:
+    """GOAL, the scorer's number in big digits and his name (if known), on a panel over the
+    scoring side's penalty column for the few seconds the document carries ``goal``. GOAL
+    stands over the number, or beside it where the panel is short (4:3)."""
+    items: list[Item] = [Box(area, pal.PANEL, PANEL, f"goal.{side}.box")]
+    pad = canvas.u(1.2)
+    inner = (area[0] + pad, area[1] + pad, area[2] - 2 * pad, area[3] - 2 * pad)
+    small = max(canvas.min_px, canvas.u(5.2) if canvas.wide else canvas.min_px)
+    bottom = inner[1] + inner[3]
+    name = goal.name.upper() if goal.name else ""
+    name_h = line_height(small, name) + pad if name else 0
+    title_h = line_height(small, "GOAL") + pad
+    number = goal.player
+    target = max(cap, canvas.legible)
+    title_w = canvas.measure("GOAL", "sans", small) + canvas.u(2)
+    over = digit_height(number or "0", inner[2], min(target, inner[3] - name_h - title_h))
+    beside = digit_height(number or "0", inner[2] - title_w, min(target, inner[3] - name_h))
+    y = inner[1]
+    if number and beside > over:  # GOAL to the left of the number, on its line
+        title = text(canvas, (inner[0], 0, title_w, 0), row_cap_top(y, beside, small, "GOAL"),
+                     small, "GOAL", colour=pal.CLOCK, align="left", role=f"goal.{side}.title")
+        items += [title] if title else []
+        items += digits((inner[0] + title_w, y, inner[2] - title_w, beside), number, beside,
+                        pal.WHITE, role=f"goal.{side}.player")
+        y += beside + pad
+    else:
+        title = text(canvas, inner, row_cap_top(y, title_h - pad, small, "GOAL"), small, "GOAL",
+                     colour=pal.CLOCK, role=f"goal.{side}.title")
+        items += [title] if title else []
+        y += title_h
+        if number and over >= canvas.min_px:
+            items += digits((inner[0], y, inner[2], over), number, over, pal.WHITE,
+                            role=f"goal.{side}.player")
+            y += over + pad
+        elif not number:
+            item = text(canvas, inner, row_cap_top(y, title_h - pad, small), small, "NO SCORER",
+                        colour=pal.LABEL, role=f"goal.{side}.player")
+            items += [item] if item else []
+            y += title_h
+    if name and y + line_height(small, name) <= bottom:
+        item = text(canvas, inner, row_cap_top(y, line_height(small, name), small, name),
+                    small, name, colour=pal.WHITE, role=f"goal.{side}.name")
+        items += [item] if item else []
     return items
 
 
@@ -195,7 +396,8 @@ class Rows:
 
 
 # Everything the bottom zone writes except player numbers: capitals, digits and signs.
-ZONE_TEXT = "#+:0123456789 EXTRA PLAYER TIME-OUT ON STOP LINE CHANGE INTERMISSION OVERTIME BREAK"
+ZONE_TEXT = ("#+:0123456789 EXTRA PLAYER TIME-OUT ON STOP LINE CHANGE INTERMISSION OVERTIME BREAK"
+             " MAJ MISC GM MP PERS BENCH")
 
 
 def zone_row_height(canvas: Canvas, cap: int, state: StateView) -> int:
@@ -206,63 +408,107 @@ def zone_row_height(canvas: Canvas, cap: int, state: StateView) -> int:
 
 
 def team_column(canvas: Canvas, area: Rect, rows_: Rows, penalties: tuple[PenaltyView, ...], *,
-                extra: bool, side: str) -> list[Item]:
-    """Under a team: the extra-player note (rules 003), two penalties with player numbers
-    and time left (running ones come first in the state), then "+N" for the rest."""
+                extra: bool, side: str, plan: PenaltyPlan) -> list[Item]:
+    """Under a team: the extra-player note (rules 003), then ``plan.shown`` running penalties as
+    blocks (the number and the kind's label, the time in big digits; running ones come
+    first in the state), and "+N" for the others (waiting, or running with no room)."""
     cap, row_h = rows_.cap, rows_.height
-    rows: list[tuple[str, str]] = []  # (left text, right text)
-    if extra:
-        rows.append(("EXTRA PLAYER", ""))
-    shown = [p for p in penalties[:SHOWN_PENALTIES] if p.running]
-    capacity = max(0, area[3] // row_h)
-    rest = len(penalties) - len(shown)
-    # Leave a row for "+N" if anything is left over; fold penalties into it if short of room.
-    while shown and len(rows) + len(shown) + (1 if rest else 0) > capacity:
-        shown.pop()
-        rest += 1
-    rows += [(f"#{p.player}" if p.player else "#?", values.minutes_seconds(p.remaining_ms))
-             for p in shown]
-    if rest:
-        rows.append((f"+{rest}", ""))
+    outer: Align = "left" if side == "home" else "right"
+    inner_end: Align = "right" if side == "home" else "left"
     items: list[Item] = []
-    for i, (left, right) in enumerate(rows[:capacity]):
-        cap_top = rows_.cap_top(area[1] + i * row_h)
-        colour = pal.ALERT if left == "EXTRA PLAYER" else pal.WHITE
-        if right:
-            right_item = text(canvas, area, cap_top, cap, right, colour=pal.WHITE, align="right",
-                              role=f"penalty.{side}.time")
-            if right_item is None:
-                continue
-            room = (area[0], 0, right_item.rect[0] - area[0] - canvas.u(2), 0)
-            left_item = text(canvas, room, cap_top, cap, left, colour=colour, align="left",
-                             role=f"penalty.{side}.player")
-            items += [x for x in (left_item, right_item) if x is not None]
+    y = area[1]
+    if extra:
+        item = text(canvas, area, rows_.cap_top(y), cap, "EXTRA PLAYER", colour=pal.ALERT,
+                    align=outer, role=f"extra.{side}")
+        if item:
+            items.append(item)
+        y += row_h
+    blocks = [p for p in penalties if p.running][:plan.shown]
+    rest = len(penalties) - len(blocks)
+    reserve = canvas.measure(f"+{rest}", "sans", cap) + canvas.u(2) if rest else 0
+    more_y = y  # the line "+N" shares: the first block's number line, or one of its own
+    for i, p in enumerate(blocks):
+        number, label = _lines(p)
+        shown_time = values.minutes_seconds(p.remaining_ms)
+        if plan.inline:
+            time_w = segments.text_width(shown_time, plan.cap)
+            block_w = plan.cell + time_w
+            x0 = area[0] if side == "home" else area[0] + area[2] - block_w
+            cell = (x0, y, plan.cell - canvas.u(1.5), 0)
+            line_h = line_height(cap, ZONE_TEXT)
+            top = y + (max(plan.cap, 2 * line_h) - 2 * line_h) // 2
+            for j, content in enumerate((number, label)):
+                if content:
+                    item = text(canvas, cell, row_cap_top(top + j * line_h, line_h, cap,
+                                                          ZONE_TEXT),
+                                cap, content, colour=pal.WHITE if j == 0 else pal.LABEL,
+                                align="left", role=f"penalty.{side}.player")
+                    if item:
+                        items.append(item)
+            items += digits((x0 + plan.cell, y, time_w, plan.cap), shown_time, plan.cap,
+                            pal.WHITE, role=f"penalty.{side}.time", align="left")
+            if i == 0:
+                more_y = y + max(plan.cap, 2 * line_h) + canvas.u(1.2)
+            y += block_height(canvas, rows_, plan)
+            continue
+        line = f"{number}  {label}" if label else number
+        room = area
+        if rest and i == 0:  # leave "+N" its place at the inner end
+            room = (area[0] + (reserve if side == "away" else 0), area[1],
+                    area[2] - reserve, area[3])
+        item = text(canvas, room, rows_.cap_top(y), cap, line, colour=pal.WHITE, align=outer,
+                    role=f"penalty.{side}.player")
+        if item:
+            items.append(item)
+        y += row_h
+        height = min(plan.cap, digit_height(shown_time, area[2], plan.cap))
+        items += digits((area[0], y, area[2], height), shown_time, height, pal.WHITE,
+                        role=f"penalty.{side}.time", align=outer)
+        y += height + canvas.u(1.2)
+    if rest:
+        inline_more = plan.inline and blocks
+        if inline_more:  # under the last block if it has room, else beside the first
+            if y + row_h <= area[1] + area[3]:
+                more_y, align = y, outer
+            else:
+                more_y, align = area[1] + (row_h if extra else 0), inner_end
         else:
-            role = f"extra.{side}" if left == "EXTRA PLAYER" else f"penalty.{side}.more"
-            item = text(canvas, area, cap_top, cap, left, colour=colour,
-                        align="left" if side == "home" else "right", role=role)
-            if item:
-                items.append(item)
+            align = inner_end if blocks else outer
+            if not blocks and y + row_h > area[1] + area[3]:
+                return items
+        item = text(canvas, area, rows_.cap_top(more_y), cap, f"+{rest}", colour=pal.ALERT,
+                    align=align, role=f"penalty.{side}.more")
+        if item and not any(_overlaps(item, other) for other in items):
+            items.append(item)
     return items
 
 
+def _overlaps(a: Item, b: Item) -> bool:
+    return intersects(a.rect, b.rect)
+
+
 def indicators(canvas: Canvas, area: Rect, rows_: Rows, state: StateView,
-               is_break: bool) -> list[Item]:
-    """The centre of the bottom zone, top to bottom: time-out, strength when uneven, stop
-    time, the line-change countdown; whatever does not fit is left out in that order."""
+               is_break: bool, *, stopped: bool, far: bool) -> list[Item]:
+    """The centre of the bottom zone, top to bottom: STOP (the game clock is stopped),
+    time-out, strength when uneven, stop time, the line-change countdown; whatever does not
+    fit is left out in that order (the far arrangement keeps only STOP and the time-out)."""
     rows: list[tuple[str, int]] = []  # (kind, height)
     cap, row_h = rows_.cap, rows_.height
     bar_h = canvas.u(BAR)
     if is_break:
         rows.append(("break", row_h))
+    if stopped and state.timeout is None:  # a time-out says it already, beside a white clock
+        rows.append(("stopped", row_h))
     if state.timeout is not None:
         rows.append(("timeout", row_h))
-    if (state.strength is not None and state.strength[0] != state.strength[1]
+    if far:
+        rows = rows[:1]
+    elif (state.strength is not None and state.strength[0] != state.strength[1]
             and not is_break):
         rows.append(("strength", row_h))
-    if state.stop_time and not is_break:
+    if state.stop_time and not is_break and not far:
         rows.append(("stop", row_h))
-    if state.shift_ms is not None and not is_break:
+    if state.shift_ms is not None and not is_break and not far:
         rows.append(("shift", row_h + bar_h + canvas.u(0.6)))
     items: list[Item] = []
     y = area[1]
@@ -305,15 +551,18 @@ def _indicator(canvas: Canvas, area: Rect, row: tuple[int, int, int, int], kind:
         item = text(canvas, area, cap_top, cap, f"{home} ON {away}", colour=pal.ALERT,
                     role="strength")
         return [item] if item else []
-    if kind == "stop":
-        item = text(canvas, area, cap_top, cap, "STOP TIME", colour=pal.WHITE, role="stop_time")
+    if kind == "stopped":  # white on red: the one red mark of the game screen
+        item = text(canvas, area, cap_top, cap, "STOP", colour=pal.WHITE, role="stopped")
         if item is None:
             return []
-        pad = canvas.u(1.2)
+        pad = canvas.u(2.5)
         left = max(area[0], item.rect[0] - pad)
         right = min(area[0] + area[2], item.rect[0] + item.rect[2] + pad)
-        box = (left, y, right - left, row_h)  # the row
-        return [Box(box, pal.STOP_BOX, PANEL, "stop_time.box"), item]
+        box = (left, y, right - left, row_h - canvas.u(0.6))
+        return [Box(box, pal.STOP_BOX, PANEL, "stopped.box"), item]
+    if kind == "stop":  # the stop-time window: amber, so it is never taken for STOP
+        item = text(canvas, area, cap_top, cap, "STOP TIME", colour=pal.ALERT, role="stop_time")
+        return [item] if item else []
     if kind == "shift" and state.shift_ms is not None:
         secs = values.whole_seconds(state.shift_ms)
         item = text(canvas, area, cap_top, cap, f"LINE CHANGE {secs}", colour=pal.WHITE,

@@ -22,6 +22,11 @@ The grammar (README "Wiring the console" has the timekeeper's version):
 - MENU: a number picks any action of ``MENU`` (the numbers are in the description's
   ``keys``), so a 17-key keypad reaches every action.
 - HORN from the menu sounds until the next key (or the timeout).
+- SCHEDULE (menu 18, a hall without an office: README "A hall without an office"): this
+  hall's remaining matches, numbered (``schedule``, refreshed by the shell); digits pick one,
+  Enter confirms. A match whose teams are still bracket placeholders ("1st A") then asks for
+  each side: a number from the tournament's team list (``teams``) and Enter, or Enter alone
+  to keep the name shown. The match is loaded by the shell (``PickMatch``), never by the core.
 
 Escape drops the entry, Backspace takes back the last key (or goes back a step). Only a
 goal and a penalty complete by themselves on a timeout (or when another button starts an
@@ -75,6 +80,8 @@ MENU: tuple[tuple[str, str], ...] = (
     ("set_clock", "set clock"), ("end", "end period/break"),
     ("forfeit_home", "forfeit: home loses"), ("forfeit_away", "forfeit: away loses"),
     ("cancel", "cancel/correct"), ("next", "next"), ("undo", "undo"),
+    # Added last: the numbers above are on the timekeepers' cards.
+    ("schedule", "next match from the schedule"),
 )
 
 
@@ -90,6 +97,7 @@ class EntryWhat(StrEnum):
     HORN = "horn"
     CANCEL = "cancel"
     MENU = "menu"
+    SCHEDULE = "schedule"
 
 
 class EntryStage(StrEnum):
@@ -102,6 +110,9 @@ class EntryStage(StrEnum):
     RECORD = "record"  # cancel: Enter cancels it, a number corrects it
     CHOICE = "choice"  # the menu
     SOUNDING = "sounding"  # the horn, until a key
+    MATCH = "match"  # schedule: which match
+    HOME_TEAM = "home_team"  # schedule: the home team of a placeholder match
+    AWAY_TEAM = "away_team"  # schedule: the away team of a placeholder match
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +123,32 @@ class StartStop:
     at: Nanos
 
 
-Output = Command | StartStop
+@dataclass(frozen=True, slots=True)
+class ScheduledChoice:
+    """One of this hall's remaining matches, as the schedule entry lists it."""
+
+    match: str
+    label: str  # "A3 Lions - Bears 10:30", placeholders marked
+    open_sides: tuple[bool, bool] = (False, False)  # home, away: a placeholder, not a team
+
+
+@dataclass(frozen=True, slots=True)
+class PickMatch:
+    """The timekeeper picked the next match from the schedule; ``home``/``away``: a team
+    chosen for a placeholder side (None: as the schedule names it). The shell loads it."""
+
+    at: Nanos
+    match: str
+    home: str | None = None
+    away: str | None = None
+
+    name = "next_match"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"do": self.name, "match": self.match, "home": self.home, "away": self.away}
+
+
+Output = Command | StartStop | PickMatch
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +191,8 @@ class Entry:
     choice: str = ""  # digits of a numbered choice (kind, record, menu item)
     coincidental: bool = False
     record: Record | None = None  # cancel: the record picked
+    picked: ScheduledChoice | None = None  # schedule: the match picked
+    home_team: str | None = None  # schedule: the home team chosen (None: as shown)
 
 
 _TEAMED = {"goal": EntryWhat.GOAL, "penalty": EntryWhat.PENALTY, "shot": EntryWhat.SHOT,
@@ -165,7 +203,7 @@ _FIRST_STAGE = {EntryWhat.GOAL: EntryStage.NUMBER, EntryWhat.PENALTY: EntryStage
                 EntryWhat.END: EntryStage.CONFIRM, EntryWhat.FORFEIT: EntryStage.CONFIRM,
                 EntryWhat.NEXT: EntryStage.CONFIRM, EntryWhat.UNDO: EntryStage.CONFIRM,
                 EntryWhat.HORN: EntryStage.SOUNDING, EntryWhat.CANCEL: EntryStage.LIST,
-                EntryWhat.MENU: EntryStage.CHOICE}
+                EntryWhat.MENU: EntryStage.CHOICE, EntryWhat.SCHEDULE: EntryStage.MATCH}
 
 
 def _pick(typed: str, count: int) -> tuple[bool, int | None]:
@@ -202,6 +240,9 @@ class KeypadEntry:
         self.pending: Entry | None = None
         # The console refreshes these from the match before each key: what cancel offers.
         self.records: tuple[Record, ...] = ()
+        # The shell refreshes these from the local schedule (empty without one).
+        self.schedule: tuple[ScheduledChoice, ...] = ()
+        self.teams: tuple[str, ...] = ()  # the tournament's teams, in file order
 
     # ---------------------------------------------------------------- starting
 
@@ -228,7 +269,7 @@ class KeypadEntry:
             return self.begin(_TEAMED[kind], team, at)
         if action in _CONFIRMS:
             return self.begin(_CONFIRMS[action], None, at)
-        if action in ("set_clock", "horn", "cancel", "menu"):
+        if action in ("set_clock", "horn", "cancel", "menu", "schedule"):
             return self.begin(EntryWhat(action), None, at)
         raise ValueError(f"unknown console action {action!r}")
 
@@ -253,6 +294,8 @@ class KeypadEntry:
             EntryStage.OUTCOME: self._outcome, EntryStage.CLOCK: self._clock,
             EntryStage.CONFIRM: self._confirm, EntryStage.LIST: self._list,
             EntryStage.RECORD: self._record, EntryStage.CHOICE: self._choice,
+            EntryStage.MATCH: self._match, EntryStage.HOME_TEAM: self._team,
+            EntryStage.AWAY_TEAM: self._team,
         }[entry.stage]
         return handler(entry, name, now)
 
@@ -368,6 +411,48 @@ class KeypadEntry:
             return []
         self.pending = None
         return self.choose(MENU[chosen - 1][0], now)
+
+    def _match(self, entry: Entry, name: str, now: Nanos) -> list[Output]:
+        choices = self.schedule
+        if name != "enter":
+            self._choose_digit(entry, name, len(choices))
+            return []  # only Enter loads a match: a digit may be the first of two
+        chosen = self._typed_choice(entry, len(choices))
+        if chosen is None:
+            return []
+        picked = choices[chosen - 1]
+        if any(picked.open_sides):
+            first = EntryStage.HOME_TEAM if picked.open_sides[0] else EntryStage.AWAY_TEAM
+            self.pending = replace(entry, stage=first, picked=picked, choice="")
+            return []
+        self.pending = None
+        return [PickMatch(now, picked.match)]
+
+    def _team(self, entry: Entry, name: str, now: Nanos) -> list[Output]:
+        picked = entry.picked
+        assert picked is not None
+        home = entry.stage is EntryStage.HOME_TEAM
+        if name == "backspace" and not entry.choice:
+            back = EntryStage.HOME_TEAM if not home and picked.open_sides[0] else \
+                EntryStage.MATCH
+            self.pending = replace(entry, stage=back, home_team=None, picked=None
+                                   if back is EntryStage.MATCH else picked)
+            return []
+        if name != "enter":
+            self._choose_digit(entry, name, len(self.teams))
+            return []
+        if entry.choice and self._typed_choice(entry, len(self.teams)) is None:
+            return []
+        typed = self._typed_choice(entry, len(self.teams))
+        team = self.teams[typed - 1] if typed is not None else None
+        if home and picked.open_sides[1]:
+            self.pending = replace(entry, stage=EntryStage.AWAY_TEAM, home_team=team,
+                                   choice="")
+            return []
+        self.pending = None
+        if home:
+            return [PickMatch(now, picked.match, home=team)]
+        return [PickMatch(now, picked.match, home=entry.home_team, away=team)]
 
     # ---------------------------------------------------------------- time
 
@@ -490,6 +575,21 @@ class KeypadEntry:
             listed = self._numbered(e.choice, [label for _, label in MENU])
             enter = [("enter", "pick it")] if self._typed_choice(e, len(MENU)) else []
             return "MENU: action", e.choice, [*listed, *enter, erase, drop]
+        if stage is EntryStage.MATCH:
+            listed = self._numbered(e.choice, [c.label for c in self.schedule])
+            enter = [("enter", "load it")] if self._typed_choice(e, len(self.schedule)) else []
+            prompt = "NEXT MATCH: which" if self.schedule else \
+                "NEXT MATCH: no match left in the schedule"
+            return prompt, e.choice, [*listed, *enter, erase, drop]
+        if stage in (EntryStage.HOME_TEAM, EntryStage.AWAY_TEAM):
+            assert e.picked is not None
+            side = "home" if stage is EntryStage.HOME_TEAM else "away"
+            listed = self._numbered(e.choice, list(self.teams))
+            typed = self._typed_choice(e, len(self.teams))
+            keep = self.teams[typed - 1] if typed else "keep the name shown"
+            return (f"{e.picked.match} TEAMS NOT KNOWN: {side} team", e.choice,
+                    [*listed, ("enter", keep),
+                     ("backspace", "erase" if e.choice else "back"), drop])
         return "HORN: any key stops it", "", [("any", "horn off")]
 
     @staticmethod

@@ -244,10 +244,22 @@ class Match:
         for horn in (s.horn_auto, s.horn_manual):
             if horn is not None:
                 candidates += [t for t in (horn.start, horn.end) if t > now]
+        goal = self.goal_shown(now)
+        if goal is not None and goal.at is not None:  # the scorer leaves the screen then
+            candidates.append(goal.at + GOAL_SHOWN)
         due = self.next_deadline()
         if due is not None and due > now:
             candidates.append(due)
         return min((c for c in candidates if c is not None), default=None)
+
+    def goal_shown(self, now: Nanos) -> GoalRecord | None:
+        """The goal the display shows its scorer for at ``now``: the newest one, during
+        ``GOAL_SHOWN`` after its press (a cancelled goal is gone at once)."""
+        goals = self._state.goals
+        last = goals[-1] if goals else None
+        if last is None or last.at is None or not last.at <= now < last.at + GOAL_SHOWN:
+            return None
+        return last
 
     def advance(self, now: Nanos) -> list[Event]:
         """Let time pass up to ``now``; everything that falls due happens at its deadline."""
@@ -359,7 +371,7 @@ class Match:
         else:
             period, clock_ms = s.period, ceil_ms(s.clock.remaining(at))
         seq = s.seq + 1
-        goals = (*s.goals, GoalRecord(seq, cmd.team, cmd.player, period, clock_ms))
+        goals = (*s.goals, GoalRecord(seq, cmd.team, cmd.player, period, clock_ms, at))
         step.set(goals=goals)
         score = step.state.score()
         step.emit(at, EventKind.GOAL, team=cmd.team.value, player=cmd.player, period=period,
@@ -456,25 +468,31 @@ class Match:
         elapsed = self.elapsed(s, at)
         period = s.period - 1 if s.phase is Phase.INTERMISSION else s.period
         clock_ms = ceil_ms(s.clock.remaining(at)) if s.phase.is_play else 0
+        rules = self.preset.penalties
         penalty = ServedPenalty(seq=seq, team=cmd.team, player=cmd.player, kind=kind,
                                 coincidental=cmd.coincidental, given=elapsed, period=period,
-                                clock_ms=clock_ms)
-        rules = self.preset.penalties
-        mine = penalty.player_key(rules.major_first)
-        # Given together (same game time) with one of his that has not served a moment yet,
-        # and to be served before it (a major before a minor): that one waits again.
-        box = tuple(
-            box_rules.pause(p, elapsed)
-            if p.team is cmd.team and p.player == cmd.player and p.running
-            and p.started == elapsed and p.given == elapsed
-            and p.player_key(rules.major_first) > mine else p
-            for p in s.box
-        )
+                                clock_ms=clock_ms,
+                                rank=kind.length if rules.shorter_first else 0)
+        # Given together with this one (same game time: keyed in the same stoppage) and not
+        # served a moment yet: the team's penalties of this instant are queued again with
+        # it, so that the order of serving is the rules' (IFF 603.3 shorter first; IIHF a
+        # player's major before his minor), never the order they were keyed in.
+        together = {p.seq: p for p in s.box if p.team is cmd.team and p.running
+                    and p.given == elapsed and p.started == elapsed}
+        box = tuple(box_rules.pause(p, elapsed) if p.seq in together else p for p in s.box)
         step.set(box=(*box, penalty))
         step.emit(at, EventKind.PENALTY, team=cmd.team.value, player=cmd.player,
                   kind=kind.name, coincidental=cmd.coincidental, period=period,
                   clock_ms=clock_ms, minutes=kind.recorded_minutes, ejected=kind.ejects)
-        self._schedule(step, at, elapsed, None)
+        box, changes = box_rules.schedule(step.state.box, elapsed, rules.max_shorthanded,
+                                          self.shift_end(step.state), None,
+                                          major_first=rules.major_first)
+        # One that starts again at once is unchanged: it keeps its start and no event says
+        # it started twice.
+        kept = {p.seq for p in box if p.seq in together and p.running
+                and p.expiry == together[p.seq].expiry}
+        step.set(box=tuple(together[p.seq] if p.seq in kept else p for p in box))
+        self._box_events(step, at, [c for c in changes if c.penalty.seq not in kept])
         self._push_undo(step, UndoKind.PENALTY, seq, at, elapsed=elapsed)
 
     # ---------------------------------------------------------------- time-outs
@@ -483,7 +501,9 @@ class Match:
         s = step.state
         rules = self.preset.timeouts
         if rules is None:
-            raise Refused("timeout", f"the {self.preset.name} rules have no time-outs")
+            why = self.preset.cite("timeouts.per_team")
+            raise Refused("timeout", f"the {self.preset.name} rules have no time-outs"
+                          + (f": {why}" if why else ""))
         if self.setup.stage not in rules.stages:
             allowed = " or ".join(sorted(st.value for st in rules.stages))
             raise Refused("timeout", f"time-outs are allowed only in the {allowed} stage, this "
@@ -530,7 +550,8 @@ class Match:
         # The table admits shots only in the shootout phase, which only a preset with a
         # shootout reaches, and a decided shootout is final at once: never decided here.
         assert rules is not None
-        why = shootout_rules.refusal(rules, s.shots, cmd.team, cmd.player, s.barred)
+        why = shootout_rules.refusal(rules, s.shots, cmd.team, cmd.player, self.barred(s),
+                                     order=self._shootout_order)
         if why is not None:
             raise Refused("shot", why)
         seq = s.seq + 1
@@ -541,6 +562,40 @@ class Match:
         if shootout_rules.winner(rules, shots) is not None:
             self._finish(step, at, DecidedBy.SHOOTOUT)
         self._push_undo(step, UndoKind.SHOT, seq, at)
+
+    def barred(self, s: MatchState) -> dict[tuple[Team, int], str]:
+        """Who may not shoot in the shootout, and why: the preset's ``bar_ejected`` (sent
+        off for the rest of the game) and ``bar_penalised`` (a penalty not ended when
+        playing time ended; penalties stand still in the shootout, so one given during it
+        bars its player too: IIHF game winning shots (III)). Those barred when the shootout
+        began stay barred (``s.barred``; a corrected number moves the bar)."""
+        rules = self.preset.shootout
+        why: dict[tuple[Team, int], str] = {}
+        if rules is None:
+            return why
+        for p in s.box:
+            who = (p.team, p.player)
+            if rules.bar_ejected and p.kind.ejects:
+                why[who] = f"sent off for the rest of the game ({p.kind.name.replace('_', ' ')})"
+            elif rules.bar_penalised and not p.done and who not in why:
+                during = s.phase is Phase.SHOOTOUT and who not in s.barred
+                why[who] = ("he was penalised during the shootout" if during
+                            else "his penalty had not ended when playing time ended")
+        for who in s.barred:
+            why.setdefault(who, "barred when the shootout began")
+        return why
+
+    def _shootout_order(self, team: Team, shots: tuple[ShotRecord, ...]) -> str:
+        """Why ``team`` opens the next round after ``shots``: the rule behind it."""
+        rules = self.preset.shootout
+        assert rules is not None
+        if sum(1 for x in shots if x.team is team) >= rules.rounds and \
+                rules.tiebreak_second_starts:
+            rule = self.preset.cite("shootout.tiebreak_second_starts") or "the preset"
+            return f"the team that shot second starts the tie-break: {rule}"
+        if rules.first is None:
+            return f"{team.value} took the first shot, so it opens every round"
+        return self.preset.cite("shootout.first") or f"the preset: {team.value} starts"
 
     def _tally(self, shots: tuple[ShotRecord, ...]) -> dict[str, int]:
         return {team.value: sum(s.scored for s in shots if s.team is team) for team in Team}
@@ -857,13 +912,7 @@ class Match:
     def _start_shootout(self, step: _Step, at: Nanos) -> None:
         s = step.state
         rules = self.preset.shootout
-        # A player sent off for the rest of the game (game misconduct, match penalty: rules
-        # 000 'Penalties') takes no shot either.
-        barred = frozenset((p.team, p.player) for p in s.box if p.kind.ejects)
-        if rules is not None and rules.bar_penalised:
-            # Rules 002 'Penalty shots' 2: players whose penalty had not expired when
-            # overtime ended stay in the penalty box and may not shoot.
-            barred |= frozenset((p.team, p.player) for p in s.box if not p.done)
+        barred = frozenset(self.barred(s))
         step.enter(Phase.SHOOTOUT, clock=GameClock.stopped_at(0), barred=barred)
         first = shootout_rules.next_team(rules, ()) if rules is not None else None
         step.emit(at, EventKind.SHOOTOUT_STARTED, first=first.value if first else None,
@@ -906,6 +955,9 @@ class Match:
         step.enter(Phase.FINAL, result=result)
         step.emit(at, EventKind.MATCH_ENDED, result=result.to_json(),
                   record=match_record(self, step.state))
+
+
+GOAL_SHOWN: Nanos = 8 * NS_PER_S  # the scorer's number stays up this long after a goal
 
 
 def _to_next_second(left: Nanos) -> Nanos:

@@ -9,6 +9,9 @@ Rules applied here, all driven by the preset's penalty kinds:
 - at most ``max_shorthanded`` penalised players of a team serve shorthanded time at once; a
   further penalty waits and starts at the exact instant a place frees, in the order given
   (IFF 603.3; IIHF rule book: delayed penalties);
+- penalties of a team given at the same game time (keyed during one stoppage) are measured
+  shorter first where the preset says so (``rank``; IFF 603.3), whatever order they were
+  keyed in; otherwise in the order keyed;
 - a player's penalties run one after another (IFF 603.5), a major before a minor given with it
   where the preset says so (IIHF appendix IV table 14, B1); personal penalties (misconduct,
   floorball 10 min personal) only when the player has no team penalty to serve, and a running
@@ -38,6 +41,11 @@ class PenaltyKind:
     until_shift_end: bool  # each part lasts until the end of the shift it starts in (rules 002)
 
     @property
+    def length(self) -> Nanos:
+        """Its nominal length, every part (IFF 603.3 measures shorter penalties first)."""
+        return sum(self.parts)
+
+    @property
     def severity(self) -> int:
         """0 for a major, match or game misconduct, 1 for a minor: with ``major_first`` a
         player's major is served before a minor given with it."""
@@ -61,6 +69,9 @@ class Penalty:
     done: bool = False
     released_by: int | None = None  # seq of the goal that ended it
     started_by: int | None = None  # seq of the event whose freed place started it
+    # Among the team's penalties given at the same game time, a lower rank is measured
+    # first: the full length with IFF 603.3's shorter-first rule, else 0 (the order keyed).
+    rank: Nanos = 0
 
     @property
     def shorthanded(self) -> bool:
@@ -78,14 +89,16 @@ class Penalty:
     def waiting(self) -> bool:
         return self.expiry is None and not self.done
 
-    def queue_key(self) -> tuple[int, int]:
-        """The team's queue for serving places: in the order given."""
-        return (self.given, self.seq)
+    def queue_key(self) -> tuple[int, int, int]:
+        """The team's queue for serving places: in the order given; given together, by
+        rank (shorter first where the preset says so), then as keyed."""
+        return (self.given, self.rank, self.seq)
 
-    def player_key(self, major_first: bool) -> tuple[bool, int, int, int]:
-        """The player's own order: team penalties before personal ones, then as given."""
+    def player_key(self, major_first: bool) -> tuple[bool, int, int, int, int]:
+        """The player's own order: team penalties before personal ones, then as given
+        (given together: a major first where the preset says so, else by rank)."""
         severity = self.kind.severity if major_first else 0
-        return (not self.shorthanded, self.given, severity, self.seq)
+        return (not self.shorthanded, self.given, severity, self.rank, self.seq)
 
     def remaining(self, elapsed: Nanos, shift: Nanos | None) -> Nanos:
         """All the time still to serve: the current part and the parts after it."""

@@ -67,7 +67,14 @@ class ShootoutRules:
     first: Team | None  # None: chosen or drawn on the day
     distinct_first_series: bool  # no player shoots twice in the first series
     tiebreak_second_starts: bool  # IIHF: the team that shot second starts the tie-break
-    bar_penalised: bool  # players whose penalty had not expired at the end of overtime
+    bar_penalised: bool  # players whose penalty had not ended when playing time ended
+    # Players sent off for the rest of the game (ejecting kinds). True unless a preset says
+    # otherwise: every rule set here bars them, and a preset text journalled before this
+    # field existed replays as it played.
+    bar_ejected: bool = True
+    # A shot for the team not due (out of the rules' order) is refused. False unless a
+    # preset says so: a preset text journalled before this field replays as it played.
+    strict_order: bool = False
     winner_goals: int = 1  # what the result credits the shootout's winner: the decisive goal
 
 
@@ -76,6 +83,9 @@ class PenaltyRules:
     max_shorthanded: int
     kinds: dict[str, PenaltyKind]
     major_first: bool = False  # a player's major before a minor given with it (IIHF)
+    # Penalties of a team given at the same game time are measured shorter first, whatever
+    # order they were keyed in (IFF 603.3); else in the order keyed.
+    shorter_first: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -425,6 +435,10 @@ def _parse_penalties(table: _Table | None) -> PenaltyRules:
         return PenaltyRules(2, {})
     max_shorthanded = table.integer("max_shorthanded", minimum=1, maximum=9, default=2)
     major_first = table.boolean("major_first", default=False)
+    shorter_first = table.boolean("shorter_first", default=False)
+    if major_first and shorter_first:
+        raise table.error("shorter_first", "cannot be true with major_first: a player's "
+                          "major and minor given together are served in one order only")
     kinds_table = table.table("kinds")
     kinds: dict[str, PenaltyKind] = {}
     for name in [k for k in kinds_table.key_names() if k != CITE]:
@@ -445,7 +459,7 @@ def _parse_penalties(table: _Table | None) -> PenaltyRules:
         kind.done()
     kinds_table.done()
     table.done()
-    return PenaltyRules(max_shorthanded, kinds, major_first)
+    return PenaltyRules(max_shorthanded, kinds, major_first, shorter_first)
 
 
 def _parse_shootout(table: _Table | None) -> ShootoutRules | None:
@@ -460,6 +474,8 @@ def _parse_shootout(table: _Table | None) -> ShootoutRules | None:
         distinct_first_series=table.boolean("distinct_first_series", default=False),
         tiebreak_second_starts=table.boolean("tiebreak_second_starts", default=False),
         bar_penalised=table.boolean("bar_penalised", default=False),
+        bar_ejected=table.boolean("bar_ejected", default=True),
+        strict_order=table.boolean("strict_order", default=False),
         winner_goals=table.integer("winner_goals", minimum=1, default=1),
     )
     table.done()
@@ -467,7 +483,15 @@ def _parse_shootout(table: _Table | None) -> ShootoutRules | None:
 
 
 def _parse_timeouts(table: _Table | None) -> TimeoutRules | None:
+    """None: no time-outs, the table left out or ``per_team = 0`` (which a preset states, with
+    its citation, where a reader would otherwise look for one: rules 002's running clock)."""
     if table is None:
+        return None
+    if table.integer("per_team", minimum=0, maximum=9) == 0:
+        for key in ("length_s", "stages"):
+            if table.has(key):
+                raise table.error(key, "means nothing with per_team = 0 (no time-outs)")
+        table.done()
         return None
     rules = TimeoutRules(
         per_team=table.integer("per_team", minimum=1, maximum=9),

@@ -1,14 +1,18 @@
 """Shootouts: who shoots next, when it is decided, which shots the rules refuse.
 
-The scoreboard records what happens on the ice and never blocks the referee: ``next`` only
-suggests who shoots by the rules, and either team may take the first shot of a round. What is
-refused is what cannot be right: a team shooting twice in one round, a shooter the rules
-exclude. (A shot after the decision is refused by the phase table: a decided shootout is
-final at once.)
+The order is the rules': the starting team of the first series is the preset's (``first``),
+or, where it is chosen or drawn on the day, the team of the first shot taken; it opens every
+round, except that with ``tiebreak_second_starts`` (IIHF) the other team opens the tie-break
+pairs. With the preset's ``strict_order`` a shot for the team that is not next is refused
+(the board cannot be keyed out of the order, so the tally on the display and the decision
+follow the rules); a team's second shot in a round and a shooter the rules exclude always
+are. (A shot after the decision is refused by the phase table: a decided shootout is final
+at once.)
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from .phase import Team
@@ -72,16 +76,23 @@ def next_team(rules: ShootoutRules, shots: Shots) -> Team | None:
 
 
 def refusal(rules: ShootoutRules, shots: Shots, team: Team, player: int | None,
-            barred: frozenset[tuple[Team, int]]) -> str | None:
-    """Why the rules refuse this shot in an undecided shootout, or None."""
+            barred: Mapping[tuple[Team, int], str],
+            *, order: Callable[[Team, Shots], str] | None = None) -> str | None:
+    """Why the rules refuse this shot in an undecided shootout, or None.
+
+    ``barred``: the players who may not shoot, each with the reason. ``order``: why a team
+    opens a round (the rule behind it), for the refusal of a shot out of turn."""
     mine, theirs = len(_of(shots, team)), len(_of(shots, team.other))
     if mine > theirs:
         return f"{team.value} has already shot in this round; {team.other.value} shoots next"
+    due = next_team(rules, shots) if rules.strict_order else None
+    if due is not None and due is not team:
+        why = f" ({order(due, shots)})" if order is not None else ""
+        return f"{due.value} shoots first in round {mine + 1}{why}"
     if player is None:
         return None
     if (team, player) in barred:
-        return (f"#{player} ({team.value}) may not shoot: sent off, or still serving a "
-                "penalty when overtime ended")
+        return f"#{player} ({team.value}) may not shoot: {barred[(team, player)]}"
     first_series = _of(shots, team)[: rules.rounds]
     if rules.distinct_first_series and mine < rules.rounds and any(
         s.player == player for s in first_series

@@ -27,7 +27,7 @@ def state_document(match: Match, now: Nanos, entry: dict[str, Any] | None = None
     stop_time = window is not None and 0 < s.clock.remaining(now) <= window
     horn = match.horn_sounding(now)
     extra = match.extra_player(s)
-    return {
+    doc: dict[str, Any] = {
         "preset": preset.name,
         "stage": setup.stage.value,
         "match": setup.match_id,
@@ -54,6 +54,18 @@ def state_document(match: Match, now: Nanos, entry: dict[str, Any] | None = None
         "result": s.result.to_json() if s.result is not None else None,
         "entry": entry,
     }
+    goal = _goal(match, now)
+    if goal is not None:  # only for a few seconds after a goal: most documents lack it
+        doc["goal"] = goal
+    return doc
+
+
+def _goal(match: Match, now: Nanos) -> dict[str, Any] | None:
+    """The goal just scored, for a few seconds (``Match.goal_shown``): who scored it."""
+    goal = match.goal_shown(now)
+    if goal is None:
+        return None
+    return {"team": goal.team.value, "player": goal.player}
 
 
 def _penalties(match: Match, team: Team, now: Nanos) -> list[dict[str, Any]]:

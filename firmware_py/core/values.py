@@ -55,6 +55,7 @@ class GoalRecord:
     player: int | None
     period: int
     clock_ms: int  # time left on the period clock when it was scored
+    at: int | None = None  # the press's instant (ns): the display shows the scorer a while
 
 
 @dataclass(frozen=True, slots=True)

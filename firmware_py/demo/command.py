@@ -11,26 +11,29 @@ from firmware_py.demo.orchestration import DEFAULT_TIME_SCALE, DEFAULT_TIMEOUT_S
 from firmware_py.demo.tournaments import DEMO_DIR
 
 DESCRIPTION = """\
-Play a short tournament day on this machine, in under a minute: two tournaments from two
-rule documents (examples/demo/hockey.toml: ice hockey by rules 000, preset ice-hockey-2x20;
-examples/demo/football.toml: junior football by rules 003, preset football-p10), each one
-group of three teams in one hall.
+Play a short tournament day on this machine, in under a minute, as a real one runs: one
+event (examples/demo/event.toml: junior football by rules 003) with two categories, P08
+(preset football-p08) and P10 (football-p10), each one group of three teams and a follow-up
+match of the first two, sharing two halls.
 
 It starts a private mosquitto on a free 127.0.0.1 port (if mosquitto is installed; without
-it the halls play alone and there are no tables), one `office serve` per tournament (the
-first one's office page on http://127.0.0.1:PORT/, printed at the start), and two halls:
+it the halls play alone and there are no tables), one `office serve` for the whole event
+(its office page on http://127.0.0.1:PORT/, printed at the start), and two halls:
 `scoreboard run` with mock pins and its own state, playing the timekeeper's script
-(examples/demo/<tournament>/<match>.jsonl) of its first match, then of each match the
-office sends it as next, on a clock that runs --time-scale times real time. The hall
-displays open in windows where there is a screen (DISPLAY or WAYLAND_DISPLAY), else (and
-with --headless) the halls run headless; either way they draw a PNG at every phase
-change. What each hall journals (goals, penalties, periods, breaks, results, the matches
-the office sends) is printed here as it happens, behind the hall's name.
+(examples/demo/event/<match>.jsonl) of its first match, then of each match the office
+sends it as next, of either category (a hall's next is its next match across the
+categories), on a clock that runs --time-scale times real time. The hall displays open in
+windows where there is a screen (DISPLAY or WAYLAND_DISPLAY), else (and with --headless)
+the halls run headless; either way they draw a PNG at every phase change. What each hall
+journals (goals, periods, results, the matches the office sends) is printed here as it
+happens, behind the hall's name.
 
-When both halls are done it prints the group tables the offices computed, with the "why"
-column: the two rule documents break ties differently (rules 000 by penalty minutes, rules
-003 by goals scored, here), says where the PNGs are, and stops everything it started.
-Exit code 0 when all went well; 1 with the end of the log of what failed; 130 on Ctrl-C.
+In P08 two teams end level after every criterion of rules 003: the follow-up has no teams
+until the office draws lots, which the demo does as an office would (`office draw-lots
+--random`, seed printed). When every hall is done it prints each category's group tables
+the office computed, with the "why" column, says where the PNGs are, and stops everything
+it started. Exit code 0 when all went well; 1 with the end of the log of what failed; 130
+on Ctrl-C.
 """
 
 
@@ -51,7 +54,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "snapshots")
     p.add_argument("--out", type=Path, metavar="DIR",
                    help="work dir to keep: the PNG snapshots (DIR/<hall>/), the logs "
-                   "(DIR/logs/), the halls' journals (DIR/state/), the office stores "
+                   "(DIR/logs/), the halls' journals (DIR/state/), the office store "
                    "(DIR/office/) and the generated configs. Must be empty, new, or a "
                    "previous demo's. Default: a temporary folder, removed after a good run")
     p.add_argument("--time-scale", type=_positive, default=DEFAULT_TIME_SCALE, metavar="X",
@@ -61,7 +64,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="give up (and say why) if the halls are not done after S seconds "
                    "(default %(default)g)")
     p.add_argument("--without-office", action="store_true",
-                   help="do not start mosquitto and the offices even if installed: the halls "
+                   help="do not start mosquitto and the office even if installed: the halls "
                    "play alone, as when mosquitto is missing")
     p.add_argument("--verbose", action="store_true",
                    help="also print every line the halls log, as they log it (behind "

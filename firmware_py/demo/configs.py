@@ -1,5 +1,5 @@
 """The demo's pieces as they are started: the generated configs and command lines of the
-halls (``scoreboard run``), the offices (``office serve``) and the private broker."""
+halls (``scoreboard run``), the event's office (``office serve``) and the private broker."""
 
 from __future__ import annotations
 
@@ -87,7 +87,7 @@ def hall_command(config: Path, *, display: str, state_dir: Path, script_dir: Pat
 
 def office_command(tournament: Path, db: Path, broker: str,
                    http_port: int | None = None) -> list[str]:
-    """``office serve`` for one demo tournament (its page on 127.0.0.1 only)."""
+    """``office serve`` for the demo's event (its page on 127.0.0.1 only)."""
     argv = [sys.executable, "-m", "office", "serve", "--tournament", str(tournament),
             "--db", str(db), "--broker", broker, "--log-level", "INFO"]
     if http_port is not None:

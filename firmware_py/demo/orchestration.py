@@ -1,18 +1,20 @@
 """``scoreboard demo``: a whole little tournament day on one machine, in under a minute.
 
-Two tournaments from two rule documents (``examples/demo/hockey.toml``, rules 000, and
-``examples/demo/football.toml``, rules 003), each one group of three teams in one hall. The
-demo starts a private mosquitto on a free loopback port (if mosquitto is installed), one
-``office serve`` per tournament, and two halls: ``scoreboard run`` daemons with mock pins,
-each playing the timekeeper's script (``examples/demo/<tournament>/<match>.jsonl``) of its
-first match (in its config) and of every later one the office sends it as ``next``, on a
-clock that runs ``--time-scale`` times real time. While they play, the demo follows each
-hall's journals (firmware_py/demo/journals.py) and prints what they record
+One event as a real one runs (``examples/demo/event.toml``, junior football by rules 003):
+two categories, P08 and P10, each with its own preset, group and follow-up match, sharing
+two halls. The demo starts a private mosquitto on a free loopback port (if mosquitto is
+installed), one ``office serve`` for the event, and two halls: ``scoreboard run`` daemons
+with mock pins, each playing the timekeeper's script (``examples/demo/event/<match>.jsonl``)
+of its first match (in its config) and of every later one the office sends it as ``next``,
+of either category, on a clock that runs ``--time-scale`` times real time. When a group ends
+with teams level after every criterion, the demo draws the lots as the office would
+(firmware_py/demo/lots.py) and the follow-up match gets its teams. While they play, the demo
+follows each hall's journals (firmware_py/demo/journals.py) and prints what they record
 (firmware_py/demo/narration.py) behind the hall's name. At the end it prints the group
-tables the offices computed and stops everything it started (by pid).
+tables the office computed and stops everything it started (by pid).
 
 Without mosquitto the halls play alone: each match is one daemon run with the match in its
-config, and there are no tables.
+config (a follow-up under its slots' names, "1st A"), and there are no tables.
 """
 
 from __future__ import annotations
@@ -37,14 +39,15 @@ from firmware_py.demo.configs import (
     office_command,
 )
 from firmware_py.demo.journals import HallJournals
+from firmware_py.demo.lots import LotsDrawer
 from firmware_py.demo.narration import journal_lines
 from firmware_py.demo.processes import Broker, Child, HallRuns, Printer
 from firmware_py.demo.tables import print_tables, tables_complete
 from firmware_py.demo.tournaments import (
     DemoError,
+    DemoEvent,
     DemoMatch,
-    DemoTournament,
-    load_demo_tournaments,
+    load_demo_event,
     shown,
 )
 from firmware_py.demo.workdir import count_pngs, prepare_work_dir
@@ -65,9 +68,10 @@ Clock = Callable[[], float]
 
 @dataclass(frozen=True)
 class Office:
-    tournament: DemoTournament
+    event: DemoEvent
     child: Child
     db: Path
+    lots: LotsDrawer
 
 
 @dataclass
@@ -102,8 +106,8 @@ def _hall_env(environ: Mapping[str, str], display: str) -> dict[str, str]:
     return env
 
 
-def _plan_hall(demo: DemoTournament, *, index: int, args: argparse.Namespace, work: Path,
-               display: str, environ: Mapping[str, str], broker: Broker | None,
+def _plan_hall(demo: DemoEvent, hall: str, *, index: int, args: argparse.Namespace,
+               work: Path, display: str, environ: Mapping[str, str], broker: Broker | None,
                say: Printer) -> Hall:
     """The runs of one hall, their configs written. With the office: one run, the hall's
     first match in its config (so the board shows it from the first frame) and every later
@@ -113,46 +117,46 @@ def _plan_hall(demo: DemoTournament, *, index: int, args: argparse.Namespace, wo
     env = _hall_env(environ, display)
     if display == "windowed":  # side by side, not one on top of the other
         env.setdefault("SDL_VIDEO_WINDOW_POS", f"{20 + index * (WINDOW_SIZE[0] + 20)},60")
-    snapshots = work / demo.hall
+    snapshots = work / hall
     snapshots.mkdir(parents=True, exist_ok=True)
+    matches = demo.hall_matches(hall)
     runs: list[tuple[str, DemoMatch]] = (
-        [("", demo.matches[0])] if broker is not None
-        else [(f"-{m.id}", m) for m in demo.matches])
+        [("", matches[0])] if broker is not None
+        else [(f"-{m.id}", m) for m in matches])
     children: list[Child] = []
     state_dirs: list[Path] = []
     for suffix, match in runs:
-        state = work / "state" / f"{demo.hall}{suffix}"
-        config = work / "config" / f"{demo.hall}{suffix}.toml"
+        state = work / "state" / f"{hall}{suffix}"
+        config = work / "config" / f"{hall}{suffix}.toml"
         config.parent.mkdir(parents=True, exist_ok=True)
         config.write_text(hall_config(
-            demo.hall, state_dir=state, display=display, size=size,
+            hall, state_dir=state, display=display, size=size,
             broker=broker.url if broker is not None else None,
             tournament=demo.id, match=match), encoding="utf-8")
         argv = hall_command(config, display=display, state_dir=state,
                             script_dir=demo.scripts, time_scale=args.time_scale,
                             snapshots=snapshots)
-        children.append(Child(demo.hall, argv, work / "logs" / f"{demo.hall}.log",
+        children.append(Child(hall, argv, work / "logs" / f"{hall}.log",
                               echo=say if args.verbose else None,
-                              echo_prefix=f"{demo.hall} log | ", env=env))
+                              echo_prefix=f"{hall} log | ", env=env))
         state_dirs.append(state)
-    return Hall(demo.hall, HallRuns(demo.hall, children), HallJournals(state_dirs),
+    return Hall(hall, HallRuns(hall, children), HallJournals(state_dirs),
                 frozenset(m.id for _, m in runs))
 
 
-def _start_offices(tournaments: list[DemoTournament], broker: Broker, work: Path,
-                   say: Printer, offices: list[Office]) -> None:
-    """One ``office serve`` per tournament, added to ``offices`` as each starts (so a
-    failure half-way still stops the ones already running)."""
-    for i, demo in enumerate(tournaments):
-        db = work / "office" / f"{demo.id}.sqlite"
-        db.parent.mkdir(parents=True, exist_ok=True)
-        http = free_port() if i == 0 else None
-        child = Child(f"office {demo.id}", office_command(demo.file, db, broker.url, http),
-                      work / "logs" / f"office-{demo.id}.log")
-        child.start()
-        offices.append(Office(demo, child, db))
-        page = f"; its page: http://127.0.0.1:{http}/" if http is not None else ""
-        say(f"office for {demo.name} ({demo.file.name}): pid {child.pid}{page}")
+def _start_office(demo: DemoEvent, broker: Broker, work: Path, say: Printer, *,
+                  offices: list[Office], clock: Clock) -> None:
+    """The event's one ``office serve``, added to ``offices`` once started (so a failure
+    later still stops it)."""
+    db = work / "office" / f"{demo.id}.sqlite"
+    db.parent.mkdir(parents=True, exist_ok=True)
+    http = free_port()
+    child = Child(f"office {demo.id}", office_command(demo.file, db, broker.url, http),
+                  work / "logs" / f"office-{demo.id}.log")
+    child.start()
+    offices.append(Office(demo, child, db, LotsDrawer(demo.file, db, say, clock)))
+    say(f"office for {demo.name} ({demo.file.name}, {len(demo.categories)} categories): "
+        f"pid {child.pid}; its page: http://127.0.0.1:{http}/")
 
 
 def _play(halls: list[Hall], offices: list[Office], timeout: float, clock: Clock,
@@ -171,8 +175,11 @@ def _play(halls: list[Hall], offices: list[Office], timeout: float, clock: Clock
                                f"the end of its log ({failed.log}):\n{failed.tail_text()}")
             hall.narrate(say)  # after step: an ended run's last records are on the disk
         for office in offices:
+            office.lots.step()  # the office's own work: lots for a finished group
+            if office.lots.failed is not None:
+                failure = office.lots.failed
             if office.child.poll() is not None:
-                failure = (f"the office for {office.tournament.name} stopped (exit code "
+                failure = (f"the office for {office.event.name} stopped (exit code "
                            f"{office.child.poll()}); the end of its log ({office.child.log}):"
                            f"\n{office.child.tail_text()}")
         if failure is not None:
@@ -194,17 +201,17 @@ def _print_all_tables(offices: list[Office], clock: Clock, say: Printer) -> bool
     settle = clock() + SETTLE_S
     pending = list(offices)
     while pending and clock() < settle:
-        pending = [o for o in pending if not tables_complete(o.tournament.file, o.db)]
+        pending = [o for o in pending if not tables_complete(o.event.file, o.db)]
         if pending:
             SYSTEM.sleep(SETTLE_POLL_S)
     ok = True
     for office in offices:
         say()
-        if not print_tables(office.tournament, office.db, say):
+        if not print_tables(office.event, office.db, say):
             ok = False
     for office in pending:
         ok = False
-        say(f"scoreboard demo: the office for {office.tournament.name} did not get every "
+        say(f"scoreboard demo: the office for {office.event.name} did not get every "
             f"result; the end of its log ({office.child.log}):\n{office.child.tail_text()}")
     return ok
 
@@ -217,7 +224,7 @@ def run_demo(args: argparse.Namespace, out: TextIO | None = None,
     say = Printer(out if out is not None else sys.stdout)
     began = clock()
     try:
-        tournaments = load_demo_tournaments(args.demo_dir)
+        demo = load_demo_event(args.demo_dir)
         work, temporary = prepare_work_dir(args.out)
     except Exception as err:  # TournamentError, DemoError, OSError: all reported the same
         say(f"scoreboard demo: {err}")
@@ -234,8 +241,10 @@ def run_demo(args: argparse.Namespace, out: TextIO | None = None,
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
-        say(f"Arena Scoreboard demo: {len(tournaments)} tournaments, one hall each, the clock "
-            f"running {args.time_scale:g} times real time.")
+        halls_of = demo.halls()
+        say(f"Arena Scoreboard demo: {demo.name}, {len(demo.categories)} categories "
+            f"({', '.join(c.name for c in demo.categories)}) sharing {len(halls_of)} halls, "
+            f"the clock running {args.time_scale:g} times real time.")
         say(f"work dir: {work}" + (" (temporary)" if temporary else ""))
         if mosquitto is None:
             say("mosquitto: not used (--without-office)" if args.without_office
@@ -244,13 +253,13 @@ def run_demo(args: argparse.Namespace, out: TextIO | None = None,
             broker = Broker(mosquitto, work / "mosquitto")
             broker.start()
             say(f"mosquitto: private broker on 127.0.0.1:{broker.port} (pid {broker.child.pid})")
-            _start_offices(tournaments, broker, work, say, offices)
-        for index, demo in enumerate(tournaments):
-            halls.append(_plan_hall(demo, index=index, args=args, work=work, display=display,
-                                    environ=environ, broker=broker, say=say))
-            say(f"{demo.hall}: {demo.name}, scripts {shown(demo.scripts)}, display {display}")
-            for m in demo.matches:
-                say(f"    {m.id:<4} {m.home} v {m.away}")
+            _start_office(demo, broker, work, say, offices=offices, clock=clock)
+        for index, name in enumerate(halls_of):
+            halls.append(_plan_hall(demo, name, index=index, args=args, work=work,
+                                    display=display, environ=environ, broker=broker, say=say))
+            say(f"{name}: scripts {shown(demo.scripts)}, display {display}")
+            for m in demo.hall_matches(name):
+                say(f"    {m.id:<6} {m.category:<4} {m.home} v {m.away}")
         say()
 
         failure = _play(halls, offices, args.timeout, clock, say)
@@ -258,7 +267,7 @@ def run_demo(args: argparse.Namespace, out: TextIO | None = None,
         if failure is not None:
             say(f"scoreboard demo: {failure}")
         else:
-            say(f"Both halls are done ({clock() - began:.1f} s).")
+            say(f"Every hall is done ({clock() - began:.1f} s).")
             if offices:
                 ok = _print_all_tables(offices, clock, say)
             else:

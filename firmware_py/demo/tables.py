@@ -1,4 +1,4 @@
-"""The offices' group tables at the end of the demo, through ``office standings --db``."""
+"""The office's group tables at the end of the demo, through ``office standings --db``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
-from firmware_py.demo.tournaments import REPO, DemoTournament
+from firmware_py.demo.tournaments import REPO, DemoEvent
 
 
 def standings(tournament: Path, db: Path, *, as_json: bool) -> subprocess.CompletedProcess[str]:
@@ -36,11 +36,12 @@ def tables_complete(tournament: Path, db: Path) -> bool:
     return bool(groups) and all(g.get("complete") for g in groups)
 
 
-def print_tables(demo: DemoTournament, db: Path, say: Callable[[str], None]) -> bool:
-    """The office's group tables of one tournament, as ``office standings`` prints them,
-    under a heading naming the tournament and its rule document's preset."""
-    say(f"{demo.name}: the office's table ({demo.file.name}, preset "
-        f"{', '.join(sorted({m.preset for m in demo.matches}))})")
+def print_tables(demo: DemoEvent, db: Path, say: Callable[[str], None]) -> bool:
+    """The office's group tables of every category, as ``office standings`` prints them
+    (each headed by its category), under a heading naming the event, then what each
+    category's rule document looks at when teams are level on points."""
+    presets = ", ".join(f"{c.name} {'/'.join(c.presets)}" for c in demo.categories)
+    say(f"{demo.name}: the office's tables ({demo.file.name}; {presets})")
     done = standings(demo.file, db, as_json=False)
     if done.returncode != 0:
         say(f"  office standings failed (exit code {done.returncode}):")
@@ -48,12 +49,18 @@ def print_tables(demo: DemoTournament, db: Path, say: Callable[[str], None]) -> 
             say(f"    {line}")
         return False
     for line in done.stdout.rstrip("\n").splitlines():
-        say(f"  {line}")
-    if demo.tiebreak:
-        say(textwrap.fill(f"Level on points, {demo.file.name} looks at: "
-                          f"{', '.join(demo.tiebreak)}.", width=92, initial_indent="  ",
+        say(f"  {line}" if line else "")
+    # Categories of one rule document usually break ties alike: said once for those.
+    alike: dict[tuple[str, ...], list[str]] = {}
+    for c in demo.categories:
+        if c.tiebreak:
+            alike.setdefault(c.tiebreak, []).append(c.name)
+    for tiebreak, names in alike.items():
+        say(textwrap.fill(f"{', '.join(names)}: level on points, the rules look at: "
+                          f"{', '.join(tiebreak)}.", width=92, initial_indent="  ",
                           subsequent_indent="    "))
-    if "provisional" in done.stdout and demo.protest_window_min:
-        say(f"  Provisional: a result counts for good {demo.protest_window_min} min after the "
-            "match (the rules' protest window).")
+    windows = {c.protest_window_min for c in demo.categories if c.protest_window_min}
+    if "provisional" in done.stdout and windows:
+        say(f"  Provisional: a result counts for good {'/'.join(map(str, sorted(windows)))} "
+            "min after the match (the rules' protest window).")
     return True

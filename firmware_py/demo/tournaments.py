@@ -1,18 +1,17 @@
-"""What the demo plays: its tournament files, their matches and the timekeeper's scripts."""
+"""What the demo plays: its event file (categories sharing halls), its matches and the
+timekeeper's scripts."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from office.files import load_tournament
+from office.files import load_event
 
 REPO = Path(__file__).resolve().parents[2]
 DEMO_DIR = REPO / "examples" / "demo"
-# The demo's tournaments, in the order they are started and printed: file stem = the folder
-# of its scripts.
-DEMO_TOURNAMENTS = ("hockey", "football")
+# The demo's event: examples/demo/event.toml, its scripts in examples/demo/event/.
+DEMO_EVENT = "event"
 
 
 class DemoError(Exception):
@@ -24,60 +23,78 @@ class DemoMatch:
     id: str
     preset: str
     stage: str  # the hall's stage: "group" or "playoff"
-    home: str
+    home: str  # a team, or the bracket slot in words ("1st A") until the office fills it
     away: str
     home_colours: tuple[str, str] | None = None  # shirt and number, from the tournament file
     away_colours: tuple[str, str] | None = None
+    category: str = ""
+    hall: str = ""
 
 
 @dataclass(frozen=True)
-class DemoTournament:
-    """One tournament of the demo: its file, its scripts and its one hall."""
+class DemoCategory:
+    name: str
+    presets: tuple[str, ...]
+    tiebreak: tuple[str, ...] = ()  # two teams level on points: the criteria, in order
+    protest_window_min: int = 0
 
-    file: Path  # examples/demo/hockey.toml: its scripts in examples/demo/hockey/
+
+@dataclass(frozen=True)
+class DemoEvent:
+    """The demo's event: its file, its scripts (one folder for every hall), its categories
+    and every match in schedule order."""
+
+    file: Path  # examples/demo/event.toml: its scripts in examples/demo/event/
     scripts: Path
     id: str
     name: str
-    hall: str
+    categories: tuple[DemoCategory, ...]
     matches: tuple[DemoMatch, ...]
-    tiebreak: tuple[str, ...] = ()  # two teams level on points: the criteria, in order
-    protest_window_min: int = 0
 
     def script(self, match: str) -> Path:
         return self.scripts / f"{match}.jsonl"
 
+    def halls(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(m.hall for m in self.matches))
 
-def load_demo_tournaments(folder: Path = DEMO_DIR,
-                          keys: Sequence[str] = DEMO_TOURNAMENTS) -> list[DemoTournament]:
-    """The demo's tournaments, checked: one hall each, a script for every match, and no
-    two tournaments in the same hall."""
-    loaded: list[DemoTournament] = []
-    for key in keys:
-        path = folder / f"{key}.toml"
-        t = load_tournament(path)
-        halls = t.halls()
-        if len(halls) != 1:
-            raise DemoError(f"{path}: the demo plays each tournament in one hall, "
-                            f"this one has {len(halls)}: {', '.join(halls)}")
+    def hall_matches(self, hall: str) -> tuple[DemoMatch, ...]:
+        """What ``hall`` plays, in its order: the first in its config, the rest as ``next``."""
+        return tuple(m for m in self.matches if m.hall == hall)
+
+
+def load_demo_event(folder: Path = DEMO_DIR, key: str = DEMO_EVENT) -> DemoEvent:
+    """The demo's event, checked: at least two categories sharing at least two halls (each
+    hall plays more than one category), and a script for every match."""
+    path = folder / f"{key}.toml"
+    event = load_event(path)
+    matches: list[DemoMatch] = []
+    for category, m in event.schedule():
+        t = category.tournament
         colours = {name: (team.colours[0], team.colours[1])
                    for name, team in t.teams.items() if team.colours}
-        matches = tuple(
-            DemoMatch(m.id, m.preset, "playoff" if m.stage.decided else "group",
-                      m.home.label(), m.away.label(), colours.get(m.home.label()),
-                      colours.get(m.away.label()))
-            for m in t.matches)
-        demo = DemoTournament(path, folder / key, t.id, t.name, halls[0], matches,
-                              tuple(c.value.replace("_", " ") for c in t.rules.tiebreak),
-                              t.rules.protest_window_s // 60)
-        missing = [m.id for m in matches if not demo.script(m.id).is_file()]
-        if missing:
-            raise DemoError(f"{path}: no timekeeper's script for {', '.join(missing)} "
-                            f"(expected {demo.scripts}/<match id>.jsonl)")
-        loaded.append(demo)
-    used = [d.hall for d in loaded]
-    if len(set(used)) != len(used):
-        raise DemoError(f"two demo tournaments share a hall: {', '.join(used)}")
-    return loaded
+        matches.append(DemoMatch(
+            m.id, m.preset, "playoff" if m.stage.decided else "group", m.home.label(),
+            m.away.label(), colours.get(m.home.label()), colours.get(m.away.label()),
+            category.name, m.hall))
+    categories = tuple(
+        DemoCategory(c.name, tuple(sorted({m.preset for m in c.tournament.matches})),
+                     tuple(k.value.replace("_", " ") for k in c.tournament.rules.tiebreak),
+                     c.tournament.rules.protest_window_s // 60)
+        for c in event.categories)
+    demo = DemoEvent(path, folder / key, event.id, event.name, categories, tuple(matches))
+    if len(categories) < 2 or len(demo.halls()) < 2:
+        raise DemoError(f"{path}: the demo plays at least two categories in at least two "
+                        f"halls; this event has {len(categories)} in {len(demo.halls())}")
+    for hall in demo.halls():
+        shared = {m.category for m in demo.hall_matches(hall)}
+        if len(shared) < 2:
+            raise DemoError(f"{path}: {hall} plays only {', '.join(shared)}: the demo's halls "
+                            "are shared by the categories")
+    missing = [m.id for m in matches if not demo.script(m.id).is_file()]
+    if missing:
+        raise DemoError(f"{path}: no timekeeper's script for {', '.join(missing)} "
+                        f"(expected {demo.scripts}/<match id>.jsonl)")
+    return demo
 
 
 def shown(path: Path) -> str:

@@ -288,9 +288,9 @@ def test_the_menu_shows_the_numbers_that_are_left_and_drops_on_timeout() -> None
     described = pad.describe()
     assert described is not None
     assert [k for k, _ in described["keys"] if k.isdigit()] == [
-        "1", *[str(n) for n in range(10, 18)]]
+        "1", *[str(n) for n in range(10, 19)]]
     assert ["enter", "pick it"] in described["keys"]
-    assert keys(pad, 11, "8") == []  # 18: no such item, ignored
+    assert keys(pad, 11, "9") == []  # 19: no such item, ignored
     assert keys(pad, 11, "5") == []  # 15: cancel/correct
     assert pad.pending is not None and pad.pending.what is EntryWhat.CANCEL
     pad.choose("menu", S(20))

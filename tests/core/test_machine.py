@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
+from firmware_py import presets
 from firmware_py.core.commands import (
     COMMANDS,
     Cancel,
@@ -100,14 +101,17 @@ def test_a_command_outside_the_table_is_refused_as_unsupported() -> None:
 
 
 CELLS = [(command, phase) for command in MAKE for phase in Phase]
+YOUTH_NO_TIMEOUT = presets.load("youth-hockey-3x18").cite("timeouts.per_team") or ""
 
 # Where the table allows a command but the walk's state does not: each handler's own reason.
 BEYOND_THE_PHASE = {
     (Start, Phase.PERIOD): "the clock is already running",
     (Stop, Phase.OVERTIME): "the clock is already stopped",
     (Next, Phase.PERIOD): "the clock is running: stop it first (or use end)",
-    (Timeout, Phase.PERIOD): "the youth-hockey-3x18 rules have no time-outs",
-    (Timeout, Phase.OVERTIME): "the youth-hockey-3x18 rules have no time-outs",
+    # With the reason its preset cites (timeouts.per_team = 0: rules 002's running clock).
+    (Timeout, Phase.PERIOD): "the youth-hockey-3x18 rules have no time-outs: " + YOUTH_NO_TIMEOUT,
+    (Timeout, Phase.OVERTIME): "the youth-hockey-3x18 rules have no time-outs: "
+                               + YOUTH_NO_TIMEOUT,
     (Undo, Phase.PREGAME): "there is nothing to undo",
     (Undo, Phase.PERIOD): "there is nothing to undo",
     # Event 1 is the start of play (or, in the final, the forfeit): no goal, no penalty.

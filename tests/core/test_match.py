@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
 from firmware_py.core.commands import (
@@ -19,6 +21,7 @@ from firmware_py.core.commands import (
 )
 from firmware_py.core.errors import Refused
 from firmware_py.core.events import EventKind
+from firmware_py.core.match import GOAL_SHOWN
 from firmware_py.core.phase import Phase, Stage, Team
 
 from .helpers import Game, S
@@ -428,3 +431,22 @@ def test_a_change_after_the_final_re_emits_the_whole_record_last() -> None:
     events = g.do(Undo(at=S(t + 1)))
     assert events[-1].kind is EventKind.MATCH_ENDED
     assert events[-1].data["record"]["penalties"] == []
+
+
+def test_the_state_document_names_the_scorer_for_a_few_seconds_after_a_goal() -> None:
+    """The hall display shows who scored (README "The hall display"): the document carries
+    ``goal`` from the press for GOAL_SHOWN, and the display gets a frame when it goes."""
+    g = Game("ice-hockey-2x20")
+    g.do(Start(0))
+    g.do(Stop(S(100)))
+    g.do(Goal(S(100.4), Team.AWAY, 17))
+    assert "goal" not in g.at(100.3)
+    assert g.at(100.4)["goal"] == {"team": "away", "player": 17}
+    shown_until = S(100.4) + GOAL_SHOWN
+    assert g.match.display_deadline(S(101)) == shown_until  # the stopped clock: nothing else
+    assert g.at(str(Decimal(shown_until - 1) / 10**9))["goal"]["player"] == 17
+    assert "goal" not in g.at(str(Decimal(shown_until) / 10**9))
+    g.do(Goal(S(200), Team.HOME, None))
+    assert g.at(201)["goal"] == {"team": "home", "player": None}
+    g.do(Undo(S(202)))
+    assert "goal" not in g.at(202)  # an undone goal leaves the screen at once

@@ -12,16 +12,19 @@ Shots are written compactly: ``"A+9 H-"`` is the away team's #9 scoring, then a 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from firmware_py import presets
 from firmware_py.core.commands import Command, Goal, Penalty, Shot, Start, Undo
 from firmware_py.core.events import EventKind
-from firmware_py.core.phase import Stage, Team
+from firmware_py.core.match import Match, feed
+from firmware_py.core.phase import Phase, Stage, Team
+from firmware_py.core.values import MatchSetup
 
 from .helpers import Game, S
 
@@ -225,30 +228,32 @@ def test_rules_000_next_away_first_then_the_second_shooter_of_round_1_starts_the
     assert so.doc()["result"] == {"home": 1, "away": 0, "decided_by": "shootout"}
 
 
-def test_rules_000_next_when_the_home_team_wrongly_took_the_first_shot_of_round_1() -> None:
-    # Rules 000 'The winning goal race': the away team starts. The referee let home shoot
-    # first anyway: the scoreboard records it; round 2 and 3 are suggested to the away team
-    # again, and the tie-break pairs start with the team that shot second in round 1, which
-    # is now the away team.
+def test_rules_000_a_home_shot_to_open_round_1_is_refused_with_the_rule() -> None:
+    # Rules 000 'The winning goal race': started by the away team marked in the program. The
+    # board cannot be keyed out of the order: a home shot first is refused, naming the rule,
+    # and changes nothing.
     so = Shootout(HOCKEY)
     assert so.next == "away"
-    assert so.shots("H- A-") == ["away", "away"]
-    assert so.shots("A- H- A- H-") == ["home", "away", "home", "away"]
-    # Round 4: home shoots first anyway; round 5 is still suggested to away.
-    assert so.shots("H- A-") == ["away", "away"]
-    assert so.shots("A+ H-") == ["home", None]
-    assert so.doc()["result"] == {"home": 0, "away": 1, "decided_by": "shootout"}
-    assert so.g.refusals == []
+    message = so.refused(HOME, True, 4)
+    assert "away shoots first in round 1" in message
+    assert "started by the away team" in message
+    assert so.shots("A- H-") == ["home", "away"]
+    assert "away shoots first in round 2" in so.refused(HOME, False)
 
 
-def test_rules_000_the_tiebreak_starter_holds_whoever_started_the_previous_pair() -> None:
-    # Rules 000 'The winning goal race' (the pairs); the scoreboard never blocks the referee.
+def test_iihf_the_tiebreak_is_opened_by_the_team_that_shot_second() -> None:
+    # IIHF game winning shots procedure (IX) (rules 000 says only 'one pair at a time'): the
+    # team that shot second in the first series (home) starts the tie-break; an away shot
+    # first is refused with that reason, in every pair.
     so = Shootout(HOCKEY)
     so.shots(_misses("A", 3))
     assert so.next == "home"
-    assert so.shots("A- H-") == ["home", "home"]  # away started pair 4 anyway
+    message = so.refused(AWAY, False)
+    assert "home shoots first in round 4" in message and "tie-break" in message
     assert so.shots("H- A-") == ["away", "home"]
-    assert so.g.refusals == []
+    assert "home shoots first in round 5" in so.refused(AWAY, False)
+    assert so.shots("H- A+") == ["away", None]
+    assert len(so.g.refusals) == 2
 
 
 @pytest.mark.parametrize("variant", CHOSEN, ids=str)
@@ -260,26 +265,22 @@ def test_chosen_starter_next_sequence_through_the_series_and_sudden_death(
     # 2, 3, 5 (five each, the home team chooses who starts, then one each alternately), rules
     # 003 'Ranking' (the official draws the starter; three each, then one at a time). The
     # first shot sets the order; the same starter opens every round, including sudden death,
-    # even after the other team took the first shot of a round.
+    # and a shot by the other team to open a round is refused.
     so = Shootout(variant)
     first = "home" if starter == "H" else "away"
     second_letter = "A" if starter == "H" else "H"
+    second = _other(first)
     assert so.next is None  # chosen or drawn on the day: nobody is suggested yet
-    expected: list[str | None] = []
-    script: list[str] = []
     for round_no in range(1, variant.rounds + 3):
-        opener, closer = starter, second_letter
-        if round_no == 2:
-            opener, closer = closer, opener  # the other team takes round 2's first shot
-        script += [f"{opener}-", f"{closer}-"]
-        opener_team = "home" if opener == "H" else "away"
-        expected += [_other(opener_team), first]
-    assert so.shots(" ".join(script)) == expected
+        assert so.shots(f"{starter}- {second_letter}-") == [second, first]
+        message = so.refused(_team(second_letter), False)
+        assert f"{first} shoots first in round {round_no + 1}" in message
+        assert "took the first shot" in message
     assert so.doc()["phase"] == "shootout"
     assert so.shots(f"{starter}+ {second_letter}-") == [_other(first), None]
     result = so.doc()["result"]
     assert result["decided_by"] == "shootout" and result[first] == 1
-    assert so.g.refusals == []
+    assert len(so.g.refusals) == variant.rounds + 2  # one a round, each refused
 
 
 # ---------------------------------------------------------------- when it is decided
@@ -380,10 +381,13 @@ def test_a_team_may_not_shoot_twice_in_one_round(variant: Variant) -> None:
     message = so.refused(AWAY, True, 9)
     assert "away has already shot in this round" in message
     assert so.tally == {"home": [], "away": [True], "next": "home"}
-    # The same in sudden death, whichever team opened the pair.
+    # The same in sudden death.
     so.shots(f"H+ {_misses('A', variant.rounds - 1)}")
-    so.shots("H-")
-    assert "home has already shot in this round" in so.refused(HOME, False)
+    opener = so.next
+    assert opener is not None
+    so.shots(f"{opener[0].upper()}-")
+    assert f"{opener} has already shot in this round" in so.refused(_team(opener[0].upper()),
+                                                                    False)
     assert so.doc()["phase"] == "shootout"
 
 
@@ -391,7 +395,8 @@ def test_a_team_may_not_shoot_twice_in_one_round(variant: Variant) -> None:
 def test_a_shot_after_the_decision_is_refused_and_changes_nothing(variant: Variant) -> None:
     # Rules 000 'The winning goal race': the match is decided; the shootout is over.
     so = Shootout(variant, goals=1)
-    so.shots(_misses("H", variant.rounds - 1) + " H+ A-")
+    o, c = ("A", "H") if variant is HOCKEY else ("H", "A")  # rules 000: away starts
+    so.shots(_misses(o, variant.rounds - 1) + f" {o}+ {c}-")
     decided = so.doc()
     assert decided["phase"] == "final"
     for team in (HOME, AWAY):
@@ -444,9 +449,9 @@ def test_rules_002_no_player_twice_in_the_first_series_anyone_in_sudden_death() 
     so.shots("H-10 A-20 H-11 A-21")
     message = so.refused(HOME, False, 10)
     assert "#10" in message and "first series" in message
-    so.shots("H-12 A-22")
+    so.shots("H-12 A-22 H-13")
     assert "#21" in so.refused(AWAY, True, 21)
-    so.shots("A-23 H-13 A-24 H-14")
+    so.shots("A-23 H-14 A-24")
     assert so.tally["home"] == [False] * 5 and so.tally["away"] == [False] * 5
     assert so.shots("H-10 A-20 H-10 A-20 H+10 A-20") == ["away", "home"] * 2 + ["away", None]
     assert len(so.g.refusals) == 2
@@ -476,9 +481,9 @@ def test_rules_002_a_player_still_penalised_when_overtime_ends_may_not_shoot() -
     assert "#7" in so.refused(HOME, True, 7)
     so.shots("H-13 A-12")
     assert "#7" in so.refused(HOME, True, 7)
-    so.shots("H-8")
-    assert "#7" in so.refused(HOME, True, 7)  # opening the next pair: still barred
-    assert so.shots("A-14 H+8") == ["home", None]
+    so.shots("H-8 A-14")
+    assert "#7" in so.refused(HOME, True, 7)  # in every pair: still barred
+    assert so.shots("H+8") == [None]
     assert so.doc()["result"] == {"home": 1, "away": 0, "decided_by": "shootout"}
     assert len(so.g.refusals) == 4
 
@@ -554,7 +559,8 @@ def test_the_tally_stays_after_the_end_with_next_null(variant: Variant) -> None:
     # Rules 000 'The winning goal race' / 001 'Playing the shootout' / 002 'Penalty shots'
     # / 003 'Ranking'; README 4.3: the tally stays in the state document after the end.
     so = Shootout(variant, goals=2)
-    so.shots(f"{_misses('A', variant.rounds - 1)} A+ H+ H- A+")
+    so.shots(f"{_misses('A', variant.rounds - 1)} A+ H+")
+    so.shots("H- A+" if so.next == "home" else "A+ H-")  # the tie-break's own opener
     doc = so.doc()
     assert doc["phase"] == "final"
     misses = [False] * (variant.rounds - 1)
@@ -601,13 +607,16 @@ def test_undo_of_the_decisive_shot_reopens_the_shootout(variant: Variant) -> Non
     # Rules 000 'The winning goal race' / 001 / 002 / 003: the shootout goes on until it is
     # really decided; a shot recorded by mistake is taken back.
     so = Shootout(variant, goals=2)
-    so.shots(_misses("H", variant.rounds) + " H+ A-")
+    # Home opens the pairs: it started the first series, or (rules 000) it shot second.
+    start = "A" if variant is HOCKEY else "H"
+    so.shots(_misses(start, variant.rounds) + " H+ A-")
     assert so.doc()["phase"] == "final"
     so.undo()
     doc = so.doc()
     assert (doc["phase"], doc["result"]) == ("shootout", None)
     assert doc["shootout"]["next"] == "away"
-    assert doc["shootout"]["home"][-1] is True and len(doc["shootout"]["away"]) == variant.rounds
+    assert doc["shootout"]["home"][-1] is True
+    assert len(doc["shootout"]["away"]) == variant.rounds
     # The shot is taken again, this time scored: on to the next pair.
     assert so.shots("A+") == [so.next]
     assert so.doc()["phase"] == "shootout"
@@ -720,3 +729,99 @@ def test_random_shots_never_put_a_team_two_ahead_and_nothing_changes_once_decide
         else:
             assert doc["phase"] == "final" and tally["next"] is None
             assert doc["result"] == {winner: 2, _other(winner): 1, "decided_by": "shootout"}
+
+
+# ---------------------------------------------------------------- who may shoot (ice hockey)
+
+
+def _hockey_with_penalties() -> Shootout:
+    return Shootout(HOCKEY, extra=[
+        # Regulation ends at 2460 s (period 2 runs from 1260 s).
+        Penalty(S(2400), HOME, 7, "minor"),  # 60 s left when playing time ends
+        Penalty(S(2300), AWAY, 12, "minor"),  # ended at 2420 s, before the end
+        Penalty(S(1300), AWAY, 9, "game_misconduct"),  # the team's 5 min are long over
+        Penalty(S(1400), HOME, 10, "match"),
+    ])
+
+
+def test_iihf_a_skater_whose_penalty_had_not_ended_when_playing_time_ended_may_not_shoot(
+) -> None:
+    # IIHF game winning shots procedure (III), the preset's shootout.bar_penalised: a skater
+    # whose penalty had not been completed when playing time ended may not shoot; one whose
+    # penalty had ended may.
+    so = _hockey_with_penalties()
+    assert so.shots("A-12") == ["home"]
+    message = so.refused(HOME, True, 7)
+    assert message == ("shot refused: #7 (home) may not shoot: his penalty had not ended when "
+                       "playing time ended")
+    assert so.shots("H-8") == ["away"]
+    assert so.g.match.preset.cite("shootout.bar_penalised") is not None
+
+
+def test_rules_000_a_player_sent_off_for_the_game_may_not_shoot() -> None:
+    # Rules 000 'Penalties' 3 (game misconduct) and 4 (match penalty): sent away for the rest
+    # of the game, the shootout included (the preset's shootout.bar_ejected), though the
+    # team's five minutes ended long before.
+    so = _hockey_with_penalties()
+    started = next(e for e in so.g.events if e.kind is EventKind.SHOOTOUT_STARTED)
+    assert started.data["barred"] == [["away", 9], ["home", 7], ["home", 10]]
+    message = so.refused(AWAY, True, 9)
+    assert message.endswith("#9 (away) may not shoot: sent off for the rest of the game "
+                            "(game misconduct)")
+    so.shots("A-11")
+    assert so.refused(HOME, True, 10).endswith("sent off for the rest of the game (match)")
+
+
+def test_iihf_a_player_penalised_during_the_shootout_may_not_shoot_after_it() -> None:
+    # IIHF game winning shots procedure (III): players serving penalties assessed during the
+    # shootout remain in the penalty box until its end.
+    so = Shootout(HOCKEY)
+    so.shots("A-9")
+    so.t += STEP
+    so.g.do(Penalty(S(so.t), HOME, 4, "misconduct"))
+    assert so.refused(HOME, True, 4).endswith(
+        "#4 (home) may not shoot: he was penalised during the shootout")
+    assert so.shots("H-5") == ["away"]
+
+
+def test_the_bars_are_preset_data_a_preset_without_them_lets_everyone_shoot() -> None:
+    # README 2, rule 5: the core never tests a preset's name; the bars are the preset's
+    # shootout.bar_penalised and shootout.bar_ejected (here both switched off).
+    hockey = presets.load(HOCKEY.preset)
+    assert hockey.shootout is not None
+    lenient = replace(hockey, shootout=replace(hockey.shootout, bar_penalised=False,
+                                               bar_ejected=False))
+    match = Match(lenient, MatchSetup(match_id="T1", stage=Stage.PLAYOFF))
+    commands: list[Command] = [Start(0), Penalty(S(1300), AWAY, 9, "game_misconduct"),
+                               Start(S(1260)), Penalty(S(2400), HOME, 7, "minor")]
+    for command in sorted(commands, key=lambda c: c.at):
+        assert feed(match, command).refused is None
+    match.advance(S(2460))
+    assert match.state.phase is Phase.SHOOTOUT and match.state.barred == frozenset()
+    assert feed(match, Shot(S(2470), AWAY, False, 9)).refused is None
+    assert feed(match, Shot(S(2480), HOME, False, 7)).refused is None
+
+
+def test_the_strict_order_is_preset_data_off_it_the_board_records_any_opener() -> None:
+    # README 2, rule 5: the order of shots is refused only with the preset's
+    # shootout.strict_order (a preset text journalled before it existed replays as it
+    # played); a team's second shot in a round is refused either way.
+    hockey = presets.load(HOCKEY.preset)
+    assert hockey.shootout is not None and hockey.shootout.strict_order
+    loose = replace(hockey, shootout=replace(hockey.shootout, strict_order=False))
+    match = Match(loose, MatchSetup(match_id="T1", stage=Stage.PLAYOFF))
+    for command in (Start(0), Start(S(1260))):
+        feed(match, command)
+    match.advance(S(2460))
+    assert feed(match, Shot(S(2470), HOME, False, 4)).refused is None  # away was due
+    refused = feed(match, Shot(S(2480), HOME, False, 5)).refused
+    assert refused is not None and "home has already shot in this round" in str(refused)
+
+
+def test_rules_001_a_red_carded_player_may_not_shoot() -> None:
+    # Rules 001 'Exclusion of a player': red card 1, exclusion until the end of the match
+    # (the match penalty, IFF 2022 608 and 613: penalty shots included); the preset's
+    # shootout.bar_ejected. His team's 5 minutes were over long before.
+    so = Shootout(FLOORBALL, extra=[Penalty(S(100), HOME, 9, "match")])
+    assert so.refused(HOME, True, 9).endswith("sent off for the rest of the game (match)")
+    assert so.shots("H-8 A-9") == ["away", "home"]

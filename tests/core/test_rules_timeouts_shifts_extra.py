@@ -35,7 +35,7 @@ def of_kind(g: Game, kind: EventKind) -> list[Event]:
 def test_a_playoff_time_out_counts_30_s_and_the_horn_sounds_2_s_from_its_end(
     preset: str,
 ) -> None:
-    # Rules 001 'Time-out': allowed in play-off matches (30 s with the clock stopped, IFF 407,
+    # Rules 001 'Time-out': allowed in play-off matches (30 s with the clock stopped, IFF 202,
     # as the preset says).
     g = playoff_stopped(preset)
     length_ms = g.match.preset.period_length // 10**6
@@ -88,7 +88,7 @@ def test_a_time_out_in_the_group_stage_is_refused_and_nothing_changes(preset: st
 def test_a_time_out_is_taken_only_with_the_game_clock_stopped_in_a_period(
     setup: list[Any], words: tuple[str, ...]
 ) -> None:
-    # Rules 001 'Time-out' (play-offs only); IFF 407: taken during a stoppage of play.
+    # Rules 001 'Time-out' (play-offs only); IFF 202: taken during a stoppage of play.
     g = Game("floorball-2x20", Stage.PLAYOFF)
     for command in setup:
         g.do(command)
@@ -103,7 +103,7 @@ def test_a_time_out_is_taken_only_with_the_game_clock_stopped_in_a_period(
 
 
 def test_no_time_out_during_the_intermission() -> None:
-    # Rules 001 'Time-out'; IFF 407: a time-out interrupts the game, not a break.
+    # Rules 001 'Time-out'; IFF 202: a time-out interrupts the game, not a break.
     g = Game("floorball-2x20", Stage.PLAYOFF)
     g.do(Start(0))
     g.do(Timeout(S(1250), HOME))  # the 2 min break runs from 1200 s
@@ -115,7 +115,7 @@ def test_no_time_out_during_the_intermission() -> None:
 
 
 def test_one_time_out_per_team_per_match() -> None:
-    # Rules 001 'Time-out' (play-offs); IFF 407: one time-out per team per match.
+    # Rules 001 'Time-out' (play-offs); IFF 202: one time-out per team per match.
     g = playoff_stopped()
     g.do(Timeout(S(110), HOME))
     g.at(150)
@@ -136,7 +136,7 @@ def test_one_time_out_per_team_per_match() -> None:
 
 
 def test_starting_the_clock_ends_the_time_out_without_a_horn() -> None:
-    # Rules 001 'Time-out'; IFF 407: play resumes, the time-out is over (and used).
+    # Rules 001 'Time-out'; IFF 202: play resumes, the time-out is over (and used).
     g = playoff_stopped()
     g.do(Timeout(S(110), AWAY))
     g.do(Start(S(120)))
@@ -387,3 +387,52 @@ def test_p08_has_no_extra_player_rule() -> None:
     f = Football("football-p08")
     seen = f.goals("HHHHHHAA")
     assert seen == [(None, {"home": 7, "away": 7})] * 8
+
+
+# ---------------------------------------------------------------- time-outs (ice hockey)
+
+
+@pytest.mark.parametrize("stage", [Stage.GROUP, Stage.PLAYOFF])
+def test_ice_hockey_one_30_s_time_out_a_team_in_every_game(stage: Stage) -> None:
+    # Rules 000 say nothing of time-outs: the IIHF's team time-out applies, one of
+    # 30 seconds a team a game, group and ranking matches alike.
+    g = Game("ice-hockey-2x20", stage)
+    g.do(Start(0))
+    g.do(Stop(S(100)))
+    g.do(Timeout(S(110), AWAY))
+    assert g.at(115)["timeout"] == {"team": "away", "remaining_ms": 25_000}
+    assert g.at(140)["timeout"] is None
+    g.do(Timeout(S(150), AWAY))
+    g.do(Timeout(S(160), HOME))
+    assert g.at(161)["timeout"] == {"team": "home", "remaining_ms": 29_000}
+    assert g.refusals == ["timeout refused: away has used its 1 time-out"]
+    assert g.match.preset.cite("timeouts.per_team") is not None
+
+
+def test_ice_hockey_a_time_out_is_refused_while_the_clock_runs() -> None:
+    # IIHF Official Rule Book (team time-out): taken at a normal stoppage (clock stopped).
+    g = Game("ice-hockey-2x20")
+    g.do(Start(0))
+    g.do(Timeout(S(50), HOME))
+    assert g.refusals == ["timeout refused: a time-out is taken with the game clock stopped"]
+    g.do(Stop(S(60)))
+    g.do(Timeout(S(61), HOME))
+    assert g.refusals[1:] == []
+    assert g.at(62)["timeout"] == {"team": "home", "remaining_ms": 29_000}
+
+
+@pytest.mark.parametrize("stage", [Stage.GROUP, Stage.PLAYOFF])
+def test_youth_hockey_has_no_time_out_and_the_refusal_says_why(stage: Stage) -> None:
+    # Rules 002 'Match format': 3 x 18 min without stopping the clock; the IIHF time-out is
+    # taken with the clock stopped, so the preset allows none (timeouts.per_team = 0) and
+    # the refusal quotes its citation.
+    g = Game("youth-hockey-3x18", stage)
+    g.do(Start(0))
+    g.do(Timeout(S(30), HOME))
+    g.do(Stop(S(40)))  # even at a stoppage
+    g.do(Timeout(S(41), AWAY))
+    assert g.match.preset.timeouts is None
+    assert len(g.refusals) == 2
+    for message in g.refusals:
+        assert message.startswith("timeout refused: the youth-hockey-3x18 rules have no "
+                                  "time-outs: rules 002, 'Match format'")

@@ -77,9 +77,9 @@ def test_an_undone_deciding_shot_reopens_the_shootout() -> None:
         g.do(command(S(at)))
     assert g.match.state.phase is Phase.SHOOTOUT
     at = S(10)
-    for player in range(1, 4):  # home scores three, away misses three
-        g.do(Shot(at, HOME, scored=True, player=player))
-        g.do(Shot(at + S(5), AWAY, scored=False, player=player))
+    for player in range(1, 4):  # away (rules 000: it starts) misses, home scores
+        g.do(Shot(at, AWAY, scored=False, player=player))
+        g.do(Shot(at + S(5), HOME, scored=True, player=player))
         at += S(10)
         if g.match.state.phase is Phase.FINAL:
             break

@@ -58,22 +58,43 @@ START_NS = 1_000 * NS_PER_S  # a monotonic clock some time after boot
 
 
 class FakeTime:
-    """Time that passes only when waited for."""
+    """Time that passes only when waited for.
 
-    def __init__(self, now: int = START_NS, wall: WallClock | None = None) -> None:
+    It keeps count of how it is used, so a test can tell a sleeping loop from a spinning
+    one: clock ``reads``, naps (``slept``: ``sleep`` and ``sleep_until``), naps asked for
+    nothing (``empty_naps``: a deadline already reached; a loop going round without
+    sleeping), and exact ``waits`` (``wait_until``, which spins its last 2 ms on the real
+    clock). ``late_ns``: every nap ends that much after its instant, as the OS's do."""
+
+    def __init__(self, now: int = START_NS, wall: WallClock | None = None, *,
+                 late_ns: int = 0) -> None:
         self.now = now
         self._wall = wall
+        self.late_ns = late_ns
         self.slept = 0  # naps taken (a measure of how busy the loop is)
+        self.reads = 0
+        self.empty_naps = 0
+        self.waits = 0
 
     def monotonic_ns(self) -> int:
+        self.reads += 1
         return self.now
 
     def sleep(self, seconds: float) -> None:
         self.slept += 1
-        self.now += max(1, round(seconds * NS_PER_S))
+        self.empty_naps += seconds <= 0
+        self.now += max(1, round(seconds * NS_PER_S)) + self.late_ns
 
     def wait_until(self, deadline_ns: int, cancel: threading.Event | None = None) -> int:
+        self.waits += 1
         self.now = max(self.now, deadline_ns)
+        return self.now
+
+    def sleep_until(self, deadline_ns: int, cancel: threading.Event | None = None) -> int:
+        if deadline_ns <= self.now:
+            return self.now  # as the real one: no nap at all
+        self.slept += 1
+        self.now = deadline_ns + self.late_ns
         return self.now
 
     def wall(self) -> WallClock | None:
@@ -129,6 +150,9 @@ class NoKeys:
         return []
 
     def pending(self) -> bool:
+        return False
+
+    def watching(self) -> bool:
         return False
 
     def close(self) -> None:

@@ -162,7 +162,7 @@ def test_the_help_shows_the_keyboard_map_the_code_has() -> None:
              "timeout_away": "TIME-OUT AWAY", "next": "NEXT", "undo": "UNDO",
              "shot_home": "SHOT HOME", "shot_away": "SHOT AWAY", "set_clock": "SET CLOCK",
              "end": "END", "forfeit_home": "FORFEIT HOME", "forfeit_away": "FORFEIT AWAY",
-             "cancel": "CANCEL/CORRECT", "menu": "MENU"}
+             "cancel": "CANCEL/CORRECT", "menu": "MENU", "schedule": "NEXT MATCH"}
     from display._pygame import pygame  # noqa: PLC0415
 
     for key, (plain, shifted) in _BUTTONS.items():

@@ -21,16 +21,18 @@ def reference_path(name: str, size: tuple[int, int]) -> Path:
 def main() -> int:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     sys.path.insert(0, str(ROOT))
+    from display.hall import DEFAULT  # noqa: PLC0415
     from display.options import options_for_name  # noqa: PLC0415
     from display.snapshot import snapshot  # noqa: PLC0415
+    from tests.display.states import HALLS, SIZES  # noqa: PLC0415
     from tests.display.states import REFERENCE as SCREENS  # noqa: PLC0415
-    from tests.display.states import SIZES  # noqa: PLC0415
 
     REFERENCE.mkdir(exist_ok=True)
     for name, (doc, between, status) in SCREENS.items():
         for size in SIZES:
             path = snapshot(doc, size, reference_path(name, size), between=between,
-                            status=status, options=options_for_name(doc.get("preset")))
+                            status=status, options=options_for_name(
+                                doc.get("preset"), HALLS.get(name, DEFAULT)))
             print(path.relative_to(ROOT))
     return 0
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from display.hall import HallGeometry
+
 NAMES = [  # three to twenty characters, the widest letters, accents above and below
     "LIO",
     "Lions",
@@ -130,6 +132,23 @@ BETWEEN_DATA: dict[str, Any] = {
 }
 BETWEEN = FINAL
 
+# Seconds after a goal (the state document's ``goal``): the scorer, with a name as a roster
+# would give it, over the scoring side's penalties; the clock stopped.
+GOAL = base(
+    period=1, clock_ms=612_000, running=False, score={"home": 1, "away": 0},
+    penalties={"home": [], "away": [penalty(4, 75_000, kind="major")]},
+    goal={"team": "home", "player": 19, "name": "R. Kalniņš"},
+)
+
+# Before the first face-off, the match from the office: its time, who is suspended.
+PREGAME = base(phase="pregame", period=1, clock_ms=1_200_000, running=False,
+               strength={"home": 5, "away": 5})
+PREGAME_DATA: dict[str, Any] = {
+    "next": {**BETWEEN_DATA["next"], "match": "A5",
+             "suspended": [{"team": "home", "player": 7}, {"team": "away", "player": 23}]},
+    "tables": BETWEEN_DATA["tables"],
+}
+
 # name -> (state document, between-games data, status): the reference images.
 REFERENCE: dict[str, tuple[dict[str, Any], dict[str, Any] | None, dict[str, Any] | None]] = {
     "game": (GAME, None, None),
@@ -138,7 +157,13 @@ REFERENCE: dict[str, tuple[dict[str, Any], dict[str, Any] | None, dict[str, Any]
     "shootout": (SHOOTOUT, None, None),
     "final": (FINAL, None, None),
     "between": (BETWEEN, BETWEEN_DATA, {"office_online": True}),
+    "goal": (GOAL, None, None),
+    "pregame": (PREGAME, {"next": PREGAME_DATA["next"]}, None),
+    "pregame-tables": (PREGAME, PREGAME_DATA, None),
+    "far": (GAME, None, None),
 }
+# The hall each reference is laid out for (display/hall.py); the default otherwise.
+HALLS: dict[str, HallGeometry] = {"far": HallGeometry(68.5, 40)}
 SIZES = [(1920, 1080), (1280, 720), (1024, 768)]
 
 

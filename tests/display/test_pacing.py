@@ -69,3 +69,15 @@ def test_every_frame_shows_the_value_of_its_instant_and_no_frame_is_wasted() -> 
     assert frames[29:32] == ["01:00", "59.9", "59.8"]
     assert frames[-1] == "00.1" and len(frames) == 30 + 599
     assert plan.present_at == S(1201.75)  # the break begins at the period's exact end
+
+
+def test_a_late_wake_up_draws_the_frame_for_now_at_once() -> None:
+    """The frame on the screen shows the tenth of 1.000 s; the loop wakes at 1.120 s, past
+    the 1.100 s change: the next frame is for now, not for 1.200 s (the 1.1 tenth would
+    never be shown and the over one would stay up)."""
+    pacer = FramePacer(lambda now: (now // (100 * MS) + 1) * 100 * MS, lead_ns=8 * MS)
+    late = pacer.plan(1_120 * MS, shown=1_000 * MS)
+    assert late.present_at == late.render_at == 1_120 * MS
+    assert pacer.plan(1_120 * MS).present_at == 1_200 * MS  # no frame on the screen yet
+    on_time = pacer.plan(1_050 * MS, shown=1_000 * MS)
+    assert (on_time.present_at, on_time.render_at) == (1_100 * MS, 1_092 * MS)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import pytest
 
 from display._pygame import pygame
+from display.hall import DEFAULT
 from display.layout import FrameInputs
 from display.options import options_for_name
 from display.render import render
@@ -30,7 +31,8 @@ MAX_STRONG_SHARE = 0.001
 @pytest.mark.parametrize("name", list(states.REFERENCE))
 def test_the_screen_matches_its_reference_image(name: str, size: tuple[int, int]) -> None:
     doc, between, status = states.REFERENCE[name]
-    drawn = render(FrameInputs(doc, size, between, status, options_for_name(doc["preset"])))
+    options = options_for_name(doc["preset"], states.HALLS.get(name, DEFAULT))
+    drawn = render(FrameInputs(doc, size, between, status, options))
     path = reference_path(name, size)
     assert path.exists(), f"{path} missing: run tests/display/regenerate_references.py"
     found = difference(drawn, pygame.image.load(str(path)))

@@ -122,7 +122,7 @@ def test_the_presets_options_come_from_the_documents_preset_name(tmp_path: Path)
                       shootout={"home": [True], "away": [], "next": "away"})
     options = options_for_name(doc["preset"])
     assert options == LayoutOptions(tenths_below_ms=60_000, shootout_rounds=5,
-                                    shift_length_ms=60_000)
+                                    shift_length_ms=60_000, periods=3, period_ms=18 * 60_000)
     frame = layout(doc, (1280, 720), options=options)
     assert len(frame.with_role("mark.home")) == len(frame.with_role("mark.away")) == 5
     assert options_for_name("no-such-preset") == options_for_name(None) == LayoutOptions()

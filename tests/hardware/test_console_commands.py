@@ -44,7 +44,7 @@ def test_the_menu_offers_every_console_action_but_itself() -> None:
     assert [action for action, _ in MENU] == [a for a in (
         "start_stop", "horn", "goal_home", "goal_away", "penalty_home", "penalty_away",
         "timeout_home", "timeout_away", "shot_home", "shot_away", "set_clock", "end",
-        "forfeit_home", "forfeit_away", "cancel", "next", "undo")]
+        "forfeit_home", "forfeit_away", "cancel", "next", "undo", "schedule")]
     assert set(ACTIONS) == {action for action, _ in MENU} | {"menu"}
 
 

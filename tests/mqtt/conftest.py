@@ -173,13 +173,14 @@ def add_user(passwd: Path, user: str, password: str) -> None:
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def shipped_config(broker: Broker, passwd: Path) -> str:
+def shipped_config(broker: Broker, passwd: Path, acl: Path = SHIPPED_ACL) -> str:
     """systemd/mosquitto/arena.conf as shipped, moved to the test's port, password file, log
-    and data directory (the ACL is the shipped file itself). Nothing else changes."""
+    and data directory (the ACL is the shipped file itself unless ``acl`` names another).
+    Nothing else changes."""
     text = SHIPPED_CONF.read_text()
     for old, new in [("listener 1883", f"listener {broker.port} 127.0.0.1"),
                      ("/etc/mosquitto/arena.passwd", str(passwd)),
-                     ("/etc/mosquitto/arena.acl", str(SHIPPED_ACL)),
+                     ("/etc/mosquitto/arena.acl", str(acl)),
                      # `user root`: as root mosquitto would drop to a user that cannot
                      # write the test's directory (ignored when not started as root).
                      ("log_dest syslog", f"log_dest file {broker.log}\nuser root")]:
@@ -193,13 +194,15 @@ class ShippedBroker(Broker):
     """A mosquitto with exactly the shipped office configuration and ACL, and a password
     file made as install.sh makes it, holding ``users`` (user name -> password)."""
 
-    def __init__(self, directory: Path, users: dict[str, str], port: int | None = None) -> None:
+    def __init__(self, directory: Path, users: dict[str, str], port: int | None = None, *,
+                 acl: Path = SHIPPED_ACL, extra: str = "") -> None:
         super().__init__(directory, port)
         self.users = dict(users)
         self.passwd = self.dir / "arena.passwd"
         for user, password in self.users.items():
             add_user(self.passwd, user, password)
-        self.config_text = shipped_config(self, self.passwd)
+        # ``extra``: more of the shipped configuration (a venue's bridge), as conf.d adds it.
+        self.config_text = shipped_config(self, self.passwd, acl) + extra
 
 
 #: The users of ``shipped_broker``: the office, two halls and a read-only display.
@@ -310,7 +313,8 @@ def game_script(path: Path) -> Path:
 
 def publisher(script: Path, journal: Path, port: int, *, speed: float, hall: str = "H1",
               match: str = "M1", extra: tuple[str, ...] = (),
-              log: Path | None = None) -> subprocess.Popen[bytes]:
+              log: Path | None = None,
+              env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
     """``python -m firmware_py.replaypublisher`` as a child process (the thing the tests kill)."""
     args = [sys.executable, "-m", "firmware_py.replaypublisher", str(script),
             "--preset", "floorball-2x15", "--journal", str(journal),
@@ -318,7 +322,7 @@ def publisher(script: Path, journal: Path, port: int, *, speed: float, hall: str
             "--match", match, "--speed", str(speed), "--reconnect-max", "1", *extra]
     out = open(log, "ab") if log is not None else subprocess.DEVNULL  # noqa: SIM115
     try:
-        return subprocess.Popen(args, cwd=ROOT, stdout=out, stderr=out)
+        return subprocess.Popen(args, cwd=ROOT, stdout=out, stderr=out, env=env)
     finally:
         if log is not None:
             out.close()  # type: ignore[union-attr]

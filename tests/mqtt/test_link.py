@@ -147,6 +147,36 @@ def test_the_offices_group_tables_reach_the_hall_for_between_games(
         link.close()
 
 
+def test_an_events_tables_reach_the_hall_by_category(broker: Broker) -> None:
+    """In an event of several categories the office's tables are
+    ``standings/<category>/<group>`` (group names repeat across categories): the hall
+    subscribes to all of them and keeps each under ``<category>/<group>``, so the
+    between-games screen can show its match's category (firmware_py.between)."""
+    tables: dict[str, Any] = {}
+
+    def on_standings(key: str, doc: dict[str, Any] | None) -> None:
+        tables[key] = doc
+
+    link = HallLink("127.0.0.1", broker.port, "T1", "H1", on_standings=on_standings)
+    rows = [{"rank": 1, "team": "Lions", "played": 0, "won": 0, "drawn": 0, "lost": 0,
+             "goals_for": 0, "goals_against": 0, "points": 0, "penalty_minutes": 0,
+             "decided_by": None, "lots_needed": False}]
+    link.start()
+    try:
+        wait_for(pumped(link, lambda: link.subscribed), 5, "the link to subscribe")
+        office_publish(broker.port, [
+            (wire.standings_topic("T1", "A", category), json.dumps(
+                {"group": "A", "category": category, "tournament": "T1", "rows": rows,
+                 "provisional": False, "complete": False}).encode())
+            for category in ("U9", "U11")])
+        wait_for(pumped(link, lambda: {"U9/A", "U11/A"} <= tables.keys()), 10,
+                 "both categories' group A")
+        assert tables["U9/A"]["group"] == tables["U11/A"]["group"] == "A"
+        assert "A" not in tables
+    finally:
+        link.close()
+
+
 def test_a_repeated_acks_word_is_not_lost_in_a_batch(tmp_path: Path) -> None:
     """The office's word and its repeat (events stored above a gap) reach one ``pump``: the
     batch is applied as its latest word, and the repeat still re-sends from the mark."""

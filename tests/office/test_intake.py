@@ -12,7 +12,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from firmware_py import presets
+from firmware_py.core.commands import Command, Shot, Start
+from firmware_py.core.events import Event, EventKind
+from firmware_py.core.match import Match, feed
+from firmware_py.core.phase import Stage as CoreStage
+from firmware_py.core.phase import Team
 from firmware_py.core.preset import StandingsRules
+from firmware_py.core.values import MatchSetup
 from firmware_py.wire import event_document
 from office.intake import (
     MAX_PAYLOAD,
@@ -317,3 +324,54 @@ def test_nothing_but_refusal_escapes(body: bytes) -> None:
         for topic in (EVENTS, f"arena/v1/{T}/hall-1/state", f"arena/v1/{T}/hall-1/status"):
             with contextlib.suppress(Refusal):  # anything else fails the test
                 check(topic, body, TOURNAMENT)
+
+
+def _shootout_final(shooters: tuple[int | None, int | None]) -> bytes:
+    """The ``match_ended`` of a real ice-hockey ranking match (the core's own record): 0:0,
+    then away misses and home scores, twice (2:0 decides it); ``shooters``: the numbers
+    keyed for away and home in round 1, one up in round 2 (None: keyed without one)."""
+    match = Match(presets.load("ice-hockey-2x20"),
+                  MatchSetup(match_id="A1", stage=CoreStage.PLAYOFF))
+    events: list[Event] = []
+    s = 10**9
+    commands: list[Command] = [Start(0), Start(1260 * s)]
+    for n in range(2):
+        away, home = (None if p is None else p + n for p in shooters)
+        commands += [Shot((2470 + 20 * n) * s, Team.AWAY, False, away),
+                     Shot((2480 + 20 * n) * s, Team.HOME, True, home)]
+    for command in commands:
+        fed = feed(match, command)
+        assert fed.refused is None
+        events += fed.events
+    final = events[-1]
+    assert final.kind is EventKind.MATCH_ENDED
+    doc = {"type": "event", "seq": final.seq, "match": "A1", "event": "match_ended",
+           "at": final.at, "data": final.data, "wall": None, "boot": "b1"}
+    return encode(event_document("hall-1", doc))
+
+
+@pytest.mark.parametrize(("shooters", "decisive"), [
+    ((9, 4), {"team": "home", "player": 4}),  # the goal that put home ahead for good
+    ((None, None), {"team": "home", "player": None}),
+])
+def test_the_office_takes_the_record_naming_the_decisive_shooter(
+        shooters: tuple[int | None, int | None], decisive: dict[str, Any]) -> None:
+    # Rules 000 'The winning goal race': only the decisive goal is recorded in the result,
+    # credited to the player who took the shot. The core's record names him
+    # (record.shootout.decisive) and the office takes it as it is; a shootout keyed without
+    # numbers is taken too (the shooter null, as a goal's scorer may be).
+    ev = check_event(EVENTS, _shootout_final(shooters), TOURNAMENT, stored_top=1)
+    record = ev.data["record"]
+    assert ev.data["result"] == {"home": 1, "away": 0, "decided_by": "shootout"}
+    assert record["shootout"]["decisive"] == decisive
+    assert [shot["player"] is None for shot in record["shootout"]["shots"]] == \
+        [shooters[0] is None] * 4
+
+
+def test_a_decisive_shot_without_a_player_key_is_refused() -> None:
+    # Null is "keyed without a number"; a missing key is a broken record.
+    data = ended_data()
+    data["record"]["shootout"] = {"shots": [], "decisive": {"team": "home"}}
+    body = encode(event_document("hall-1", record(9, "match_ended", data)))
+    with pytest.raises(Refusal, match=r"'data\.record\.shootout\.decisive\.player' is missing"):
+        check_event(EVENTS, body, TOURNAMENT)

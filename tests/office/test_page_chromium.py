@@ -18,6 +18,10 @@ from typing import Any
 import pytest
 
 from office.board import SnapshotBoard
+from office.event import Event
+from office.files import load_event
+from office.service import OfficeService
+from office.store import Store
 from office.web import OfficeWeb
 from tests.office.cdp import Chromium, Tab, find_chromium
 from tests.office.test_web import sample_snapshot, table_row
@@ -201,3 +205,25 @@ def test_screenshot_of_a_full_snapshot(tab: Tab, tmp_path: Path) -> None:
     tab.wait_for(f"{cell('A', 'Lions', 'points')} === '4'")
     png = tab.screenshot(tmp_path / "office.png").read_bytes()
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 10_000
+
+
+def test_an_events_page_names_each_tables_category(browser: Chromium, tmp_path: Path) -> None:
+    """Group A of U9 and group A of U11 (rules 001 'Playing time' categories) are two tables,
+    each headed by its category; matches and bracket matches say theirs."""
+    root = Path(__file__).resolve().parents[2]
+    event: Event = load_event(root / "examples/events/001-floorball-event.toml")
+    board = SnapshotBoard()
+    OfficeService(event, Store(tmp_path / "office.sqlite"), None, board).refresh_all()
+    server = OfficeWeb(board, host="127.0.0.1", port=0)
+    server.start()
+    tab = browser.open_tab(server.url("/"))
+    try:
+        tab.wait_for("document.querySelectorAll('.group[data-category]').length === 3")
+        heads = tab.evaluate("[...document.querySelectorAll('.group h3')].map(h => h.textContent)")
+        assert heads == ["U9 · Group A", "U11 · Group A", "U11 · Group B"]
+        assert tab.evaluate(text('#results tr[data-match="U11-A1"] .category')) == " U11"
+        assert tab.evaluate(text('.tie[data-match="U9-F"] .head span')).startswith("U9 · U9-F")
+        assert tab.evaluate(text("#render-error")) == ""
+    finally:
+        tab.close()
+        server.stop()

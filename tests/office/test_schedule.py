@@ -14,7 +14,8 @@ import pytest
 
 from office import schedule
 from office.cli import main
-from office.files import load_tournament
+from office.event import Event
+from office.files import load_event, load_tournament
 from office.ledger import build
 from office.model import Tournament
 from office.schedule_cli import remember_started_file
@@ -163,14 +164,14 @@ def test_diff_names_what_moves_and_what_would_orphan_a_result(tmp_path: Path,
     text = CUP.read_text(encoding="utf-8").replace("Unihockey Basel Regio", "UHC Basel")
     text = text.replace("start = 2026-11-14T11:20:00", "start = 2026-11-14T12:10:00", 1)
     new = load_tournament(write(tmp_path, text))
-    changes = schedule.diff(cup, new, started={"B2"})
+    changes = schedule.diff(Event.single(cup), Event.single(new), started={"B2"})
     texts = [c.text for c in changes]
     assert "team renamed: Unihockey Basel Regio -> UHC Basel (group B)" in texts
     assert "B5 moved: hall-1 2026-11-14 11:20 -> hall-1 2026-11-14 12:10" in texts
     orphans = [c.text for c in changes if c.orphans]
     assert orphans == ["B2 re-paired: Unihockey Basel Regio v SSV Helsinki -> UHC Basel v "
                        "SSV Helsinki: its stored result is of the old teams"]
-    assert schedule.diff(cup, cup) == []
+    assert schedule.diff(Event.single(cup), Event.single(cup)) == []
 
 
 # --- through the store, to the running service -------------------------------------------
@@ -203,7 +204,7 @@ def test_a_reschedule_from_the_shell_changes_both_halls_next_at_once(
     assert any("A2 moved to hall-1" in a["text"] for a in doc["alerts"])
     # A restart keeps it: the schedule in force is the file and the office's changes.
     again = OfficeService(cup, store, None)
-    a2 = again.tournament.match("A2")
+    a2 = again.event.match("A2")
     assert a2 is not None and a2.hall == "hall-1"
 
 
@@ -256,7 +257,7 @@ def test_reload_shows_the_differences_refuses_orphans_and_applies_atomically(
     assert "1 change:" in out and "B6 moved: hall-2 2026-11-14 11:20 -> hall-2 " \
                                   "2026-11-14 12:10" in out
     svc.pump()
-    b6 = svc.tournament.match("B6")
+    b6 = svc.event.match("B6")
     assert b6 is not None and b6.start == datetime(2026, 11, 14, 12, 10)
     # Now a change that would orphan A1's stored result: refused, then forced.
     served.write_text(edited.replace("FBC Ostrava", "FBC Ostrava Juniors"), encoding="utf-8")
@@ -268,7 +269,7 @@ def test_reload_shows_the_differences_refuses_orphans_and_applies_atomically(
     assert [a.kind for a in store.admin_actions()] == ["reload"]
     assert main(["reload", str(served), "--db", db, "--force"]) == 0
     svc.pump()
-    assert "FBC Ostrava Juniors" in svc.tournament.teams
+    assert "FBC Ostrava Juniors" in svc.event.categories[0].tournament.teams
     assert svc.ledger is not None
     assert any("forced" in w and "A1 re-paired" in w for w in svc.ledger.warnings)
     assert len(store.events()) == stored  # stored events untouched
@@ -294,9 +295,11 @@ def test_replay_skips_a_row_that_no_longer_applies(cup: Tournament) -> None:
     rows = [schedule.Step(1, "reschedule", {"match": "Z9", "hall": "hall-1",
                                             "start": "2026-11-14T07:00:00"}, at),
             schedule.Step(2, "correct", {"match": "A1"}, at)]
-    t = schedule.replay(cup, rows, lambda text, source: cup)
-    assert t.matches == cup.matches
-    assert any("the reschedule at 2026-11-14 07:00 no longer applies" in w for w in t.warnings)
+    event = schedule.replay(Event.single(cup), rows, lambda files, source: Event.single(cup))
+    (only,) = event.categories
+    assert only.tournament.matches == cup.matches
+    assert any("the reschedule at 2026-11-14 07:00 no longer applies" in w
+               for w in only.tournament.warnings)
 
 
 @pytest.mark.parametrize("command", ["reschedule", "reload"])
@@ -319,7 +322,7 @@ def test_a_hall_left_with_nothing_to_play_gets_an_empty_next(
     svc.pump()
     assert peer.retained[topic] == b""  # cleared: the hall must not load A2 any more
     assert retained(peer, "arena/v1/c/hall-1/next")["match"] == "A1"
-    assert svc.tournament.halls() == ("hall-1", "hall-3")
+    assert svc.event.halls() == ("hall-1", "hall-3")
 
 
 def test_office_check_prints_the_schedules_warnings_and_problems(
@@ -333,3 +336,31 @@ def test_office_check_prints_the_schedules_warnings_and_problems(
     bad = write(tmp_path, _group_of_three(ROUND[:2]), "bad.toml")
     assert main(["check", "--tournament", str(bad)]) == 1
     assert "Lions v Wolves never meet" in capsys.readouterr().out
+
+
+DEMO = Path(__file__).resolve().parents[2] / "examples/demo/event.toml"
+
+
+def test_an_event_shares_its_halls_across_categories_and_reloads_with_its_files(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Two categories in two halls (examples/demo/event.toml includes event/p08.toml and
+    # event/p10.toml): a P10 match moved onto a P08 match's hall and time is refused.
+    shutil.copytree(DEMO.parent, tmp_path / "demo")
+    served = tmp_path / "demo" / "event.toml"
+    svc, _, _, store = service(tmp_path, load_event(served))
+    remember_started_file(store, served)
+    svc.pump()
+    db = str(tmp_path / "office.sqlite")
+    assert main(["reschedule", "P10-A3", "--hall", "hall-2", "--db", db]) == 2
+    assert "hall-2 already has match P08-A3 at this time" in capsys.readouterr().err
+    # An included file edited in place and reloaded: the service swaps both categories.
+    p08 = tmp_path / "demo" / "event" / "p08.toml"
+    p08.write_text(p08.read_text(encoding="utf-8").replace(
+        "start = 2027-05-22T11:00:00", "start = 2027-05-22T11:30:00"), encoding="utf-8")
+    assert main(["reload", str(served), "--db", db]) == 0
+    assert "category P08: " not in capsys.readouterr().out  # match ids need no category
+    svc.pump()
+    final = svc.event.match("P08-F")
+    assert final is not None and final.start == datetime(2027, 5, 22, 11, 30)
+    (row,) = [a for a in store.admin_actions() if a.kind == "reload"]
+    assert str(p08) in row.data["files"]  # what the service parsed, kept with the row

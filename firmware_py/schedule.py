@@ -1,0 +1,142 @@
+"""A hall without an office plays from a local copy of the tournament file (README "A hall
+without an office"): ``[schedule] file`` in the config.
+
+The file is read with the office's own reader (``office.files``: the standard library and
+firmware_py only), so the hall and the office never disagree on what it says. The hall
+then offers its **next match in this hall**: the first of its matches, in schedule order,
+that it has not played (a final journal in the state folder, ``MatchFiles.played``) and
+that is not on the board. A bracket match whose sides are still placeholders ("1st A",
+"Winner SF1") is never loaded by itself under those names: it waits for the timekeeper,
+who picks the teams or keeps the names shown (the keypad's SCHEDULE entry,
+firmware_py/core/entry.py).
+
+What this module makes of a scheduled match is a document shaped like the office's
+``next`` (``wire.next_document``), plus ``"source": "schedule"`` and, for a placeholder
+match not yet confirmed, ``"teams_known": false``: the daemon loads it the same way, and
+the between-games screen shows it the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Any
+
+from firmware_py import wire
+from firmware_py.config import ScheduleConfig
+from firmware_py.core.entry import ScheduledChoice
+from firmware_py.core.values import MatchSetup
+from office.files import load_tournament
+from office.model import ScheduledMatch, Slot, SlotKind, Stage, Tournament
+from office.tournament import TournamentError
+
+_DEFAULT = MatchSetup()
+DEFAULT_COLOURS = {"home": _DEFAULT.home.colours, "away": _DEFAULT.away.colours}
+NOT_KNOWN = "TEAMS NOT KNOWN"
+
+
+@dataclass(frozen=True)
+class LocalSchedule:
+    tournament: Tournament
+    hall: str
+
+    def remaining(self, played: Collection[str], on_board: str | None = None
+                  ) -> tuple[ScheduledMatch, ...]:
+        """This hall's matches not yet played and not on the board, in schedule order."""
+        return remaining(self.tournament, self.hall, played, on_board)
+
+    def teams(self) -> tuple[str, ...]:
+        return tuple(self.tournament.teams)
+
+    def choices(self, played: Collection[str], on_board: str | None = None
+                ) -> tuple[ScheduledChoice, ...]:
+        """What the keypad's SCHEDULE entry lists, numbered from 1 in this order."""
+        return tuple(ScheduledChoice(m.id, choice_label(m), open_sides(m))
+                     for m in self.remaining(played, on_board))
+
+    def document(self, match_id: str, home: str | None = None, away: str | None = None
+                 ) -> dict[str, Any] | None:
+        m = self.tournament.match(match_id)
+        return None if m is None else next_document(self.tournament, m, home, away)
+
+
+def load(config: ScheduleConfig, default_hall: str | None) -> LocalSchedule:
+    """The schedule the config names; a ``ScheduleError`` says what is wrong with it (the
+    board then starts without one and shows the message)."""
+    assert config.file is not None
+    try:
+        tournament = load_tournament(config.file)
+    except TournamentError as err:
+        raise ScheduleError(str(err)) from err
+    halls = tournament.halls()
+    hall = config.hall or default_hall
+    if hall is None:
+        if len(halls) != 1:
+            raise ScheduleError(f"{config.file}: {len(halls)} halls ({', '.join(halls)}): say "
+                                "which is this one with [schedule] hall")
+        hall = halls[0]
+    if hall not in halls:
+        raise ScheduleError(f"{config.file}: no match in hall {hall!r} (the halls: "
+                            f"{', '.join(halls) or 'none'})")
+    return LocalSchedule(tournament, hall)
+
+
+class ScheduleError(ValueError):
+    """The local schedule cannot be used; the message names the file and the problem."""
+
+
+# ------------------------------------------------------------------ pure
+
+
+def remaining(tournament: Tournament, hall: str, played: Collection[str],
+              on_board: str | None = None) -> tuple[ScheduledMatch, ...]:
+    return tuple(m for m in tournament.matches
+                 if m.hall == hall and m.id not in played and m.id != on_board)
+
+
+def open_sides(m: ScheduledMatch) -> tuple[bool, bool]:
+    """Which sides are still placeholders (home, away)."""
+    return m.home.kind is not SlotKind.TEAM, m.away.kind is not SlotKind.TEAM
+
+
+def _side(slot: Slot) -> str:
+    return slot.label() if slot.kind is SlotKind.TEAM else f"{slot.label()}?"
+
+
+def choice_label(m: ScheduledMatch) -> str:
+    """``A3 Lions - Bears 10:30``; ``SF1 1st A? - 2nd B? 14:30 TEAMS NOT KNOWN``."""
+    mark = f" {NOT_KNOWN}" if any(open_sides(m)) else ""
+    return f"{m.id} {_side(m.home)} - {_side(m.away)} {m.start:%H:%M}{mark}"
+
+
+def match_label(m: ScheduledMatch) -> str:
+    """What the display shows above the match (the office's ``next`` label)."""
+    return f"Group {m.group}" if m.stage is Stage.GROUP else m.id
+
+
+def next_document(tournament: Tournament, m: ScheduledMatch, home: str | None = None,
+                  away: str | None = None, *, confirmed: bool = False) -> dict[str, Any]:
+    """``m`` as a ``next`` document; ``home``/``away``: the teams the timekeeper chose for
+    placeholder sides (None: the schedule's name, or the placeholder's label). Unless the
+    timekeeper ``confirmed`` it, a placeholder side without a choice makes the document say
+    ``teams_known: false``: it is shown, never loaded by itself."""
+    chosen = {"home": home, "away": away}
+    teams: dict[str, wire.Team] = {}
+    sides = (("home", m.home), ("away", m.away))
+    known = confirmed or all(chosen[side] is not None or slot.kind is SlotKind.TEAM
+                             for side, slot in sides)
+    for side, slot in sides:
+        name = chosen[side] or slot.label()
+        entry = tournament.teams.get(name)
+        colours = entry.colours if entry and entry.colours else DEFAULT_COLOURS[side]
+        teams[side] = wire.Team(name, colours)
+    label = match_label(m)
+    doc = wire.next_document(wire.Next(
+        match=m.id, preset=m.preset, stage="playoff" if m.stage.decided else "group",
+        home=teams["home"], away=teams["away"],
+        scheduled=m.start.isoformat(timespec="minutes"),
+        label=label if known else f"{label} - {NOT_KNOWN}"))
+    doc["source"] = "schedule"
+    if not known:
+        doc["teams_known"] = False
+    return doc

@@ -1,0 +1,59 @@
+"""Where an event's categories meet: each is folded by its own ``Ledger``, unchanged; here
+their views are put together for what is shared (issue 17): a hall's next match across
+every category, and the standings topics with their category level.
+
+Pure: ledgers in, values out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from firmware_py import wire
+
+from .event import Category, Event
+from .ledger import Ledger
+from .model import ScheduledMatch
+
+
+def next_for_hall(event: Event, ledgers: Mapping[str, Ledger], hall: str
+                  ) -> tuple[Category, ScheduledMatch] | None:
+    """The hall's next match across the categories: each category's own next in that hall
+    (``Ledger.next_for_hall``), the earliest start winning; at the same start the category
+    first in the file."""
+    best: tuple[Category, ScheduledMatch] | None = None
+    for category in event.categories:
+        m = ledgers[category.name].next_for_hall(hall)
+        if m is not None and (best is None or m.start < best[1].start):
+            best = (category, m)
+    return best
+
+
+def next_match(event: Event, ledgers: Mapping[str, Ledger], hall: str) -> wire.Next | None:
+    """The hall's retained ``next``: what its match's category's ledger says of it, with the
+    category named when the event has a category level (so the hall shows its tables)."""
+    found = next_for_hall(event, ledgers, hall)
+    if found is None:
+        return None
+    category, _ = found
+    upcoming = ledgers[category.name].next_match(hall)
+    level = event.level(category)
+    if upcoming is None or level is None:
+        return upcoming
+    return replace(upcoming, category=level)
+
+
+def standings(event: Event, ledgers: Mapping[str, Ledger]) -> list[tuple[str, wire.Standings]]:
+    """Every group table of every category with its retained topic: ``standings/<group>``
+    for a plain tournament file, ``standings/<category>/<group>`` in an event file."""
+    out: list[tuple[str, wire.Standings]] = []
+    for category in event.categories:
+        ledger = ledgers[category.name]
+        level = event.level(category)
+        for group in category.tournament.groups:
+            table = ledger.standings(group.name)
+            if level is not None:
+                table = replace(table, category=level)
+            out.append((wire.standings_topic(event.id, group.name, level), table))
+    return out
