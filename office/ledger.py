@@ -405,7 +405,7 @@ def build_from(
     window = timedelta(seconds=tournament.rules.protest_window_s)
 
     views: dict[str, MatchView] = {}
-    warnings: list[str] = []
+    warnings: list[str] = list(tournament.warnings)  # the schedule's own (back to back...)
     next_change: datetime | None = None
     for m in tournament.matches:
         view = _settle(cache.read(m, by_match.get(m.id) or MatchDigest(), window), now)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
@@ -94,6 +94,13 @@ class ScheduledMatch:
     home: Slot
     away: Slot
     preset: str  # the match's own or the tournament's default
+    # How long the match holds its hall (and its teams): the file's `slot_minutes`, else the
+    # preset's periods and breaks. 0: unknown (then only equal starts clash).
+    length: timedelta = timedelta(0)
+
+    @property
+    def end(self) -> datetime:
+        return self.start + self.length
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +112,9 @@ class Tournament:
     groups: tuple[Group, ...]
     matches: tuple[ScheduledMatch, ...]  # in start order (file order breaks ties)
     rules: StandingsRules
+    # What the schedule check found worth a look but not a refusal (a team playing back to
+    # back, home and away unbalanced): shown with the ledger's warnings.
+    warnings: tuple[str, ...] = ()
 
     def match(self, match_id: str) -> ScheduledMatch | None:
         for m in self.matches:

@@ -15,9 +15,11 @@ from types import FrameType
 from firmware_py.mqtt import OfficePeer, Tls, parse_broker_url
 
 from .board import SnapshotBoard
+from .event import Event
 from .files import load_event
 from .model import DecidedBy
-from .service import OfficeService
+from .schedule_cli import remember_started_file
+from .service import OfficeService, effective_event
 from .store import Store, StoreError, is_read_only
 from .tournament import TournamentError
 from .web import OfficeWeb
@@ -77,7 +79,8 @@ def run_correct(args: argparse.Namespace) -> int:
     except TournamentError as err:
         print(f"office correct: {err}", file=sys.stderr)
         return 2
-    if event.match(args.match) is None:  # match ids are unique across an event
+    # Match ids are unique across an event; a reload may have added this one.
+    if event.match(args.match) is None and not _reloaded_match(args.db, event, args.match):
         print(f"office correct: no match {args.match!r} in {args.tournament}", file=sys.stderr)
         return 2
     found = _SCORE.match(args.score.strip())
@@ -102,6 +105,20 @@ def run_correct(args: argparse.Namespace) -> int:
         store.close()
     print(f"{args.match}: corrected to {home}-{away} ({args.reason.strip()})")
     return 0
+
+
+def _reloaded_match(db: Path, event: Event, match: str) -> bool:
+    """A match that `office reload` added: in the schedule in force, not in the file."""
+    if not db.exists():
+        return False
+    try:
+        store = Store(db)
+    except StoreError:
+        return False  # said when the correction is stored
+    try:
+        return effective_event(event, store).match(match) is not None
+    finally:
+        store.close()
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -135,6 +152,8 @@ def run_serve(args: argparse.Namespace) -> int:
             return 2
         read_only_because = f"{err}; serving it read-only (nothing is stored or acked)"
         log.error("%s", read_only_because)
+    if read_only_because is None:  # what `office reload` compares an edited file with
+        remember_started_file(store, args.tournament)
     peer = OfficePeer(broker.host, broker.port, event.id, username=args.username,
                       password=password, tls=tls, client_id=args.client_id)
     board = SnapshotBoard()
@@ -152,6 +171,9 @@ def run_serve(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
+    for category in service.event.categories:  # the page shows them too
+        for warning in category.tournament.warnings:
+            log.warning("schedule: %s", warning)
     peer.start()
     log.info("office serving %s (%d matches, %d groups, %d categories); store %s", event.id,
              len(event.schedule()), sum(len(c.tournament.groups) for c in event.categories),

@@ -22,9 +22,10 @@ from typing import Any, Protocol
 
 from firmware_py import wire
 
-from . import alerts, bracket, faults, intake, merge
+from . import alerts, bracket, faults, intake, merge, schedule
 from .board import SnapshotBoard
 from .event import Event
+from .files import event_from_files
 from .ledger import (
     Correction,
     Gapless,
@@ -48,6 +49,11 @@ from .store import (
 )
 
 log = logging.getLogger("office")
+
+# kv: the file the service started with, {"source", "files"} (its text and its included
+# files'): what `office reload` compares an edited file with (edited in place, the file on
+# disk no longer says what runs).
+SCHEDULE_KEY = "schedule"
 
 # A hall's state (its clock) changes every second: the page's snapshot is rebuilt from it at
 # most this often, and without re-folding the ledger, which only events and the office's
@@ -96,12 +102,28 @@ def corrections_and_draws(store: Store) -> tuple[list[Correction], list[Draw]]:
     return corrections, draws
 
 
+def schedule_steps(store: Store) -> list[schedule.Step]:
+    """The office's schedule changes (reloads, reschedules), in the order they were made."""
+    return [schedule.Step(a.id, a.kind, a.data, a.at) for a in store.admin_actions()
+            if a.kind in schedule.KINDS]
+
+
+def effective_event(base: Event, store: Store) -> Event:
+    """The schedule in force: ``base`` (the file the service started with) with the office's
+    reloads and reschedules (``office.schedule.replay``)."""
+    return schedule.replay(base, schedule_steps(store), event_from_files)
+
+
 def ledger_from_store(tournament: Tournament, store: Store, now: datetime | None,
                       category: str | None = None) -> Ledger:
     """The ledger as the service would fold it now (for the shell commands): without the
     events in quarantine. ``now`` None: every final counts as confirmed (``ledger.build``).
     ``category``: in an event of several, the one ``tournament`` is (only its lots count:
-    group names repeat across categories)."""
+    group names repeat across categories). A plain tournament file is read with the
+    office's schedule changes (``effective_event``)."""
+    if category is None:
+        (only,) = effective_event(Event.single(tournament), store).categories
+        tournament = only.tournament
     corrections, draws = corrections_and_draws(store)
     excluded = excluded_events(store)
     events = [Received(e, e.received) for e in store.events() if e.event_id not in excluded]
@@ -141,8 +163,13 @@ class OfficeService:
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         # One ledger per category, each folded as a tournament of its own; a plain tournament
-        # file is a one-category event (office.event).
-        self.event = tournament if isinstance(tournament, Event) else Event.single(tournament)
+        # file is a one-category event (office.event). That is the file it started with;
+        # what it serves has the office's schedule changes (a restart keeps them: they are
+        # rows of the store, office.schedule).
+        self.base = tournament if isinstance(tournament, Event) else Event.single(tournament)
+        steps = schedule_steps(store)
+        self._schedule_rows = tuple(step.id for step in steps)
+        self.event = schedule.replay(self.base, steps, event_from_files)
         event = self.event
         self.store = store
         self.peer = peer
@@ -365,6 +392,7 @@ class OfficeService:
             self._data_version = version
             self._admin = corrections_and_draws(self.store)
             self._read_reviews()
+            self._reschedule_if_changed()
             self._reload_quarantine()
             self._conflicts = self.store.conflicts()
             self._dirty = True
@@ -477,6 +505,46 @@ class OfficeService:
             self._cache.forget(mid)
         self._events = trial
         return self._build(self._events, now)
+
+    def _reschedule_if_changed(self) -> None:
+        """Another process changed the schedule (``office reschedule``, ``office reload``):
+        the schedule in force again, swapped in one step; what is stored is untouched."""
+        steps = schedule_steps(self.store)
+        rows = tuple(step.id for step in steps)
+        if rows == self._schedule_rows:
+            return
+        seen = set(self._schedule_rows)
+        self._schedule_rows = rows
+        self._swap(schedule.replay(self.base, steps, event_from_files),
+                   [step for step in steps if step.id not in seen])
+
+    def _swap(self, new: Event, steps: list[schedule.Step]) -> None:
+        old, now = self.event, self.wall()
+        self.event = new
+        for hall in old.halls():
+            if hall not in new.halls():  # nothing left to play there
+                self._retain(wire.hall_topic(new.id, hall, wire.NEXT), b"")
+        for hall in new.halls():
+            self.halls.setdefault(hall, HallLive())
+            if hall not in self._stored:
+                self._stored[hall] = {}
+                self._publish_acks(hall)
+        events = {m.id: self._events.get(m.id) or MatchDigest() for _, m in new.schedule()}
+        added = [mid for mid in events if mid not in self._events]
+        self._events = events
+        for mid in added:  # a match back in the schedule: what is stored of it counts again
+            for stored in self.store.events(mid):
+                self._load(stored)
+        self._cache = MatchCache()  # the views hold each match's schedule entry
+        for step in steps:
+            text = schedule.describe(step)
+            log.warning("%s", text)
+            try:
+                self.store.add_alert(text, now)
+            except sqlite3.Error as err:
+                self._store_failed("cannot store an alert", err)
+            self._alerts.append(AlertView(now, text))
+        self._dirty = True
 
     def _reload_quarantine(self) -> None:
         """Another process released or discarded an event: fold the stored events again."""
