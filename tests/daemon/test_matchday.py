@@ -12,12 +12,15 @@ from __future__ import annotations
 import json
 import urllib.request
 from datetime import datetime
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from firmware_py.core.phase import Phase
 from firmware_py.core.units import NS_PER_S
 from firmware_py.daemon import Daemon
+from firmware_py.matchday import MatchDay, Scheduled, wall_seconds
+from firmware_py.operatorweb import body_html
 from tests.daemon.inprocess import START_NS, FakeTime, Frame, InProcessHall
 
 S = NS_PER_S
@@ -167,3 +170,92 @@ def test_rules_003_the_timekeeper_sees_how_late_the_hall_runs_and_nothing_is_app
         assert daemon.match.state.seq == 0  # not one event: no set_clock, no end
     finally:
         hall.stop()
+
+
+HOCKEY_NEXT = {"match": "A7", "preset": "ice-hockey-2x20", "stage": "group",
+               "scheduled": "2026-12-05T08:00",
+               "teams": {"home": {"name": "Lions", "colours": ["#10233f", "#ffffff"]},
+                         "away": {"name": "Bears", "colours": ["#f2f2f2", "#10233f"]}}}
+OFFICE = '[mqtt]\nbroker = "mqtt://127.0.0.1:1"\ntournament = "T1"\nhall = "H1"\n'
+
+
+def office_hall(tmp_path: Path, wall: str) -> InProcessHall:
+    epoch = datetime.fromisoformat(wall).timestamp()
+    clock = FakeTime(wall=lambda: epoch + (clock.now - START_NS) / S)
+    return InProcessHall(tmp_path, OFFICE, time=clock)
+
+
+def test_rules_000_the_offices_next_counts_to_the_teams_deadline_and_survives_a_restart(
+        tmp_path: Path) -> None:
+    """Rules 000 'Rules': the team must be ready to come on ice 5 minutes before the start;
+    a game takes at most 50 minutes including the warm-up, so with only the office (one
+    match at a time) the slot says when the hall is due. After a restart the office's
+    retained `next` of the match on the board brings its scheduled time back."""
+    hall = office_hall(tmp_path, "2026-12-05T07:30")
+    daemon = hall.start()
+    origin = hall.time.now
+    start = origin + 30 * MIN
+    try:
+        hall.link.offer_next(dict(HOCKEY_NEXT))
+        daemon.run_until(origin + S)
+        assert daemon.match.setup.match_id == "A7"
+        assert countdown(hall.frames[-1]) == {"label": "teams ready in",
+                                              "remaining_ms": 24 * 60_000 + 59_000}
+        daemon.run_until(start - 5 * MIN)
+        assert countdown(hall.frames[-1]) == {"label": "start in", "remaining_ms": 300_000}
+        assert hall.horn.switched == []  # no warm-up horn in rules 000
+        # 08:10, not started: 2 x 20 and a 1 min break end at 08:51, one minute after the
+        # slot; two periods of 19:30 would bring it back (never applied).
+        daemon.run_until(start + 10 * MIN)
+        view = daemon.schedule_view(hall.time.now)
+        assert view is not None and view["text"] == (
+            "BEHIND SCHEDULE BY 1:00: 2 PERIODS OF 19:30 WOULD BRING IT BACK (THE REFEREE "
+            "DECIDES)")
+    finally:
+        hall.crash()
+    daemon = hall.start()
+    try:
+        daemon.run_until(hall.time.now + S)
+        assert daemon.match.setup.match_id == "A7" and daemon.match.pregame is None
+        hall.link.offer_next(dict(HOCKEY_NEXT))  # the retained `next`, again on connecting
+        daemon.run_until(hall.time.now + S)
+        assert daemon.match.pregame is not None and daemon.match.pregame.start == start
+        view = daemon.schedule_view(hall.time.now)
+        assert view is not None and view["text"].startswith("BEHIND SCHEDULE BY 1:02")
+    finally:
+        hall.stop()
+
+
+# ------------------------------------------------------------------ pure: the mapping, the view
+
+
+def test_a_scheduled_time_is_mapped_once_and_a_bad_one_is_no_schedule() -> None:
+    day = MatchDay()
+    epoch = datetime.fromisoformat("2026-12-05T07:30").timestamp()
+    doc = {"match": "A1", "scheduled": "2026-12-05T08:00"}
+    assert day.scheduled("A1", doc, None, now=5 * S, wall=None) is None  # not synchronised
+    got = day.scheduled("A1", doc, "2026-12-05T09:30", now=5 * S, wall=lambda: epoch)
+    assert got == Scheduled("A1", 5 * S + 30 * MIN, 5 * S + 120 * MIN)
+    # Kept: a wall clock read later (or stepped) does not move the instants.
+    assert day.scheduled("A1", doc, "2026-12-05T09:30", now=9 * S,
+                         wall=lambda: epoch + 100) == got
+    assert day.scheduled("A2", doc, None, now=5 * S, wall=lambda: epoch) is None  # another's
+    assert wall_seconds("at eight") is None and wall_seconds(None) is None
+    assert day.scheduled("A1", {"match": "A1", "scheduled": "soon"}, None, now=0,
+                         wall=lambda: epoch) is None
+    # --time-scale 60: a wall-clock minute is an hour of match time.
+    fast = MatchDay().scheduled("A1", doc, None, now=0, wall=lambda: epoch,
+                                scale=Fraction(60))
+    assert fast is not None and fast.start == 30 * 60 * MIN
+
+
+def test_the_schedule_line_is_on_the_operator_page_and_window() -> None:
+    from display.operatorwindow import operator_lines  # noqa: PLC0415 - loads pygame
+
+    line = {"behind_ms": 720_000, "periods": 3, "period_ms": 660_000, "clock_ms": None,
+            "text": "BEHIND SCHEDULE BY 12:00: 3 PERIODS OF 11:00 WOULD BRING IT BACK"}
+    view = {"match": "A1", "teams": {"home": "Lions", "away": "Bears"}, "schedule": line}
+    assert ('<p id="schedule" class="late">BEHIND SCHEDULE BY 12:00: 3 PERIODS OF 11:00'
+            in body_html(view))
+    assert "schedule" not in body_html({**view, "schedule": None})
+    assert any(ln.text == line["text"] for ln in operator_lines(view))
