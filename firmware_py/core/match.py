@@ -223,7 +223,9 @@ class Match:
         is immutable, so the copy is cheap and this match is not touched, and replaying the
         journal reaches the same state, so the horn never sounds for something the journal
         will not hold. The state is read once: a caller on another thread gets a consistent
-        answer while this match moves on."""
+        answer while this match moves on. The warm-up's end horn (core/pregame.py) is the
+        one horn not journalled: it comes from the schedule the shell handed over
+        (``schedule``), sounds only while the match is in pregame and records nothing."""
         ahead = Match(self.preset, self.setup, self._state)
         ahead.schedule(self._pregame)
         ahead.advance(now)
