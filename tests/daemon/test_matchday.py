@@ -50,6 +50,14 @@ hall = "hall-1"
 start = 2026-12-05T09:30:00
 home = "Bears"
 away = "Wolves"
+
+[[matches]]
+id = "A3"
+group = "A"
+hall = "hall-1"
+start = 2026-12-05T11:00:00
+home = "Wolves"
+away = "Lions"
 """
 
 FOOTBALL = YOUTH.replace('"youth-hockey-3x18"', '"football-p08"').replace(
