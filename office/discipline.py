@@ -56,6 +56,17 @@ class Suspension:
 
 
 @dataclass(frozen=True, slots=True)
+class Expulsion:
+    """A player the office expelled from the tournament at ``match`` under ``rule`` (rules
+    001 "Player's start", office.rulings): banned for the rest of it, like a ban of None."""
+
+    team: str
+    player: int
+    match: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
 class _Offence:
     team: str
     player: int
@@ -67,9 +78,18 @@ class _Offence:
 
 
 def suspensions(tournament: Tournament, pairings: Mapping[str, Pairing],
-                outcomes: Mapping[str, MatchOutcome]) -> list[Suspension]:
-    """Every ban earned so far, in the order of the offences (schedule, then record order)."""
+                outcomes: Mapping[str, MatchOutcome],
+                expelled: Sequence[Expulsion] = ()) -> list[Suspension]:
+    """Every ban earned so far, in the order of the offences (schedule, then record order;
+    an expulsion after the penalties of its match)."""
     offences = _offences(tournament, outcomes)
+    index = {m.id: i for i, m in enumerate(tournament.matches)}
+    for e in expelled:
+        if e.match in index:
+            offences.append(_Offence(e.team, e.player, SuspensionRule(e.rule, frozenset(),
+                                                                      (None,)),
+                                     1, index[e.match], e.match, None))
+    offences.sort(key=lambda o: o.index)  # stable: record order within a match
     # Matches a ban of a player has taken (served or pending), so his next ban starts after.
     taken: dict[tuple[str, int], set[int]] = {}
     result: list[Suspension] = []
