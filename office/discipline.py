@@ -83,12 +83,12 @@ def suspensions(tournament: Tournament, pairings: Mapping[str, Pairing],
     """Every ban earned so far, in the order of the offences (schedule, then record order;
     an expulsion after the penalties of its match)."""
     offences = _offences(tournament, outcomes)
-    index = {m.id: i for i, m in enumerate(tournament.matches)}
+    at = {m.id: i for i, m in enumerate(tournament.matches)}
     for e in expelled:
-        if e.match in index:
+        if e.match in at:
             offences.append(_Offence(e.team, e.player, SuspensionRule(e.rule, frozenset(),
                                                                       (None,)),
-                                     1, index[e.match], e.match, None))
+                                     1, at[e.match], e.match, None))
     offences.sort(key=lambda o: o.index)  # stable: record order within a match
     # Matches a ban of a player has taken (served or pending), so his next ban starts after.
     taken: dict[tuple[str, int], set[int]] = {}

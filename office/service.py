@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from firmware_py import wire
 
-from . import bracket, faults, intake, merge
+from . import bracket, faults, intake, merge, rulings
 from .board import SnapshotBoard
 from .event import Event
 from .ledger import (
@@ -87,6 +87,15 @@ def corrections_and_draws(store: Store) -> tuple[list[Correction], list[Draw]]:
                 match=str(data["match"]), home_goals=int(data["home"]),
                 away_goals=int(data["away"]), reason=str(data["reason"]), at=action.at,
                 decided_by=DecidedBy(decided) if decided else None))
+        elif action.kind == rulings.FORFEIT:
+            # Awarded under a rule (office forfeit / office unauthorised): a correction to
+            # 0:5 that also counts towards eliminations and expulsions (office.rulings).
+            forfeit = rulings.forfeit_of(data, action.at)
+            corrections.append(Correction(
+                match=forfeit.match, home_goals=int(data["home"]),
+                away_goals=int(data["away"]),
+                reason=f"{forfeit.cause.rule}: {forfeit.reason}", at=action.at,
+                decided_by=DecidedBy.FORFEIT, forfeit=forfeit))
         elif action.kind == "draw":
             seed = data.get("seed")
             category = data.get("category")
@@ -94,6 +103,11 @@ def corrections_and_draws(store: Store) -> tuple[list[Correction], list[Draw]]:
                               int(seed) if seed is not None else None,
                               str(category) if category is not None else None))
     return corrections, draws
+
+
+def green_cards(store: Store) -> list[rulings.GreenCard]:
+    """The green cards the office recorded (rules 003), in the order recorded."""
+    return rulings.green_cards_of((a.kind, a.data, a.at) for a in store.admin_actions())
 
 
 def ledger_from_store(tournament: Tournament, store: Store, now: datetime | None,
@@ -107,7 +121,8 @@ def ledger_from_store(tournament: Tournament, store: Store, now: datetime | None
     events = [Received(e, e.received) for e in store.events() if e.event_id not in excluded]
     if category is not None:
         draws = [d for d in draws if d.category == category]
-    return build(tournament, events, corrections, draws, now)
+    return build(tournament, events, corrections, draws, now,
+                 green_cards=green_cards(store))
 
 
 def category_draws(event: Event, category: str, draws: list[Draw]) -> list[Draw]:
@@ -174,6 +189,7 @@ class OfficeService:
         # process has written to the store (refresh_if_needed), not on every refresh.
         self._alerts = [AlertView(a.at, a.text) for a in store.alerts()]
         self._admin = corrections_and_draws(store)
+        self._green = green_cards(store)
         self._dirty = True
         self._view_dirty = False
         self._view_at = float("-inf")  # monotonic time the snapshot was last rebuilt
@@ -362,6 +378,7 @@ class OfficeService:
             # Another process wrote (`office correct`, `office draw-lots`): read its actions.
             self._data_version = version
             self._admin = corrections_and_draws(self.store)
+            self._green = green_cards(self.store)
             self._reload_quarantine()
             self._conflicts = self.store.conflicts()
             self._dirty = True
@@ -412,7 +429,7 @@ class OfficeService:
         corrections, draws = self._admin
         return {c.name: build_from(c.tournament, by_match, corrections,
                                    category_draws(self.event, c.name, draws), now,
-                                   cache=self._cache)
+                                   cache=self._cache, green_cards=self._green)
                 for c in self.event.categories}
 
     def _fold(self, now: datetime) -> dict[str, Ledger]:
