@@ -128,8 +128,7 @@ def current_cards(tournament: Tournament, cards: Sequence[GreenCard]) -> tuple[G
     latest: dict[tuple[str, str], GreenCard] = {}
     for card in cards:
         if tournament.match(card.match) is not None:
-            latest.pop((card.match, card.team), None)  # re-inserted: recorded order
-            latest[card.match, card.team] = card
+            latest[card.match, card.team] = card  # a replacement keeps the first's place
     order = {m.id: i for i, m in enumerate(tournament.matches)}
     out: list[GreenCard] = []
     for card in sorted(latest.values(), key=lambda c: order[c.match]):
