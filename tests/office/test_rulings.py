@@ -236,12 +236,6 @@ def test_one_green_card_per_team_and_match(cup: Tournament, tmp_path: Path,
     assert snapshot(ledger(cup, db), {}, (), T0)["green_cards"][0]["player"] == 11
 
 
-def test_a_green_card_names_a_player_of_the_roster() -> None:
-    t = load_tournament(ROOT / "examples/tournaments/000-ice-hockey.toml")
-    riga = t.teams["HK Riga"]
-    assert riga.roster[7] == "M. Bērziņš"
-
-
 @pytest.mark.parametrize("command", [["forfeit"], ["unauthorised"], ["green-card"],
                                      ["green-cards"], ["placings"], ["scorers"]])
 def test_every_new_command_has_help(command: list[str],
