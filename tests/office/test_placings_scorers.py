@@ -29,7 +29,7 @@ from office.scorers import top_scorers
 from office.snapshot import event_snapshot, snapshot
 from office.web import placings_csv, scorers_csv
 
-from .games import Play, hall_event, play
+from .games import Play, hall_event
 from .test_ledger import all_group_results, events_of, group_plays
 
 ROOT = Path(__file__).resolve().parents[2]
