@@ -79,9 +79,11 @@ class _Offence:
 
 def suspensions(tournament: Tournament, pairings: Mapping[str, Pairing],
                 outcomes: Mapping[str, MatchOutcome],
-                expelled: Sequence[Expulsion] = ()) -> list[Suspension]:
+                expelled: Sequence[Expulsion] = (),
+                voided: frozenset[str] = frozenset()) -> list[Suspension]:
     """Every ban earned so far, in the order of the offences (schedule, then record order;
-    an expulsion after the penalties of its match)."""
+    an expulsion after the penalties of its match). A ``voided`` match not played (its team
+    eliminated, rules 001 'Waiting period') will not be: it serves no ban and none waits on it."""
     offences = _offences(tournament, outcomes)
     at = {m.id: i for i, m in enumerate(tournament.matches)}
     for e in expelled:
@@ -105,6 +107,8 @@ def suspensions(tournament: Tournament, pairings: Mapping[str, Pairing],
             if offence.team not in _teams(match, pairings):
                 continue
             outcome = outcomes.get(match.id)
+            if match.id in voided and (outcome is None or not outcome.state.has_result):
+                continue
             if outcome is not None and outcome.state.settled:
                 if _forfeit(outcome):
                     continue  # not played: serves nothing

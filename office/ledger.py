@@ -426,7 +426,8 @@ def build_from(
     expelled = [discipline.Expulsion(f.team, f.player, f.match, f.cause.rule)
                 for f in forfeits
                 if f.cause is rulings.ForfeitCause.UNAUTHORISED and f.player is not None]
-    suspensions = tuple(discipline.suspensions(tournament, pairings, outcomes, expelled))
+    suspensions = tuple(discipline.suspensions(tournament, pairings, outcomes, expelled,
+                                               voided))
     return Ledger(tournament, views, tables, pairings, suspensions, tuple(warnings),
                   next_change, tuple(draws), forfeits, eliminations, voided,
                   rulings.current_cards(tournament, green_cards))

@@ -244,3 +244,19 @@ def test_every_new_command_has_help(command: list[str],
         main([*command, "--help"])
     assert done.value.code == 0
     assert capsys.readouterr().out.startswith("usage: office")
+
+
+def test_a_ban_is_not_left_waiting_on_a_voided_match(
+        cup: Tournament, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Rules 001 'Waiting period': Tatran eliminated before A5 (Tatran v Ostrava) is played;
+    # Ostrava's expelled #17 (rules 001 "Player's start", at A3) is not suspended for a
+    # match that will not be played.
+    db = store_with(tmp_path, cup, [p for p in played_groups(cup)
+                                    if p.match in ("A1", "B1", "A3")])
+    office(capsys, "unauthorised", "A3", "--team", OSTRAVA, "--player", "17",
+           "--reason", "plays for another team", "--db", str(db))
+    assert ledger(cup, db).suspensions[0].pending == ("A5",)
+    office(capsys, "forfeit", "A2", "--team", TATRAN, "--late", "--db", str(db))
+    office(capsys, "forfeit", "A4", "--team", TATRAN, "--late", "--db", str(db))
+    (ban,) = ledger(cup, db).suspensions
+    assert ban.pending == () and ban.banned is None
