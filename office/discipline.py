@@ -56,6 +56,17 @@ class Suspension:
 
 
 @dataclass(frozen=True, slots=True)
+class Expulsion:
+    """A player the office expelled from the tournament at ``match`` under ``rule`` (rules
+    001 "Player's start", office.rulings): banned for the rest of it, like a ban of None."""
+
+    team: str
+    player: int
+    match: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
 class _Offence:
     team: str
     player: int
@@ -67,9 +78,20 @@ class _Offence:
 
 
 def suspensions(tournament: Tournament, pairings: Mapping[str, Pairing],
-                outcomes: Mapping[str, MatchOutcome]) -> list[Suspension]:
-    """Every ban earned so far, in the order of the offences (schedule, then record order)."""
+                outcomes: Mapping[str, MatchOutcome],
+                expelled: Sequence[Expulsion] = (),
+                voided: frozenset[str] = frozenset()) -> list[Suspension]:
+    """Every ban earned so far, in the order of the offences (schedule, then record order;
+    an expulsion after the penalties of its match). A ``voided`` match not played (its team
+    eliminated, rules 001 'Waiting period') will not be: it serves no ban and none waits on it."""
     offences = _offences(tournament, outcomes)
+    at = {m.id: i for i, m in enumerate(tournament.matches)}
+    for e in expelled:
+        if e.match in at:
+            offences.append(_Offence(e.team, e.player, SuspensionRule(e.rule, frozenset(),
+                                                                      (None,)),
+                                     1, at[e.match], e.match, None))
+    offences.sort(key=lambda o: o.index)  # stable: record order within a match
     # Matches a ban of a player has taken (served or pending), so his next ban starts after.
     taken: dict[tuple[str, int], set[int]] = {}
     result: list[Suspension] = []
@@ -85,6 +107,8 @@ def suspensions(tournament: Tournament, pairings: Mapping[str, Pairing],
             if offence.team not in _teams(match, pairings):
                 continue
             outcome = outcomes.get(match.id)
+            if match.id in voided and (outcome is None or not outcome.state.has_result):
+                continue
             if outcome is not None and outcome.state.settled:
                 if _forfeit(outcome):
                     continue  # not played: serves nothing

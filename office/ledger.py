@@ -18,11 +18,13 @@ from typing import Any, Protocol
 from firmware_py import wire
 from firmware_py.core.values import MatchSetup
 
-from . import bracket, discipline
+from . import bracket, discipline, rulings
 from .model import (
     DecidedBy,
     Draw,
     GameResult,
+    GoalEntry,
+    Group,
     GroupTable,
     MatchOutcome,
     PenaltyEntry,
@@ -71,6 +73,7 @@ class Correction:
     reason: str
     at: datetime
     decided_by: DecidedBy | None = None  # None: as the hall had it (or regulation)
+    forfeit: rulings.Forfeit | None = None  # awarded under a rule (``office forfeit``)
 
 
 class ReviewAction(StrEnum):
@@ -128,6 +131,12 @@ class Ledger:
     warnings: tuple[str, ...] = ()
     next_change: datetime | None = None  # the next protest window to close
     draws: tuple[Draw, ...] = field(default=())
+    # The office's rulings (office.rulings): the standing forfeits, the teams eliminated
+    # (rules 001 'Waiting period') with the matches voided, the green cards (rules 003).
+    forfeits: tuple[rulings.Forfeit, ...] = ()
+    eliminations: tuple[rulings.Elimination, ...] = ()
+    voided: frozenset[str] = frozenset()
+    green_cards: tuple[rulings.GreenCard, ...] = ()
 
     def review(self) -> list[MatchView]:
         """The results waiting for the office (state needs_review), in schedule order."""
@@ -155,7 +164,8 @@ class Ledger:
             if m.hall != hall:
                 continue
             view = self.matches[m.id]
-            if view.outcome.state is ResultState.SCHEDULED:
+            # A voided match (its team eliminated) is not played.
+            if view.outcome.state is ResultState.SCHEDULED and m.id not in self.voided:
                 return m
         return None
 
@@ -369,6 +379,7 @@ def build(
     *,
     cache: MatchCache | None = None,
     reviews: Sequence[Review] = (),
+    green_cards: Sequence[rulings.GreenCard] = (),
 ) -> Ledger:
     """Fold everything known into the office's view at wall time ``now`` (None: every final
     counts as confirmed, as for a results file)."""
@@ -380,7 +391,7 @@ def build(
             # arrival is kept so the protest window does not restart on a re-delivery.
             digest.add(item)
     return build_from(tournament, by_match, corrections, draws, now, cache=cache,
-                      reviews=reviews)
+                      reviews=reviews, green_cards=green_cards)
 
 
 def build_from(
@@ -392,11 +403,13 @@ def build_from(
     *,
     cache: MatchCache | None = None,
     reviews: Sequence[Review] = (),
+    green_cards: Sequence[rulings.GreenCard] = (),
 ) -> Ledger:
     """``build`` from the events already folded by match (what the service keeps).
 
-    ``reviews``: the office's resolutions of results that did not fit, oldest first (the
-    latest of a match counts)."""
+    ``corrections`` include the office's forfeits (``Correction.forfeit``); ``reviews``: the
+    office's resolutions of results that did not fit, oldest first (the latest of a match
+    counts)."""
     cache = cache or MatchCache()
     latest_correction: dict[str, Correction] = {}
     for c in corrections:
@@ -463,7 +476,14 @@ def build_from(
                 assert review.home is not None and review.away is not None
                 pinned[m.id] = (review.home, review.away)
                 resolved[m.id] = review
-    tables = _tables(tournament, outcomes, draws)
+    # Rules 001 'Waiting period' and "Player's start": the forfeits that stand (each the
+    # latest office result of its match) eliminate teams and expel players.
+    forfeits = tuple(c.forfeit for c in latest_correction.values()
+                     if c.forfeit is not None and tournament.match(c.match) is not None)
+    eliminations = rulings.eliminations(tournament, forfeits)
+    voided = frozenset(mid for e in eliminations for mid in e.voided)
+    eliminated = frozenset(e.team for e in eliminations)
+    tables = _tables(tournament, outcomes, draws, voided, eliminated)
     pairings: dict[str, bracket.Pairing] = {}
     for _ in range(len(bracket_ids) + 1):
         filled = bracket.fill(tournament, tables, outcomes, pinned)
@@ -487,14 +507,25 @@ def build_from(
 
     for m in tournament.matches:
         view = views[m.id]
+        pairing = pairings.get(m.id)
+        if pairing is not None and view.outcome.state is ResultState.SCHEDULED:
+            for team in (pairing.home, pairing.away):
+                if team in eliminated:
+                    warnings.append(f"{m.id}: {team} is eliminated ({rulings.WAITING_PERIOD});"
+                                    " the office decides this match (office correct)")
         if m.stage.decided and view.outcome.result is not None \
                 and view.outcome.result.winner is None:
             warnings.append(f"{m.id}: a {m.stage.value} match ended level; the bracket waits "
                             "for a decision (office correct)")
 
-    suspensions = tuple(discipline.suspensions(tournament, pairings, outcomes))
+    expelled = [discipline.Expulsion(f.team, f.player, f.match, f.cause.rule)
+                for f in forfeits
+                if f.cause is rulings.ForfeitCause.UNAUTHORISED and f.player is not None]
+    suspensions = tuple(discipline.suspensions(tournament, pairings, outcomes, expelled,
+                                               voided))
     return Ledger(tournament, views, tables, pairings, suspensions, tuple(warnings),
-                  next_change, tuple(draws))
+                  next_change, tuple(draws), forfeits, eliminations, voided,
+                  rulings.current_cards(tournament, green_cards))
 
 
 def _from_hall(view: MatchView) -> bool:
@@ -540,13 +571,16 @@ def _shown(view: MatchView, outcome: MatchOutcome, why: str | None,
 
 
 def _tables(tournament: Tournament, outcomes: Mapping[str, MatchOutcome],
-            draws: Sequence[Draw]) -> dict[str, GroupTable]:
+            draws: Sequence[Draw], voided: frozenset[str] = frozenset(),
+            eliminated: frozenset[str] = frozenset()) -> dict[str, GroupTable]:
+    """Each group ranked; without the voided matches and the eliminated teams (rules 001
+    'Waiting period': the table is recomputed without them)."""
     tables: dict[str, GroupTable] = {}
     for group in tournament.groups:
-        scheduled = tournament.group_matches(group.name)
+        scheduled = [m for m in tournament.group_matches(group.name) if m.id not in voided]
         counted = [outcomes[m.id] for m in scheduled if outcomes[m.id].result is not None]
         tables[group.name] = rank_group(
-            group,
+            Group(group.name, tuple(t for t in group.teams if t not in eliminated)),
             [o.result for o in counted if o.result is not None],
             tournament.rules,
             [d for d in draws if d.group == group.name],
@@ -595,9 +629,16 @@ def _read_match(m: ScheduledMatch, digest: MatchDigest,
         for p in record.get("penalties") or ()
         if isinstance(p.get("player"), int)
     )
+    goals = tuple(
+        GoalEntry(team=hall_home if g["team"] == "home" else hall_away,
+                  player=g["player"] if isinstance(g.get("player"), int) else None,
+                  period=int(g.get("period") or 0), clock_ms=int(g.get("clock_ms") or 0))
+        for g in record.get("goals") or ()
+        if isinstance(g, Mapping) and g.get("team") in ("home", "away")
+    )
     confirm_at = final.received + window
     return MatchView(
-        m, MatchOutcome(m.id, ResultState.FINAL, game, penalties),
+        m, MatchOutcome(m.id, ResultState.FINAL, game, penalties, goals),
         live_score=(game.home_goals, game.away_goals), hall_teams=(hall_home, hall_away),
         gaps=gaps, ended=final.received, confirm_at=confirm_at, final_seq=final.event.seq,
     )
@@ -611,7 +652,8 @@ def _corrected(view: MatchView, c: Correction) -> MatchView:
     decided_by = c.decided_by or (old.decided_by if old else DecidedBy.REGULATION)
     result = GameResult(m.id, home, away, c.home_goals, c.away_goals, decided_by,
                         old.home_pim if old else 0, old.away_pim if old else 0)
-    outcome = MatchOutcome(m.id, ResultState.CORRECTED, result, view.outcome.penalties)
+    outcome = MatchOutcome(m.id, ResultState.CORRECTED, result, view.outcome.penalties,
+                           view.outcome.goals)
     return replace(view, outcome=outcome, correction=c,
                    hall_teams=view.hall_teams or (home, away))
 
@@ -628,6 +670,7 @@ def _renamed(outcome: MatchOutcome, home: str | None, away: str | None) -> Match
         outcome,
         result=replace(result, home=home, away=away),
         penalties=tuple(replace(p, team=rename.get(p.team, p.team)) for p in outcome.penalties),
+        goals=tuple(replace(g, team=rename.get(g.team, g.team)) for g in outcome.goals),
     )
 
 

@@ -20,7 +20,8 @@ from firmware_py.core.preset import Criterion, StandingsRules
 from firmware_py.core.values import DecidedBy
 
 __all__ = [
-    "DecidedBy", "Draw", "GameResult", "Group", "GroupTable", "MatchOutcome", "PenaltyEntry",
+    "DecidedBy", "Draw", "GameResult", "GoalEntry", "Group", "GroupTable", "MatchOutcome",
+    "PenaltyEntry",
     "ResultState", "Row", "ScheduledMatch", "Slot", "SlotKind", "Stage", "TeamEntry",
     "Tournament",
 ]
@@ -262,11 +263,22 @@ class PenaltyEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class GoalEntry:
+    """A goal from a match record, with the team by name (the top scorers count these)."""
+
+    team: str
+    player: int | None  # None: the scorer was not entered
+    period: int
+    clock_ms: int
+
+
+@dataclass(frozen=True, slots=True)
 class MatchOutcome:
     """What the office knows of one scheduled match: its state, its result once there is
-    one, and the penalties of its record (for the suspensions)."""
+    one, and the penalties and goals of its record (for the suspensions, the scorers)."""
 
     match: str
     state: ResultState
     result: GameResult | None = None
     penalties: tuple[PenaltyEntry, ...] = ()
+    goals: tuple[GoalEntry, ...] = ()

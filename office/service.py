@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from firmware_py import wire
 
-from . import alerts, bracket, faults, intake, merge, schedule
+from . import alerts, bracket, faults, intake, merge, rulings, schedule
 from .board import SnapshotBoard
 from .event import Event
 from .files import event_from_files
@@ -93,6 +93,15 @@ def corrections_and_draws(store: Store) -> tuple[list[Correction], list[Draw]]:
                 match=str(data["match"]), home_goals=int(data["home"]),
                 away_goals=int(data["away"]), reason=str(data["reason"]), at=action.at,
                 decided_by=DecidedBy(decided) if decided else None))
+        elif action.kind == rulings.FORFEIT:
+            # Awarded under a rule (office forfeit / office unauthorised): a correction to
+            # 0:5 that also counts towards eliminations and expulsions (office.rulings).
+            forfeit = rulings.forfeit_of(data, action.at)
+            corrections.append(Correction(
+                match=forfeit.match, home_goals=int(data["home"]),
+                away_goals=int(data["away"]),
+                reason=f"{forfeit.cause.rule}: {forfeit.reason}", at=action.at,
+                decided_by=DecidedBy.FORFEIT, forfeit=forfeit))
         elif action.kind == "draw":
             seed = data.get("seed")
             category = data.get("category")
@@ -114,6 +123,11 @@ def effective_event(base: Event, store: Store) -> Event:
     return schedule.replay(base, schedule_steps(store), event_from_files)
 
 
+def green_cards(store: Store) -> list[rulings.GreenCard]:
+    """The green cards the office recorded (rules 003), in the order recorded."""
+    return rulings.green_cards_of((a.kind, a.data, a.at) for a in store.admin_actions())
+
+
 def ledger_from_store(tournament: Tournament, store: Store, now: datetime | None,
                       category: str | None = None) -> Ledger:
     """The ledger as the service would fold it now (for the shell commands): without the
@@ -130,7 +144,8 @@ def ledger_from_store(tournament: Tournament, store: Store, now: datetime | None
     if category is not None:
         draws = [d for d in draws if d.category == category]
     return build(tournament, events, corrections, draws, now,
-                 reviews=alerts.reviews_of(store.admin_actions()))
+                 reviews=alerts.reviews_of(store.admin_actions()),
+                 green_cards=green_cards(store))
 
 
 def category_draws(event: Event, category: str, draws: list[Draw]) -> list[Draw]:
@@ -203,6 +218,7 @@ class OfficeService:
         self._alerts = [AlertView(a.at, a.text, a.id, a.match) for a in store.alerts()]
         self._admin = corrections_and_draws(store)
         self._read_reviews()
+        self._green = green_cards(store)
         self._dirty = True
         self._view_dirty = False
         self._view_at = float("-inf")  # monotonic time the snapshot was last rebuilt
@@ -393,6 +409,7 @@ class OfficeService:
             self._admin = corrections_and_draws(self.store)
             self._read_reviews()
             self._reschedule_if_changed()
+            self._green = green_cards(self.store)
             self._reload_quarantine()
             self._conflicts = self.store.conflicts()
             self._dirty = True
@@ -460,7 +477,8 @@ class OfficeService:
         corrections, draws = self._admin
         return {c.name: build_from(c.tournament, by_match, corrections,
                                    category_draws(self.event, c.name, draws), now,
-                                   cache=self._cache, reviews=self._reviews)
+                                   cache=self._cache, reviews=self._reviews,
+                                   green_cards=self._green)
                 for c in self.event.categories}
 
     def _fold(self, now: datetime) -> dict[str, Ledger]:

@@ -8,10 +8,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from . import merge
+from . import merge, rulings
 from .alerts import AlertStatus, Handled, todo
 from .event import Event
 from .ledger import Ledger, MatchView
+from .placings import placings
+from .scorers import top_scorers
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,9 +66,23 @@ def snapshot(ledger: Ledger, halls: Mapping[str, HallLive], alerts: Sequence[Ale
              "served": list(s.served), "pending": list(s.pending), "waiting": s.waiting}
             for s in ledger.suspensions
         ],
+        **_rulings(ledger),
         "halls": [_hall(ledger, hall, halls.get(hall, HallLive())) for hall in t.halls()],
         "alerts": [_alert(a, done) for a in reversed(alerts)]
         + [{"at": None, "text": w, "status": AlertStatus.OPEN.value} for w in ledger.warnings],
+    }
+
+
+def _rulings(ledger: Ledger) -> dict[str, Any]:
+    """What the tournament gives out and the office ruled (office.rulings): placings, top
+    scorers, green cards, eliminated teams with their voided matches."""
+    return {
+        "placings": [p.to_json() for p in placings(ledger)],
+        "scorers": [s.to_json() for s in top_scorers(ledger)],
+        "green_cards": [{"match": g.match, "team": g.team, "player": g.player,
+                         "name": g.name, "reason": g.reason} for g in ledger.green_cards],
+        "eliminated": [{"team": e.team, "forfeits": list(e.forfeits), "voided": list(e.voided),
+                        "rule": rulings.WAITING_PERIOD} for e in ledger.eliminations],
     }
 
 
@@ -109,6 +125,10 @@ def event_snapshot(event: Event, ledgers: Mapping[str, Ledger], halls: Mapping[s
         "suspensions": tagged("suspensions"),
         "review": tagged("review"),
         "held": tagged("held"),
+        "placings": tagged("placings"),
+        "scorers": tagged("scorers"),
+        "green_cards": tagged("green_cards"),
+        "eliminated": tagged("eliminated"),
         "halls": [hall(h) for h in event.halls()],
         "alerts": [_alert(a, handled or {}) for a in reversed(alerts)]
         + [{"at": None, "text": f"{c.name}: {w}"} for c in event.categories
@@ -159,6 +179,7 @@ def _match(ledger: Ledger, v: MatchView) -> dict[str, Any]:
         if result is not None else None,
         "confirm_at": _iso(v.confirm_at) if v.confirm_at is not None else None,
         "gaps": list(v.gaps),
+        "voided": m.id in ledger.voided,  # rules 001 'Waiting period': does not count
         "correction": {"reason": v.correction.reason, "at": _iso(v.correction.at)}
         if v.correction is not None else None,
     }

@@ -1,8 +1,9 @@
 """The office page: a standard library HTTP server over a :class:`SnapshotBoard`.
 
 Routes: ``/`` the page (one HTML file, inline CSS and JS, no build step), ``/api/snapshot``
-(long-poll: ``?since=N`` answers as soon as the board is past version N), ``/tables.csv``
-and ``/results.csv`` (exports for the office's spreadsheets), ``/healthz``.
+(long-poll: ``?since=N`` answers as soon as the board is past version N), ``/tables.csv``,
+``/results.csv``, ``/placings.csv`` and ``/scorers.csv`` (exports for the office's
+spreadsheets), ``/healthz``.
 
 The snapshot is whatever the service publishes; this module only reads it, tolerating
 missing or odd parts, so a half-built document can never take the page or the server down.
@@ -42,6 +43,8 @@ RESULTS_COLUMNS = (
     "match", "stage", "group", "hall", "start", "home", "away", "home_goals", "away_goals",
     "decided_by", "state", "correction_reason",
 )
+PLACINGS_COLUMNS = ("place", "team", "shared", "decided_in", "provisional", "note")
+SCORERS_COLUMNS = ("rank", "team", "player", "name", "goals")
 
 # The page loads nothing from elsewhere; the policy makes that a guarantee, and also stops
 # any injected markup from running even if a rendering bug ever let some through.
@@ -142,6 +145,32 @@ def results_csv(doc: Mapping[str, Any]) -> bytes:
     return _csv_bytes([*first, *RESULTS_COLUMNS], rows())
 
 
+def placings_csv(doc: Mapping[str, Any]) -> bytes:
+    """One line per place (then the teams not placed), categories in the snapshot's order."""
+    first = ["category"] if _by_category(doc) else []
+
+    def rows() -> Iterable[list[Any]]:
+        for p in _dicts(doc.get("placings")):
+            yield [*([p.get("category")] if first else []), p.get("place"),
+                   p.get("team") or p.get("label"), bool(p.get("shared")), p.get("match"),
+                   bool(p.get("provisional")), p.get("label") if p.get("place") is None
+                   else None]
+
+    return _csv_bytes([*first, *PLACINGS_COLUMNS], rows())
+
+
+def scorers_csv(doc: Mapping[str, Any]) -> bytes:
+    """One line per scorer, most goals first."""
+    first = ["category"] if _by_category(doc) else []
+
+    def rows() -> Iterable[list[Any]]:
+        for s in _dicts(doc.get("scorers")):
+            yield [*([s.get("category")] if first else []), s.get("rank"), s.get("team"),
+                   s.get("player"), s.get("name"), s.get("goals")]
+
+    return _csv_bytes([*first, *SCORERS_COLUMNS], rows())
+
+
 def _download_name(doc: Mapping[str, Any], what: str) -> str:
     """``<tournament id>-<what>.csv``, reduced to characters safe in a header and a file
     system, so two tournaments' exports do not overwrite each other in Downloads."""
@@ -150,6 +179,8 @@ def _download_name(doc: Mapping[str, Any], what: str) -> str:
     safe = re.sub(r"[^A-Za-z0-9._-]+", "-", tid).strip(".-") if isinstance(tid, str) else ""
     return f"{safe}-{what}.csv" if safe else f"{what}.csv"
 
+
+_EXPORTS = {"/placings.csv": ("placings", placings_csv), "/scorers.csv": ("scorers", scorers_csv)}
 
 # --- HTTP -------------------------------------------------------------------------------
 
@@ -237,6 +268,10 @@ class _Handler(BaseHTTPRequestHandler):
         elif url.path == "/results.csv":
             doc = self.server.board.current()
             self._csv(results_csv(doc), _download_name(doc, "results"))
+        elif url.path in _EXPORTS:
+            doc = self.server.board.current()
+            what, export = _EXPORTS[url.path]
+            self._csv(export(doc), _download_name(doc, what))
         elif url.path == "/healthz":
             self._send(HTTPStatus.OK, b"ok", "text/plain; charset=utf-8")
         else:
