@@ -1,0 +1,5 @@
+"""The words in en (see firmware_py/words/__init__.py)."""
+
+WORDS: dict[str, str] = {
+    "period": "PERIOD",
+}
