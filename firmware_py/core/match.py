@@ -509,9 +509,11 @@ class Match:
                                 coincidental=cmd.coincidental, given=elapsed, period=period,
                                 clock_ms=clock_ms,
                                 rank=kind.length if rules.shorter_first else 0)
-        if rules.pregame_ejection_only and kind.ejects and s.phase is Phase.PREGAME:
-            # IFF 608: given before the match, it is reported and the player sits the match
-            # out, but no bench penalty is imposed: recorded as served, the team never short.
+        if rules.ejection_only_outside_match and kind.ejects and s.phase in (
+                Phase.PREGAME, Phase.FINAL):
+            # IFF 608: given before or after the match, it is reported (and before, the
+            # player sits the match out), but no bench penalty is imposed: recorded as
+            # served, the team never short.
             penalty = replace(penalty, done=True)
         # Given together with this one (same game time: keyed in the same stoppage) and not
         # served a moment yet: the team's penalties of this instant are queued again with

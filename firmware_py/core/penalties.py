@@ -2,8 +2,9 @@
 
 Time here is *game time played* (``elapsed``): it advances only while the game clock runs,
 stands still in breaks and carries into the next period and into overtime (IIHF 1.6/IFF
-601.4: penalty time is synchronised to game time). A correction of the game clock corrects the penalties
-with it, as on every real scoreboard, because both are read off the same coordinate.
+601.4: penalty time is synchronised to game time). A correction of the game clock corrects
+the penalties with it, as on every real scoreboard, because both are read off the same
+coordinate.
 
 Rules applied here, all driven by the preset's penalty kinds:
 - at most ``max_shorthanded`` penalised players of a team serve shorthanded time at once; a

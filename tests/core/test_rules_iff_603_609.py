@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from firmware_py.core.commands import Goal, Penalty, Shot, Start, Stop
+from firmware_py.core.commands import End, Goal, Penalty, Shot, Start, Stop
 from firmware_py.core.events import EventKind
-from firmware_py.core.phase import Stage, Team
+from firmware_py.core.phase import Phase, Stage, Team
 
 from .helpers import Game, S
 
@@ -183,7 +183,7 @@ def test_iff_613_614_a_match_penalty_is_five_minutes_short_and_the_player_is_gon
 def test_iff_608_a_match_penalty_before_the_match_bars_the_player_but_no_one_sits() -> None:
     # 608: an offence before the match leading to a match penalty is reported and the
     # offender takes no part in the match, extra time and penalty shots included, but no
-    # bench penalty is imposed (the preset's pregame_ejection_only).
+    # bench penalty is imposed (the preset's ejection_only_outside_match).
     g = Game("floorball-2x20", Stage.PLAYOFF)
     g.do(Penalty(0, HOME, 9, "match"))
     g.do(Start(S(10)))
@@ -198,3 +198,35 @@ def test_iff_608_a_match_penalty_before_the_match_bars_the_player_but_no_one_sit
     record = next(e for e in g.events if e.kind is EventKind.PENALTY)
     assert record.data["ejected"] is True
 
+
+
+def test_iff_608_a_match_penalty_after_the_match_is_recorded_with_no_time_to_serve() -> None:
+    # 608: an offence after the match that leads to a match penalty is reported (the amended
+    # record, for the office's suspensions) but no bench penalty is imposed.
+    g = Game("floorball-2x15")
+    g.do(Start(0))
+    t = 1
+    while g.match.state.phase is not Phase.FINAL:
+        g.do(End(S(t)))
+        t += 1
+    events = g.do(Penalty(S(t), AWAY, 8, "match"))
+    assert events[-1].kind is EventKind.MATCH_ENDED and events[-1].data["amended"] is True
+    assert [(p["player"], p["ejected"]) for p in events[-1].data["record"]["penalties"]] \
+        == [(8, True)]
+    assert [e.kind for e in g.events].count(EventKind.PENALTY_STARTED) == 0
+
+
+def test_a_floorball_double_minor_serves_like_two_minors_of_one_player() -> None:
+    # Not in the IFF 2022 text read (603.1: a bench penalty is 2 minutes): double_minor is
+    # served as 603.5 and 604 serve two minors of one player: the second starts when the
+    # first expires or terminates, and a goal ends only the one running.
+    two, one = floorball(), floorball()
+    two.do(Penalty(S(100), HOME, 5, "minor"))
+    two.do(Penalty(S(100), HOME, 5, "minor"))
+    one.do(Penalty(S(100), HOME, 5, "double_minor"))
+    for g in (two, one):
+        g.do(Goal(S(160), AWAY))
+        assert g.at(161)["strength"]["home"] == 4
+        assert sum(p[2] for p in box(g.at(161))) == 119_000
+        assert g.at(280)["penalties"]["home"] == [] and g.at(280)["strength"]["home"] == 5
+    assert [e[0] for e in ended(two)] == [e[0] for e in ended(one)] == [S(160), S(280)]
