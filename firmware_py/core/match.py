@@ -509,6 +509,12 @@ class Match:
                                 coincidental=cmd.coincidental, given=elapsed, period=period,
                                 clock_ms=clock_ms,
                                 rank=kind.length if rules.shorter_first else 0)
+        if rules.ejection_only_outside_match and kind.ejects and s.phase in (
+                Phase.PREGAME, Phase.FINAL):
+            # IFF 608: given before or after the match, it is reported (and before, the
+            # player sits the match out), but no bench penalty is imposed: recorded as
+            # served, the team never short.
+            penalty = replace(penalty, done=True)
         # Given together with this one (same game time: keyed in the same stoppage) and not
         # served a moment yet: the team's penalties of this instant are queued again with
         # it, so that the order of serving is the rules' (IFF 603.3 shorter first; IIHF a

@@ -86,6 +86,9 @@ class PenaltyRules:
     # Penalties of a team given at the same game time are measured shorter first, whatever
     # order they were keyed in (IFF 603.3); else in the order keyed.
     shorter_first: bool = False
+    # A penalty that sends the player off, given before the match starts or after it ended,
+    # serves no bench time: it is recorded and bars the player (IFF 608).
+    ejection_only_outside_match: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -466,6 +469,7 @@ def _parse_penalties(table: _Table | None) -> PenaltyRules:
     max_shorthanded = table.integer("max_shorthanded", minimum=1, maximum=9, default=2)
     major_first = table.boolean("major_first", default=False)
     shorter_first = table.boolean("shorter_first", default=False)
+    ejection_only_outside_match = table.boolean("ejection_only_outside_match", default=False)
     if major_first and shorter_first:
         raise table.error("shorter_first", "cannot be true with major_first: a player's "
                           "major and minor given together are served in one order only")
@@ -489,7 +493,8 @@ def _parse_penalties(table: _Table | None) -> PenaltyRules:
         kind.done()
     kinds_table.done()
     table.done()
-    return PenaltyRules(max_shorthanded, kinds, major_first, shorter_first)
+    return PenaltyRules(max_shorthanded, kinds, major_first, shorter_first,
+                        ejection_only_outside_match)
 
 
 def _parse_shootout(table: _Table | None) -> ShootoutRules | None:
