@@ -11,6 +11,7 @@ renderer adds four light modules around it, as the standard requires).
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 from dataclasses import dataclass
 from typing import Literal
 
@@ -299,7 +300,7 @@ def penalty(rows: list[list[bool]]) -> int:
     score = 0
     for line in (*rows, *columns):
         run = 1
-        for a, b in zip(line, line[1:], strict=False):  # N1: runs of five or more
+        for a, b in pairwise(line):  # N1: runs of five or more
             if a == b:
                 run += 1
                 continue
