@@ -11,8 +11,8 @@ renderer adds four light modules around it, as the standard requires).
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import pairwise
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Literal
 
 Level = Literal["L", "M", "Q", "H"]
