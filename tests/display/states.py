@@ -151,7 +151,7 @@ PREGAME_DATA: dict[str, Any] = {
 
 # The public site's address ([display] public_url): a QR code beside the tables.
 PUBLIC_URL = "http://results.local/"
-LONG_URL = "https://results.example.org/" + "tournament/2025/u11-boys/" * 7  # 203 characters
+LONG_URL = ("https://results.example.org/" + "tournament/2025/u11-boys/" * 7)[:200]  # the most
 BETWEEN_QR: dict[str, Any] = {**BETWEEN_DATA, "public_url": PUBLIC_URL}
 
 # name -> (state document, between-games data, status): the reference images.

@@ -201,3 +201,33 @@ def test_the_address_shown_is_what_a_spectator_types() -> None:
     assert shown_address("http://results.local/") == "results.local"
     assert shown_address("https://cup.example.org/u11/") == "cup.example.org/u11/"
     assert shown_address("HTTP://Results.Local") == "Results.Local"
+
+
+def test_the_daemon_passes_the_configured_address_to_the_screen(tmp_path: Path) -> None:
+    """[display] public_url reaches the between-games data, which the screen draws."""
+    from firmware_py import config, presets  # noqa: PLC0415
+    from firmware_py.between import between_games  # noqa: PLC0415
+    from firmware_py.core.match import Match  # noqa: PLC0415
+    from firmware_py.core.values import MatchSetup  # noqa: PLC0415
+
+    path = tmp_path / "hall.toml"
+    path.write_text('[display]\npublic_url = "http://results.local/"\n', encoding="utf-8")
+    url = config.load(path).public_url
+    assert url == "http://results.local/"
+    match = Match(presets.load("ice-hockey-2x20"), MatchSetup(match_id="A5"))
+    standings = {"A": states.BETWEEN_DATA["tables"][0]}
+    data = between_games(match, 0, pending=None, loaded=None, standings=standings,
+                         final_hold=0, public_url=url)
+    assert data is not None and data["public_url"] == url
+    frame = layout(states.PREGAME, (1920, 1080), between=data, measure=fonts.measure)
+    assert frame.with_role("address.qr")
+    plain = between_games(match, 0, pending=None, loaded=None, standings=standings,
+                          final_hold=0)
+    assert plain is not None and "public_url" not in plain
+
+
+def test_the_configs_limit_is_what_the_code_holds() -> None:
+    from firmware_py import config  # noqa: PLC0415
+
+    assert config.PUBLIC_URL_BYTES == qr.capacity(qr.MAX_VERSION, "M")
+    assert len(states.LONG_URL) == config.PUBLIC_URL_CHARS
