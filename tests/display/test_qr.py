@@ -229,5 +229,5 @@ def test_the_daemon_passes_the_configured_address_to_the_screen(tmp_path: Path) 
 def test_the_configs_limit_is_what_the_code_holds() -> None:
     from firmware_py import config  # noqa: PLC0415
 
-    assert config.PUBLIC_URL_BYTES == qr.capacity(qr.MAX_VERSION, "M")
+    assert qr.capacity(qr.MAX_VERSION, "M") == config.PUBLIC_URL_BYTES
     assert len(states.LONG_URL) == config.PUBLIC_URL_CHARS
