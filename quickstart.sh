@@ -61,6 +61,8 @@ if [ "$what" = test ]; then
     # The systemd units are checked with systemd-analyze verify; install.sh with shellcheck.
     command -v systemd-analyze >/dev/null || need+=(systemd)
     command -v shellcheck >/dev/null || need+=(shellcheck)
+    # The between screen's QR code is read back by ZBar, an independent decoder.
+    command -v zbarimg >/dev/null || need+=(zbar-tools)
     apt_install "${need[@]}"
 fi
 case "$what" in

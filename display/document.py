@@ -15,7 +15,10 @@ config::
               "away": {"name": "Bears", "colours": ["#f2f2f2", "#10233f"]}},
      "tables": [{"group": "A", "rows": [{"team": "Lions", "played": 3, "won": 2,
                  "drawn": 1, "lost": 0, "goals_for": 7, "goals_against": 2,
-                 "points": 7}]}]}
+                 "points": 7}]}],
+     "public_url": "http://results.local/"}
+
+``public_url`` (``[display] public_url``) is shown as a QR code with the address under it.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from typing import Any
 
 from firmware_py.wire import FIGURES, Row
 
+from . import qr
 from .colour import ColourError, parse_hex
 from .items import Colour
 
@@ -163,6 +167,7 @@ class BetweenView:
     next: NextMatchView | None
     tables: tuple[TableView, ...]
     page: int = 0  # when not all tables fit: which screenful (the daemon counts it up)
+    public_url: str | None = None  # the public site's address: shown as a QR code
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,7 +417,11 @@ def read_between(data: Mapping[str, Any]) -> BetweenView:
             ))
         tables.append(TableView(_str(table.get("group", ""), f"{at}.group"), tuple(rows)))
     page = _int(data.get("page", 0), "page")
-    return BetweenView(following, tuple(tables), page)
+    url = _opt_str(data.get("public_url"), "public_url")
+    if url is not None and not 0 < len(url.encode("utf-8")) <= qr.capacity(qr.MAX_VERSION, "M"):
+        raise DocumentError(f"public_url: {len(url.encode('utf-8'))} bytes: a QR code holds 1 "
+                            f"to {qr.capacity(qr.MAX_VERSION, 'M')}")
+    return BetweenView(following, tuple(tables), page, url)
 
 
 def _suspension(value: Any, path: str) -> Suspension:

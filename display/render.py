@@ -21,9 +21,9 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from . import fit, fonts, segments
+from . import colour, fit, fonts, segments
 from ._pygame import pygame
-from .items import Bar, Box, Colour, Frame, Item, Rect, Text, intersects, union
+from .items import Bar, Box, Colour, Frame, Item, Qr, Rect, Text, intersects, union
 from .layout import FrameInputs, layout_inputs
 
 SUPERSAMPLE = 4
@@ -134,9 +134,22 @@ class Renderer:
             filled = item.rect[2] * item.permille // 1000
             if filled > 0:
                 self.surface.fill(item.colour, (item.rect[0], item.rect[1], filled, item.rect[3]))
+        elif isinstance(item, Qr):
+            self._draw_qr(item)
         else:
             self.surface.blit(self._mark(item.kind, item.rect[2], item.rect[3], item.colour),
                               item.rect[:2])
+
+    def _draw_qr(self, item: Qr) -> None:
+        self.surface.fill(colour.WHITE, item.rect)
+        side = len(item.rows) * item.module
+        x0 = item.rect[0] + (item.rect[2] - side) // 2
+        y0 = item.rect[1] + (item.rect[3] - side) // 2
+        for y, row in enumerate(item.rows):
+            for x, dark in enumerate(row):
+                if dark:
+                    self.surface.fill(colour.BLACK, (x0 + x * item.module, y0 + y * item.module,
+                                                  item.module, item.module))
 
     def _draw_text(self, item: Text) -> None:
         image, rise = self._text(item.text, item.px_height, item.colour, item.condense)

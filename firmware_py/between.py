@@ -24,8 +24,8 @@ PAGE_NS = 8 * NS_PER_S
 def between_games(match: Match, at: int, *, pending: Mapping[str, Any] | None,
                   loaded: Mapping[str, Any] | None,
                   standings: Mapping[str, Mapping[str, Any]],
-                  final_hold: int, offer: Mapping[str, Any] | None = None
-                  ) -> dict[str, Any] | None:
+                  final_hold: int, offer: Mapping[str, Any] | None = None,
+                  public_url: str | None = None) -> dict[str, Any] | None:
     """The screen's data at ``at``, or None while a game (or a final being held) is on.
 
     ``pending``: the office's ``next`` waiting to be loaded; ``loaded``: the ``next`` the
@@ -33,7 +33,8 @@ def between_games(match: Match, at: int, *, pending: Mapping[str, Any] | None,
     office's tables by group (``wire.between_table``: what the display shows of each);
     ``offer``: a match of the local schedule whose teams are not known yet, waiting for the
     timekeeper (README "A hall without an office"): shown instead of the board's match
-    before its first press, and after a final when the office sent nothing."""
+    before its first press, and after a final when the office sent nothing;
+    ``public_url``: the public site's address ([display] public_url), shown as a QR code."""
     state = match.state
     upcoming: dict[str, Any] | None
     if state.phase is Phase.FINAL:
@@ -64,7 +65,10 @@ def between_games(match: Match, at: int, *, pending: Mapping[str, Any] | None,
               if category is None or g.startswith(f"{category}/")]
     if upcoming is None and not tables:
         return None
-    return {"next": upcoming, "tables": tables, "page": max(at, 0) // PAGE_NS}
+    out: dict[str, Any] = {"next": upcoming, "tables": tables, "page": max(at, 0) // PAGE_NS}
+    if public_url is not None:
+        out["public_url"] = public_url
+    return out
 
 
 def _upcoming(doc: Mapping[str, Any]) -> dict[str, Any]:

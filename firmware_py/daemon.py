@@ -1119,7 +1119,8 @@ class Daemon:
         """The between-games screen's data at ``at`` (firmware_py/between.py)."""
         return between_games(self.match, at, pending=self.next_match.pending,
                              loaded=self._loaded_next, standings=self.standings,
-                             final_hold=self.final_hold, offer=self._local_offer)
+                             final_hold=self.final_hold, offer=self._local_offer,
+                             public_url=self.config.public_url)
 
     def _frame(self, present_at: int) -> None:
         assert self.display is not None and self.frames is not None

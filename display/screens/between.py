@@ -11,7 +11,8 @@ played here::
 Wide screens set two tables side by side, narrow ones stack them; a narrow table drops the
 W/D/L columns before a name is cut. Groups that do not fit are left out (the daemon can
 page through them by passing a few at a time). Without tables (no office yet) the next match
-fills the screen.
+fills the screen. With a public address (``public_url``) its QR code stands at the right of
+the tables (display/screens/address.py).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from .. import values
 from ..document import BetweenView, NextMatchView, StateView, StatusView, TableView
 from ..fit import fit_text, line_height
 from ..items import PANEL, Box, Item, Rect
+from .address import address_column
 from .common import Canvas, footer, halves, row_cap_top, stripe, team_name, text
 
 FULL = (("P", "played"), ("W", "won"), ("D", "drawn"), ("L", "lost"), ("GOALS", "goals"),
@@ -57,7 +59,12 @@ def between_screen(canvas: Canvas, between: BetweenView, status: StatusView,
         items += [title] if title else []
     if between.tables:
         top = max(u(22.5), table_top) if between.next is not None else u(13)
-        items += tables(canvas, (canvas.margin, top, full[2], u(92.5) - top), between.tables,
+        width = full[2]
+        if between.public_url:  # the public site's QR code at the right of the tables
+            column, used = address_column(canvas, between.public_url, top)
+            items += column
+            width -= used + canvas.x(1.5) if used else 0
+        items += tables(canvas, (canvas.margin, top, width, u(92.5) - top), between.tables,
                         between.page)
     items += footer(canvas, None, status)
     return items
