@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firmware_py import presets
+from firmware_py import presets, words
 from firmware_py.core.errors import PresetError
 from firmware_py.core.phase import Stage
 from firmware_py.core.tables import Table, parse_toml
@@ -33,7 +33,7 @@ _KEYS: dict[str, set[str]] = {
               "away_colours"},
     "state": {"dir"},
     "display": {"mode", "size", "final_hold_s", "operator_line", "screen_height_cm",
-                "farthest_seat_m"},
+                "farthest_seat_m", "language"},
     "operator": {"port", "bind", "window"},
     "gpio": {"pin_factory"},
     "serial": {"url", "baud", "state_hz"},
@@ -96,6 +96,8 @@ class Config:
     # The hall display's operator line (the entry being typed, the last press's outcome):
     # "auto" shows it only while no operator view is open (page served, second window).
     operator_line: str | bool = "auto"
+    # The hall display's words (README "Languages"): one of words.LANGUAGES, per hall.
+    display_language: str = words.DEFAULT
     operator: OperatorConfig = field(default_factory=OperatorConfig)
     pin_factory: str = "auto"
     console: ConsoleConfig = field(default_factory=load_config)
@@ -183,6 +185,7 @@ def parse(data: dict[str, Any], source: str, *, base: Path | None = None) -> Con
     farthest_seat_m = display.number("farthest_seat_m", 25.0)
     if not 0.5 <= farthest_seat_m <= 500:
         raise display.error("farthest_seat_m", f"must be 0.5 to 500 m, got {farthest_seat_m:g}")
+    language = display.choice("language", words.LANGUAGES, words.DEFAULT)
     operator_line = display.get("operator_line", "auto")
     if operator_line != "auto" and not isinstance(operator_line, bool):
         raise display.error("operator_line", f"must be \"auto\", true or false, got "
@@ -236,6 +239,7 @@ def parse(data: dict[str, Any], source: str, *, base: Path | None = None) -> Con
         screen_height_cm=screen_height_cm,
         farthest_seat_m=farthest_seat_m,
         operator_line=operator_line,
+        display_language=language,
         operator=OperatorConfig(port, bind, window),
         pin_factory=pin_factory,
         console=console,
