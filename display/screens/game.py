@@ -380,12 +380,13 @@ def goal_panel(canvas: Canvas, area: Rect, goal: GoalView, cap: int, *, side: st
             items += digits((inner[0], y, inner[2], over), number, over, pal.WHITE,
                             role=f"goal.{side}.player")
             y += over + pad
-        elif not number:
-            item = text(canvas, inner, row_cap_top(y, title_h - pad, small), small,
-                        canvas.word("display.no_scorer"),
+        elif not number:  # its own line's height: "EI MAALINTEKIJÄÄ" needs room above
+            nobody = canvas.word("display.no_scorer")
+            nobody_h = line_height(small, nobody)
+            item = text(canvas, inner, row_cap_top(y, nobody_h, small, nobody), small, nobody,
                         colour=pal.LABEL, role=f"goal.{side}.player")
             items += [item] if item else []
-            y += title_h
+            y += nobody_h + pad
     if name and y + line_height(small, name) <= bottom:
         item = text(canvas, inner, row_cap_top(y, line_height(small, name), small, name),
                     small, name, colour=pal.WHITE, role=f"goal.{side}.name")

@@ -54,6 +54,7 @@ mode = "windowed"
 size = "1024x768"
 screen_height_cm = 180
 farthest_seat_m = 42.5
+language = "cs"
 [serial]
 url = "loop://"
 state_hz = 2.5
@@ -71,6 +72,8 @@ hall = "hall-1"
     assert loaded.match.setup.away.colours == ("#000000", "#ffffff")
     assert loaded.display_mode == "windowed" and loaded.display_size == (1024, 768)
     assert (loaded.screen_height_cm, loaded.farthest_seat_m) == (180, 42.5)
+    assert loaded.display_language == "cs"
+    assert config.parse({}, "defaults").display_language == "en"
     assert loaded.serial.url == "loop://" and loaded.serial.state_hz == 2.5
     assert loaded.console.horn_pin == 21 and not loaded.console.horn_active_high
     assert loaded.console.horn_audio is HornAudio.OFF
@@ -103,6 +106,8 @@ def test_the_audio_horn_is_auto_true_or_false(tmp_path: Path, text: str,
      "picture's visible height, 1 to 5000 cm, got 0"),
     ("[display]\nfarthest_seat_m = 900", "hall.toml: display.farthest_seat_m: must be 0.5 to "
      "500 m, got 900"),
+    ("[display]\nlanguage = \"de\"", "hall.toml: display.language: must be one of en, cs, sr, "
+     "fi, got 'de'"),
     ("[operator]\nbind = \"\"", "hall.toml: operator.bind: must not be empty"),
     ("[gpio]\npin_factory = \"rpigpio\"", "hall.toml: gpio.pin_factory: must be one of"),
     ("[serial]\nbaud = \"fast\"", "hall.toml: serial.baud: must be a whole number"),
@@ -176,6 +181,8 @@ BAD = [
     ("[display]\nscreen_height_cm = \"tall\"", "display.screen_height_cm"),
     ("[display]\nfarthest_seat_m = true", "display.farthest_seat_m"),
     ("[display]\nfarthest_m = 30", "display.farthest_m"),
+    ("[display]\nlanguage = 1", "display.language"),
+    ("[display]\nlanguage = \"CS\"", "display.language"),
     ("[operator]\nport = \"8080\"", "operator.port"),
     ("[operator]\nport = 70000", "operator.port"),
     ("[operator]\nprt = 8080", "operator.prt"),
