@@ -6,9 +6,10 @@ Choices, as Czech halls and the Czech rule books (ČSLH ice hockey, ČFbU floorb
   where "třetina" (a third) would be wrong; "perioda" is what multi-sport scoreboards in
   Czech halls show and reads right for any number of periods.
 - Overtime is "prodloužení" (the period's value "PR"), the shootout "samostatné nájezdy"
-  (both sports), stop time "čistý čas" (the clock stops at every whistle), a time-out
-  "oddechový čas", a line change "střídání", a suspension "distanc", a forfeit
-  "kontumace".
+  (both sports), stop time "čistý čas" (the clock stops at every whistle), a line change
+  "střídání", a suspension "distanc", a forfeit "kontumace".
+- A time-out is "TIME-OUT", as Czech boards write it: the rule books' "oddechový čas" does
+  not fit beside its time in the indicator column (it showed as "ODDECHOVÝ…").
 - Penalty kinds as Czech scoresheets abbreviate them: VT (větší trest), OT (osobní trest),
   OK (osobní trest do konce utkání), TH (trest ve hře); floorball's 10-minute personal
   penalty is also "osobní trest" (OT): one preset never has both.
@@ -29,8 +30,8 @@ WORDS: dict[str, str] = {
     "display.no_scorer": "BEZ STŘELCE",
     "display.extra_player": "HRÁČ NAVÍC",
     "display.intermission": "PŘESTÁVKA",
-    "display.overtime_break": "PŘED PRODLOUŽENÍM",
-    "display.timeout": "ODDECHOVÝ ČAS {time}",
+    "display.overtime_break": "PŘESTÁVKA",  # the period column says PR
+    "display.timeout": "TIME-OUT {time}",
     "display.strength": "{home} NA {away}",
     "display.stop": "STOP",
     "display.stop_time": "ČISTÝ ČAS",

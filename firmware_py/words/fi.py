@@ -7,7 +7,8 @@ them:
   "erätauko", a time-out "aikalisä", stop time "tehollinen aika" (the clock stops at every
   whistle), a line change "vaihto", a goal "maali", a penalty being entered "jäähy", the
   shootout "voittolaukaukset", a suspension "pelikielto".
-- STOP is "SEIS", the Finnish word a table official calls.
+- STOP is "SEIS", the Finnish word a table official calls; "NEXT" over the coming period
+  is "SEUR." (seuraava), the one Finnish word short enough for a 4:3 board's narrow column.
 - Penalty kinds as Finnish scoresheets abbreviate them: ISO (iso rangaistus), KR
   (käytösrangaistus), PR (pelirangaistus), OR (ottelurangaistus), HR (henkilökohtainen
   rangaistus, floorball's 10 minutes), JOUK (joukkuerangaistus, a bench minor).
@@ -21,14 +22,14 @@ WORDS: dict[str, str] = {
     # ---- the hall display
     "display.period": "ERÄ",
     "display.periods": "ERÄT",
-    "display.next": "SEURAAVA",
+    "display.next": "SEUR.",  # over the next period, in a 4:3 board's narrow column
     "display.period.overtime": "JA",
     "display.period.next": "{n}. ERÄ",
     "display.goal": "MAALI",
     "display.no_scorer": "EI MAALINTEKIJÄÄ",
     "display.extra_player": "LISÄPELAAJA",
     "display.intermission": "ERÄTAUKO",
-    "display.overtime_break": "TAUKO ENNEN JATKOAIKAA",
+    "display.overtime_break": "TAUKO",  # the period column says JA
     "display.timeout": "AIKALISÄ {time}",
     "display.strength": "{home} VASTAAN {away}",
     "display.stop": "SEIS",

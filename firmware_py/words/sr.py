@@ -27,7 +27,7 @@ WORDS: dict[str, str] = {
     "display.no_scorer": "BEZ STRELCA",
     "display.extra_player": "IGRAČ VIŠE",
     "display.intermission": "PAUZA",
-    "display.overtime_break": "PAUZA PRED PRODUŽETKOM",
+    "display.overtime_break": "PAUZA",  # the period column says PR
     "display.timeout": "TAJM-AUT {time}",
     "display.strength": "{home} NA {away}",
     "display.stop": "STOP",

@@ -75,6 +75,18 @@ def test_the_check_for_english_words_can_fail() -> None:
     assert any("ERÄ" in t.text for t in frame_in("fi", "game").texts())
 
 
+@pytest.mark.parametrize("size", states.SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", words.LANGUAGES)
+def test_no_display_word_is_cut_short(lang: str, size: tuple[int, int]) -> None:
+    """The table's words fit whole on the screens the display is made for (a word cut to
+    "ODDECHOVÝ…" would hide the time-out's time): a translation too long for its box
+    fails here, and gets a shorter wording."""
+    cut = [(screen, t.role, t.text) for screen in VARIATIONS
+           for t in frame_in(lang, screen, size).texts()
+           if t.text.endswith("\u2026") and not t.role.startswith(DATA_ROLES)]
+    assert cut == []
+
+
 SIZES = [*states.SIZES, (800, 480), (1280, 1024)]
 
 
