@@ -53,7 +53,8 @@ def between_screen(canvas: Canvas, between: BetweenView, status: StatusView,
         items += block
         table_top = max((i.rect[1] + i.rect[3] for i in block), default=0) + u(1.5)
     else:
-        title = text(canvas, full, u(3.5), u(5.5), canvas.word("display.standings"), colour=pal.CLOCK, role="title")
+        title = text(canvas, full, u(3.5), u(5.5), canvas.word("display.standings"),
+                     colour=pal.CLOCK, role="title")
         items += [title] if title else []
     if between.tables:
         top = max(u(22.5), table_top) if between.next is not None else u(13)
@@ -117,7 +118,8 @@ def next_match_big(canvas: Canvas, match: NextMatchView) -> list[Item]:
     u = canvas.u
     full = (canvas.margin, 0, canvas.width - 2 * canvas.margin, 0)
     items: list[Item | None] = [
-        text(canvas, full, u(12), u(8), canvas.word("display.next_match"), colour=pal.CLOCK, role="title")]
+        text(canvas, full, u(12), u(8), canvas.word("display.next_match"), colour=pal.CLOCK,
+             role="title")]
     if match.time:
         items.append(text(canvas, full, u(27), u(11), _clock_time(match.time), colour=pal.WHITE,
                           role="next.time"))

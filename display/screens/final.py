@@ -24,7 +24,8 @@ def final_screen(canvas: Canvas, state: StateView, status: StatusView) -> list[I
     u = canvas.u
     items: list[Item] = []
     full = (canvas.margin, 0, canvas.width - 2 * canvas.margin, 0)
-    title = text(canvas, full, u(4), u(8), canvas.word("display.final"), colour=pal.CLOCK, role="title")
+    title = text(canvas, full, u(4), u(8), canvas.word("display.final"), colour=pal.CLOCK,
+                 role="title")
     if title:
         items.append(title)
     result = state.result

@@ -366,7 +366,8 @@ def goal_panel(canvas: Canvas, area: Rect, goal: GoalView, cap: int, *, side: st
     y = inner[1]
     if number and beside > over:  # GOAL to the left of the number, on its line
         title = text(canvas, (inner[0], 0, title_w, 0),
-                     row_cap_top(y, beside, small, title_word), small, title_word, colour=pal.CLOCK, align="left", role=f"goal.{side}.title")
+                     row_cap_top(y, beside, small, title_word), small, title_word,
+                     colour=pal.CLOCK, align="left", role=f"goal.{side}.title")
         items += [title] if title else []
         items += digits((inner[0] + title_w, y, inner[2] - title_w, beside), number, beside,
                         pal.WHITE, role=f"goal.{side}.player")
@@ -556,8 +557,8 @@ def _indicator(canvas: Canvas, area: Rect, row: tuple[int, int, int, int], kind:
         arrow = cap
         inner = (area[0] + arrow + canvas.u(1), 0, area[2] - 2 * (arrow + canvas.u(1)), 0)
         shown = values.minutes_seconds(state.timeout.remaining_ms)
-        item = text(canvas, inner, cap_top, cap, canvas.word("display.timeout", time=shown), colour=pal.ALERT,
-                    role="timeout")
+        item = text(canvas, inner, cap_top, cap, canvas.word("display.timeout", time=shown),
+                    colour=pal.ALERT, role="timeout")
         if item is None:
             return []
         items.append(item)
@@ -570,11 +571,13 @@ def _indicator(canvas: Canvas, area: Rect, row: tuple[int, int, int, int], kind:
         return items
     if kind == "strength" and state.strength is not None:
         home, away = state.strength
-        item = text(canvas, area, cap_top, cap, canvas.word("display.strength", home=home, away=away), colour=pal.ALERT,
+        item = text(canvas, area, cap_top, cap,
+                    canvas.word("display.strength", home=home, away=away), colour=pal.ALERT,
                     role="strength")
         return [item] if item else []
     if kind == "stopped":  # white on red: the one red mark of the game screen
-        item = text(canvas, area, cap_top, cap, canvas.word("display.stop"), colour=pal.WHITE, role="stopped")
+        item = text(canvas, area, cap_top, cap, canvas.word("display.stop"), colour=pal.WHITE,
+                    role="stopped")
         if item is None:
             return []
         pad = canvas.u(2.5)
@@ -588,7 +591,8 @@ def _indicator(canvas: Canvas, area: Rect, row: tuple[int, int, int, int], kind:
         return [item] if item else []
     if kind == "shift" and state.shift_ms is not None:
         secs = values.whole_seconds(state.shift_ms)
-        item = text(canvas, area, cap_top, cap, canvas.word("display.line_change", seconds=secs), colour=pal.WHITE,
+        item = text(canvas, area, cap_top, cap,
+                    canvas.word("display.line_change", seconds=secs), colour=pal.WHITE,
                     role="shift")
         if item:
             items.append(item)

@@ -71,7 +71,8 @@ def shootout_screen(canvas: Canvas, state: StateView, status: StatusView) -> lis
     if shots.next is not None:
         name = state.team(shots.next).name.upper()
         line = text(canvas, (canvas.margin, 0, canvas.width - 2 * canvas.margin, 0), u(84),
-                    canvas.min_px, canvas.word("display.shootout.next", team=name), colour=pal.LABEL, role="next")
+                    canvas.min_px, canvas.word("display.shootout.next", team=name),
+                    colour=pal.LABEL, role="next")
         if line:
             items.append(line)
     items += footer(canvas, state.entry, status)

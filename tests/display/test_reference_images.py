@@ -42,7 +42,7 @@ def test_the_screen_matches_its_reference_image(name: str, size: tuple[int, int]
 
 
 @pytest.mark.parametrize(("name", "lang"), states.LANGUAGE_REFERENCE,
-                         ids=lambda v: str(v))
+                         ids=str)
 def test_the_screen_in_another_language_matches_its_reference_image(name: str,
                                                                     lang: str) -> None:
     doc, between, status = states.REFERENCE[name]
