@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from firmware_py import presets
+from firmware_py import presets, words
 from firmware_py.core.errors import PresetError
 from firmware_py.core.phase import Stage
 from firmware_py.core.tables import Table, parse_toml
@@ -34,7 +34,7 @@ _KEYS: dict[str, set[str]] = {
               "away_colours"},
     "state": {"dir"},
     "display": {"mode", "size", "final_hold_s", "operator_line", "screen_height_cm",
-                "farthest_seat_m", "public_url"},
+                "farthest_seat_m", "public_url", "language"},
     "operator": {"port", "bind", "window"},
     "gpio": {"pin_factory"},
     "serial": {"url", "baud", "state_hz"},
@@ -99,6 +99,8 @@ class Config:
     # The hall display's operator line (the entry being typed, the last press's outcome):
     # "auto" shows it only while no operator view is open (page served, second window).
     operator_line: str | bool = "auto"
+    # The hall display's words (README "Languages"): one of words.LANGUAGES, per hall.
+    display_language: str = words.DEFAULT
     operator: OperatorConfig = field(default_factory=OperatorConfig)
     pin_factory: str = "auto"
     console: ConsoleConfig = field(default_factory=load_config)
@@ -187,6 +189,7 @@ def parse(data: dict[str, Any], source: str, *, base: Path | None = None) -> Con
     if not 0.5 <= farthest_seat_m <= 500:
         raise display.error("farthest_seat_m", f"must be 0.5 to 500 m, got {farthest_seat_m:g}")
     public_url = _public_url(display)
+    language = display.choice("language", words.LANGUAGES, words.DEFAULT)
     operator_line = display.get("operator_line", "auto")
     if operator_line != "auto" and not isinstance(operator_line, bool):
         raise display.error("operator_line", f"must be \"auto\", true or false, got "
@@ -241,6 +244,7 @@ def parse(data: dict[str, Any], source: str, *, base: Path | None = None) -> Con
         farthest_seat_m=farthest_seat_m,
         public_url=public_url,
         operator_line=operator_line,
+        display_language=language,
         operator=OperatorConfig(port, bind, window),
         pin_factory=pin_factory,
         console=console,

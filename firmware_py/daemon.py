@@ -315,7 +315,8 @@ class Daemon:
                                      self.timeline.ticks_to_ns)
         self._offer_choices()
         self.console.on_edge(self._wake.set)
-        self.options_layout = options_for(self.match.preset, self._hall())
+        self.options_layout = options_for(self.match.preset, self._hall(),
+                                         self.config.display_language)
         self.display, self.keyboard = parts.display(opts.display_mode, cfg.display_size)
         if keymap.enabled(cfg.keypad.mode, opts.display_mode, sys.platform):
             self.keys = parts.keys(cfg, self.time)
@@ -1006,7 +1007,8 @@ class Daemon:
             self.link.add_outbox(outbox)
         self.console.new_match(list(self.match.preset.penalties.kinds))
         self._offer_choices()
-        self.options_layout = options_for(self.match.preset, self._hall())
+        self.options_layout = options_for(self.match.preset, self._hall(),
+                                         self.config.display_language)
         self.outputs.forget()
         kv(log, logging.INFO, "next match loaded", match=setup.match_id, preset=name,
            stage=setup.stage.value, home=setup.home.name, away=setup.away.name,

@@ -55,6 +55,7 @@ size = "1024x768"
 screen_height_cm = 180
 farthest_seat_m = 42.5
 public_url = "https://cup.example.org/results/"
+language = "cs"
 [serial]
 url = "loop://"
 state_hz = 2.5
@@ -73,6 +74,8 @@ hall = "hall-1"
     assert loaded.display_mode == "windowed" and loaded.display_size == (1024, 768)
     assert (loaded.screen_height_cm, loaded.farthest_seat_m) == (180, 42.5)
     assert loaded.public_url == "https://cup.example.org/results/"
+    assert loaded.display_language == "cs"
+    assert config.parse({}, "defaults").display_language == "en"
     assert loaded.serial.url == "loop://" and loaded.serial.state_hz == 2.5
     assert loaded.console.horn_pin == 21 and not loaded.console.horn_active_high
     assert loaded.console.horn_audio is HornAudio.OFF
@@ -114,6 +117,8 @@ def test_the_audio_horn_is_auto_true_or_false(tmp_path: Path, text: str,
     (f"[display]\npublic_url = \"http://x.org/{'a' * 200}\"", "display.public_url: must be at "
      "most 200 characters (213 bytes of UTF-8: what a QR code on the screen holds), got 213"),
     ("[display]\npublic_url = \"\"", "display.public_url: must be a non-empty string"),
+    ("[display]\nlanguage = \"de\"", "hall.toml: display.language: must be one of en, cs, sr, "
+     "fi, got 'de'"),
     ("[operator]\nbind = \"\"", "hall.toml: operator.bind: must not be empty"),
     ("[gpio]\npin_factory = \"rpigpio\"", "hall.toml: gpio.pin_factory: must be one of"),
     ("[serial]\nbaud = \"fast\"", "hall.toml: serial.baud: must be a whole number"),
@@ -190,6 +195,8 @@ BAD = [
     ("[display]\npublic_url = 5", "display.public_url"),
     ("[display]\npublic_url = [\"http://x/\"]", "display.public_url"),
     ("[display]\npublic_uri = \"http://x/\"", "display.public_uri"),
+    ("[display]\nlanguage = 1", "display.language"),
+    ("[display]\nlanguage = \"CS\"", "display.language"),
     ("[operator]\nport = \"8080\"", "operator.port"),
     ("[operator]\nport = 70000", "operator.port"),
     ("[operator]\nprt = 8080", "operator.prt"),

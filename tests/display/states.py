@@ -171,6 +171,11 @@ REFERENCE: dict[str, tuple[dict[str, Any], dict[str, Any] | None, dict[str, Any]
 # The hall each reference is laid out for (display/hall.py); the default otherwise.
 HALLS: dict[str, HallGeometry] = {"far": HallGeometry(68.5, 40)}
 SIZES = [(1920, 1080), (1280, 720), (1024, 768)]
+# The game screens in each language besides English (README "Languages"), at 1920x1080:
+# reference images named <screen>-<language>-1920x1080.png.
+LANGUAGE_REFERENCE = [(screen, lang) for lang in ("cs", "sr", "fi")
+                      for screen in ("game", "game-extras")]
+LANGUAGE_SIZE = (1920, 1080)
 
 
 def with_names(doc: dict[str, Any], home: str, away: str) -> dict[str, Any]:
