@@ -37,10 +37,11 @@ PRINT_CSS = """
 body { font-family: "DejaVu Sans", Arial, sans-serif; font-size: 10pt; color: #000;
        background: #fff; margin: 0 auto; max-width: 186mm; padding: 4mm; }
 h1 { font-size: 16pt; margin: 0 0 3mm; }
-h2 { font-size: 12pt; margin: 5mm 0 2mm; border-bottom: 0.4mm solid #000; }
+h2 { font-size: 11pt; margin: 3.5mm 0 1.5mm; border-bottom: 0.4mm solid #000;
+     break-after: avoid; page-break-after: avoid; }
 h3 { font-size: 10.5pt; margin: 3mm 0 1mm; }
 table { border-collapse: collapse; width: 100%; margin-bottom: 2mm; }
-th, td { border: 0.2mm solid #000; padding: 0.8mm 1.5mm; text-align: left;
+th, td { border: 0.2mm solid #000; padding: 0.4mm 1.5mm; text-align: left;
          vertical-align: top; }
 th { font-weight: bold; }
 td.n, th.n { text-align: right; white-space: nowrap; }
@@ -48,9 +49,10 @@ table.facts th { width: 32%; }
 .sides { display: flex; gap: 4mm; }
 .sides > section { flex: 1; min-width: 0; }
 .result { font-size: 14pt; font-weight: bold; }
-.sign { display: flex; flex-wrap: wrap; gap: 8mm 6mm; margin-top: 6mm; }
+.signatures { break-inside: avoid; page-break-inside: avoid; }
+.sign { display: flex; flex-wrap: wrap; gap: 0 6mm; }
 .sign div { flex: 1 1 40%; border-top: 0.3mm solid #000; padding-top: 1mm;
-            margin-top: 10mm; }
+            margin-top: 11mm; }
 .note { font-size: 8.5pt; }
 .page { break-after: page; page-break-after: always; }
 .page:last-child { break-after: auto; page-break-after: auto; }
@@ -305,10 +307,10 @@ def game_sheet(match: SheetMatch, facts: SheetFacts, preset: Preset | None,
         out.append(_table([t("sheet.shot"), t("sheet.team"), t("sheet.shooter"), "",
                            t("sheet.tally")], rows, lang, numeric=(0, 4)))
 
-    out.append(f"<h2>{t('sheet.signatures')}</h2>")
     signers = [t("sheet.referee") + " 1", t("sheet.referee") + " 2", t("sheet.timekeeper"),
-               "", t("sheet.official", team=match.home), t("sheet.official", team=match.away)]
-    out.append('<div class="sign">' + "".join(f"<div>{s}</div>" for s in signers) + "</div>")
+               t("sheet.official", team=match.home), t("sheet.official", team=match.away)]
+    out.append(f'<section class="signatures"><h2>{t("sheet.signatures")}</h2><div class="sign">'
+               + "".join(f"<div>{s}</div>" for s in signers) + "</div></section>")
     title = f"{word('sheet.title', lang)} {m.id}"
     return document(title, "\n".join(out), lang)
 

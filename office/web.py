@@ -3,7 +3,8 @@
 Routes: ``/`` the page (one HTML file, inline CSS and JS, no build step), ``/api/snapshot``
 (long-poll: ``?since=N`` answers as soon as the board is past version N), ``/tables.csv``,
 ``/results.csv``, ``/placings.csv`` and ``/scorers.csv`` (exports for the office's
-spreadsheets), ``/healthz``.
+spreadsheets), the printouts when given them (``/sheet/<match>``, ``/print/schedule?hall=``,
+``/print/tables``, ``/print/placings``: ``office.printouts``), ``/healthz``.
 
 The snapshot is whatever the service publishes; this module only reads it, tolerating
 missing or odd parts, so a half-built document can never take the page or the server down.
@@ -20,7 +21,7 @@ import re
 import socket
 import sys
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
@@ -43,6 +44,12 @@ RESULTS_COLUMNS = (
     "match", "stage", "group", "hall", "start", "home", "away", "home_goals", "away_goals",
     "decided_by", "state", "correction_reason",
 )
+# The printouts (office.printouts.Printouts.page): the HTML page at an address, None where
+# there is none; a ValueError names what is wrong (an unknown match or hall).
+PrintoutPages = Callable[[str, Mapping[str, list[str]]], str | None]
+# A printout is our own static page: its inline stylesheet and nothing else.
+PRINT_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
+
 PLACINGS_COLUMNS = ("place", "team", "shared", "decided_in", "provisional", "note")
 SCORERS_COLUMNS = ("rank", "team", "player", "name", "goals")
 
@@ -192,9 +199,10 @@ class _Server(ThreadingHTTPServer):
     block_on_close = False
 
     def __init__(self, address: tuple[str, int], board: SnapshotBoard, page: bytes,
-                 poll_timeout: float) -> None:
+                 poll_timeout: float, printouts: PrintoutPages | None = None) -> None:
         super().__init__(address, _Handler)
         self.board = board
+        self.printouts = printouts
         self.page = page
         self.poll_timeout = poll_timeout
         # Connections being answered, so stop() can drop them: a parked long-poll would
@@ -272,6 +280,8 @@ class _Handler(BaseHTTPRequestHandler):
             doc = self.server.board.current()
             what, export = _EXPORTS[url.path]
             self._csv(export(doc), _download_name(doc, what))
+        elif url.path.startswith(("/sheet/", "/print/")) and self.server.printouts:
+            self._printout(url.path, query)
         elif url.path == "/healthz":
             self._send(HTTPStatus.OK, b"ok", "text/plain; charset=utf-8")
         else:
@@ -294,6 +304,20 @@ class _Handler(BaseHTTPRequestHandler):
         # JSON served as JSON, so markup inside names is inert data to the browser.
         body = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         self._send(HTTPStatus.OK, body, "application/json; charset=utf-8")
+
+    def _printout(self, path: str, query: Mapping[str, list[str]]) -> None:
+        printouts = self.server.printouts
+        assert printouts is not None
+        try:
+            html = printouts(path, query)
+        except ValueError as err:  # an unknown match or hall: say which
+            self._send(HTTPStatus.NOT_FOUND, f"{err}\n".encode(), "text/plain; charset=utf-8")
+            return
+        if html is None:
+            self._send(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
+            return
+        self._send(HTTPStatus.OK, html.encode("utf-8"), "text/html; charset=utf-8",
+                   {"Content-Security-Policy": PRINT_CSP})
 
     def _csv(self, body: bytes, filename: str) -> None:
         self._send(HTTPStatus.OK, body, "text/csv; charset=utf-8",
@@ -322,11 +346,12 @@ class OfficeWeb:
     """
 
     def __init__(self, board: SnapshotBoard, host: str = "0.0.0.0", port: int = 0,
-                 poll_timeout: float = POLL_TIMEOUT_S) -> None:
+                 poll_timeout: float = POLL_TIMEOUT_S,
+                 printouts: PrintoutPages | None = None) -> None:
         self.board = board
         # Bound here, not in start(): a port clash is reported to the caller at once, and
         # .port is known before the first request.
-        self._server = _Server((host, port), board, load_page(), poll_timeout)
+        self._server = _Server((host, port), board, load_page(), poll_timeout, printouts)
         self._thread: threading.Thread | None = None
 
     @property
