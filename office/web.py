@@ -3,8 +3,9 @@
 Routes: ``/`` the page (one HTML file, inline CSS and JS, no build step), ``/api/snapshot``
 (long-poll: ``?since=N`` answers as soon as the board is past version N), ``/tables.csv``,
 ``/results.csv``, ``/placings.csv`` and ``/scorers.csv`` (exports for the office's
-spreadsheets), the printouts when given them (``/sheet/<match>``, ``/print/schedule?hall=``,
-``/print/tables``, ``/print/placings``: ``office.printouts``), ``/healthz``.
+spreadsheets; each also as ``.xlsx``, which opens with no import dialog), the printouts
+when given them (``/sheet/<match>``, ``/print/schedule?hall=``, ``/print/tables``,
+``/print/placings``: ``office.printouts``), ``/healthz``.
 
 The snapshot is whatever the service publishes; this module only reads it, tolerating
 missing or odd parts, so a half-built document can never take the page or the server down.
@@ -28,6 +29,7 @@ from importlib import resources
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from office import xlsx
 from office.board import SnapshotBoard
 
 log = logging.getLogger(__name__)
@@ -44,6 +46,8 @@ RESULTS_COLUMNS = (
     "match", "stage", "group", "hall", "start", "home", "away", "home_goals", "away_goals",
     "decided_by", "state", "correction_reason",
 )
+XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
 # The printouts (office.printouts.Printouts.page): the HTML page at an address, None where
 # there is none; a ValueError names what is wrong (an unknown match or hall).
 PrintoutPages = Callable[[str, Mapping[str, list[str]]], str | None]
@@ -112,7 +116,7 @@ def _by_category(doc: Mapping[str, Any]) -> bool:
     return "categories" in doc
 
 
-def tables_csv(doc: Mapping[str, Any]) -> bytes:
+def tables_rows(doc: Mapping[str, Any]) -> tuple[list[str], list[list[Any]]]:
     """One line per table row, groups in the snapshot's order."""
     first = ["category"] if _by_category(doc) else []
 
@@ -129,10 +133,10 @@ def tables_csv(doc: Mapping[str, Any]) -> bytes:
                     bool(row.get("lots_needed")), bool(group.get("provisional")),
                 ]
 
-    return _csv_bytes([*first, *TABLES_COLUMNS], rows())
+    return [*first, *TABLES_COLUMNS], list(rows())
 
 
-def results_csv(doc: Mapping[str, Any]) -> bytes:
+def results_rows(doc: Mapping[str, Any]) -> tuple[list[str], list[list[Any]]]:
     """One line per scheduled match, results blank until there is one."""
     first = ["category"] if _by_category(doc) else []
 
@@ -149,10 +153,10 @@ def results_csv(doc: Mapping[str, Any]) -> bytes:
                 correction.get("reason"),
             ]
 
-    return _csv_bytes([*first, *RESULTS_COLUMNS], rows())
+    return [*first, *RESULTS_COLUMNS], list(rows())
 
 
-def placings_csv(doc: Mapping[str, Any]) -> bytes:
+def placings_rows(doc: Mapping[str, Any]) -> tuple[list[str], list[list[Any]]]:
     """One line per place (then the teams not placed), categories in the snapshot's order."""
     first = ["category"] if _by_category(doc) else []
 
@@ -163,10 +167,10 @@ def placings_csv(doc: Mapping[str, Any]) -> bytes:
                    bool(p.get("provisional")), p.get("label") if p.get("place") is None
                    else None]
 
-    return _csv_bytes([*first, *PLACINGS_COLUMNS], rows())
+    return [*first, *PLACINGS_COLUMNS], list(rows())
 
 
-def scorers_csv(doc: Mapping[str, Any]) -> bytes:
+def scorers_rows(doc: Mapping[str, Any]) -> tuple[list[str], list[list[Any]]]:
     """One line per scorer, most goals first."""
     first = ["category"] if _by_category(doc) else []
 
@@ -175,16 +179,48 @@ def scorers_csv(doc: Mapping[str, Any]) -> bytes:
             yield [*([s.get("category")] if first else []), s.get("rank"), s.get("team"),
                    s.get("player"), s.get("name"), s.get("goals")]
 
-    return _csv_bytes([*first, *SCORERS_COLUMNS], rows())
+    return [*first, *SCORERS_COLUMNS], list(rows())
 
 
-def _download_name(doc: Mapping[str, Any], what: str) -> str:
+def tables_csv(doc: Mapping[str, Any]) -> bytes:
+    return _csv_bytes(*tables_rows(doc))
+
+
+def results_csv(doc: Mapping[str, Any]) -> bytes:
+    return _csv_bytes(*results_rows(doc))
+
+
+def placings_csv(doc: Mapping[str, Any]) -> bytes:
+    return _csv_bytes(*placings_rows(doc))
+
+
+def scorers_csv(doc: Mapping[str, Any]) -> bytes:
+    return _csv_bytes(*scorers_rows(doc))
+
+
+_ROWS = {"tables": tables_rows, "results": results_rows, "placings": placings_rows,
+         "scorers": scorers_rows}
+
+
+def export_xlsx(doc: Mapping[str, Any], what: str) -> bytes:
+    """An export as a spreadsheet file (``office.xlsx``): the CSV's columns and rows, with
+    numbers as numbers; opens in Excel and LibreOffice with no import dialog."""
+    header, rows = _ROWS[what](doc)
+    return xlsx.workbook(what, header, ([_xlsx_cell(v) for v in r] for r in rows))
+
+
+def _xlsx_cell(value: Any) -> str | int | float | None:
+    cell = _cell(value)
+    return None if cell == "" else cell
+
+
+def _download_name(doc: Mapping[str, Any], what: str, suffix: str = "csv") -> str:
     """``<tournament id>-<what>.csv``, reduced to characters safe in a header and a file
     system, so two tournaments' exports do not overwrite each other in Downloads."""
     tournament = doc.get("tournament")
     tid = tournament.get("id") if isinstance(tournament, Mapping) else None
     safe = re.sub(r"[^A-Za-z0-9._-]+", "-", tid).strip(".-") if isinstance(tid, str) else ""
-    return f"{safe}-{what}.csv" if safe else f"{what}.csv"
+    return f"{safe}-{what}.{suffix}" if safe else f"{what}.{suffix}"
 
 
 _EXPORTS = {"/placings.csv": ("placings", placings_csv), "/scorers.csv": ("scorers", scorers_csv)}
@@ -276,6 +312,12 @@ class _Handler(BaseHTTPRequestHandler):
         elif url.path == "/results.csv":
             doc = self.server.board.current()
             self._csv(results_csv(doc), _download_name(doc, "results"))
+        elif url.path.endswith(".xlsx") and url.path[1:-5] in _ROWS:
+            doc = self.server.board.current()
+            what = url.path[1:-5]
+            self._send(HTTPStatus.OK, export_xlsx(doc, what), XLSX_TYPE,
+                       {"Content-Disposition":
+                        f'attachment; filename="{_download_name(doc, what, "xlsx")}"'})
         elif url.path in _EXPORTS:
             doc = self.server.board.current()
             what, export = _EXPORTS[url.path]
