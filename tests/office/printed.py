@@ -9,8 +9,18 @@ from pathlib import Path
 from typing import Any
 
 from firmware_py import presets
-from firmware_py.core.commands import Cancel, Command, Correct, End, Goal, Penalty, Shot, Start
-from firmware_py.core.commands import Stop, Timeout
+from firmware_py.core.commands import (
+    Cancel,
+    Command,
+    Correct,
+    End,
+    Goal,
+    Penalty,
+    Shot,
+    Start,
+    Stop,
+    Timeout,
+)
 from firmware_py.core.match import Match, feed
 from firmware_py.core.phase import Phase, Stage, Team
 from firmware_py.core.values import MatchSetup, TeamInfo
@@ -98,13 +108,17 @@ def _final(match: Match, do: Any) -> None:
         t += S
         do(End(at=t))
     # Away shoots first (rules 000); it misses, home scores every shot: home wins 3:2.
-    while match.state.phase is not Phase.FINAL:
+    while _phase(match) is not Phase.FINAL:
         t += S
         last = match.state.shots[-1].team if match.state.shots else None
         shooter = Team.HOME if last is Team.AWAY else Team.AWAY
         taken = sum(1 for x in match.state.shots if x.team is shooter)
         shooters = (7, 9, 30) if shooter is Team.HOME else (5, 4)
         do(Shot(at=t, team=shooter, player=shooters[taken], scored=shooter is Team.HOME))
+
+
+def _phase(match: Match) -> Phase:
+    return match.state.phase
 
 
 def cup(tmp_path: Path) -> tuple[Path, Path]:
