@@ -54,6 +54,7 @@ table.facts th { width: 32%; }
 .sign div { flex: 1 1 40%; border-top: 0.3mm solid #000; padding-top: 1mm;
             margin-top: 11mm; }
 .note { font-size: 8.5pt; }
+.door th, .door td { font-size: 12pt; padding: 1.2mm 2mm; }  /* read from a step away */
 .page { break-after: page; page-break-after: always; }
 .page:last-child { break-after: auto; page-break-after: auto; }
 tr, .sign div { break-inside: avoid; page-break-inside: avoid; }
@@ -405,7 +406,7 @@ def hall_schedule(event: Event, ledgers: Mapping[str, Ledger], hall: str | None 
                   *([word("print.category", lang)] if several else []),
                   word("print.stage", lang), word("print.home", lang),
                   word("print.away", lang), word("print.result", lang)]
-        pages.append(f'<section class="page"><h1>{escape(event.name)}</h1>'
+        pages.append(f'<section class="page door"><h1>{escape(event.name)}</h1>'
                      f"<h2>{escape(word('print.schedule_of', lang, hall=h))}</h2>"
                      + _table([escape(x) for x in header], rows, lang,
                               numeric=(0, len(header) - 1)) + _printed(at, lang)

@@ -239,7 +239,7 @@ def test_door_schedule_tables_and_placings(played: tuple[Path, Path], store: Sto
     assert schedule == [["Start", "Match", "Stage", "Home", "Away", "Result"],
                         ["2026-12-05 08:00", "A1", "Group A", HOME, AWAY, "1:0"],
                         ["2026-12-05 10:30", "F", "Play-off", HOME, AWAY, "3:2"]]
-    assert 'class="page"' in p.schedule()  # every hall starts a page of its own
+    assert "class=\"page door\"" in p.schedule()  # every hall starts a page of its own
     tables = tables_of(p.tables())
     group = tables["Group A (complete)"]  # no protest window in rules 000
     assert group[0][-1] == "Why"
