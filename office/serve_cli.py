@@ -13,11 +13,13 @@ from pathlib import Path
 from types import FrameType
 
 from firmware_py.mqtt import OfficePeer, Tls, parse_broker_url
+from firmware_py.words import DEFAULT, LANGUAGES
 
 from .board import SnapshotBoard
 from .event import Event
 from .files import load_event
 from .model import DecidedBy
+from .printouts import Printouts
 from .schedule_cli import remember_started_file
 from .service import OfficeService, effective_event
 from .store import Store, StoreError, is_read_only
@@ -50,6 +52,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
                        "keep it fixed: the broker keeps this session's events while away")
     serve.add_argument("--http", type=int, metavar="PORT",
                        help="serve the office page on this port (0: any free port)")
+    serve.add_argument("--lang", default=DEFAULT, choices=LANGUAGES,
+                       help="the printouts' language on the page (/sheet/MATCH, /print/...; "
+                            "?lang= picks another; default %(default)s)")
     serve.add_argument("--host", default="0.0.0.0",
                        help="address the page listens on (default %(default)s)")
     serve.add_argument("--log-level", default="INFO",
@@ -161,7 +166,8 @@ def run_serve(args: argparse.Namespace) -> int:
     service.store_error = read_only_because
     web = None
     if args.http is not None:
-        web = OfficeWeb(board, host=args.host, port=args.http)
+        printouts = Printouts(lambda: (service.event, service.ledgers or {}), store, args.lang)
+        web = OfficeWeb(board, host=args.host, port=args.http, printouts=printouts.page)
         web.start()
         log.info("office page on http://%s:%d/", args.host, web.port)
     stop = threading.Event()
