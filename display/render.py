@@ -6,7 +6,9 @@ went away, and returns those rectangles for ``pygame.display.update(rects)``. A 
 from 12:34 to 12:33 repaints one digit's cell. Within a dirty rectangle everything that
 touches it is drawn again back to front, so overlapping panels and text stay right.
 
-Rendered text and seven-segment glyphs are cached (keyed by text, size, colour, width), so a
+The layout comes from a ``LayoutCache`` (display/layoutcache.py): a frame where only the
+clock moved lays out the clock alone and hands the other items back unchanged. Rendered
+text and seven-segment glyphs are cached (keyed by text, size, colour, width), so a
 frame costs blits, not font rasterisation. Digits are drawn four times larger and smoothed
 down once: anti-aliased edges without a font file.
 
@@ -24,7 +26,8 @@ from typing import Generic, TypeVar
 from . import fit, fonts, segments
 from ._pygame import pygame
 from .items import Bar, Box, Colour, Frame, Item, Rect, Text, intersects, union
-from .layout import FrameInputs, layout_inputs
+from .layout import FrameInputs
+from .layoutcache import LayoutCache
 
 SUPERSAMPLE = 4
 GHOST_ALPHA = 14  # unlit segments glow faintly, as on an LED board: the digit's shape stays
@@ -78,14 +81,16 @@ class Renderer:
         # Text: the image and how far its ink rises above the baseline.
         self._texts: _Lru[tuple[pygame.Surface, int]] = _Lru(CACHE_SIZE, self.stats)
         self._previous: Frame | None = None
+        self.layouts = LayoutCache(fonts.measure)
         self.last_dirty: list[Rect] = []
 
     # The layout's measure: the real font's widths.
     measure = staticmethod(fonts.measure)
 
     def render(self, inputs: FrameInputs) -> pygame.Surface:
-        """Lay out ``inputs`` and draw the changes; the surface (also ``self.surface``)."""
-        self.draw(layout_inputs(inputs, fonts.measure))
+        """Lay out ``inputs`` (from memory when only the clock moved) and draw the changes;
+        the surface (also ``self.surface``)."""
+        self.draw(self.layouts.layout(inputs))
         return self.surface
 
     def invalidate(self) -> None:
@@ -101,8 +106,7 @@ class Renderer:
                 or self.surface.get_size() != frame.size):
             dirty: list[Rect] = [(0, 0, *frame.size)]
         else:
-            changed = set(previous.items) ^ set(frame.items)
-            dirty = merge([item.rect for item in changed])
+            dirty = merge([item.rect for item in changed_items(previous.items, frame.items)])
         ordered = sorted(frame.items, key=lambda item: item.layer)  # stable within a layer
         for area in dirty:
             self.surface.set_clip(area)
@@ -227,6 +231,15 @@ class Renderer:
 def render(inputs: FrameInputs) -> pygame.Surface:
     """One frame from scratch, on a new surface (snapshots, tests)."""
     return Renderer(inputs.size).render(inputs)
+
+
+def changed_items(before: tuple[Item, ...], after: tuple[Item, ...]) -> set[Item]:
+    """The items in one frame and not the other. A remembered layout hands the same item
+    objects again: those are set aside by identity first (hashing ~40 frozen items a frame
+    costs more than the clock's redraw); the rest compared by value."""
+    kept = {id(item) for item in before}.intersection(id(item) for item in after)
+    return ({item for item in before if id(item) not in kept}
+            ^ {item for item in after if id(item) not in kept})
 
 
 def merge(rects: list[Rect]) -> list[Rect]:
