@@ -32,6 +32,7 @@ from .layoutcache import LayoutCache
 SUPERSAMPLE = 4
 GHOST_ALPHA = 14  # unlit segments glow faintly, as on an LED board: the digit's shape stays
 CACHE_SIZE = 1024
+ALIGN_PX = 16  # repainted areas start on a column of this many pixels (``_aligned``)
 V = TypeVar("V")
 
 
@@ -108,7 +109,9 @@ class Renderer:
         else:
             dirty = merge([item.rect for item in changed_items(previous.items, frame.items)])
         ordered = sorted(frame.items, key=lambda item: item.layer)  # stable within a layer
-        for area in dirty:
+        # Repainted from a column a little to the left: the pixels between are drawn again
+        # as they were (each area is redrawn whole, back to front), so only ``dirty`` changed.
+        for area in merge([_aligned(rect) for rect in dirty]):
             self.surface.set_clip(area)
             self.surface.fill(frame.background, area)
             for item in ordered:
@@ -256,6 +259,15 @@ def merge(rects: list[Rect]) -> list[Rect]:
             joined = union(joined, out.pop(hit))
         out.append(joined)
     return out
+
+
+def _aligned(rect: Rect) -> Rect:
+    """``rect`` widened to the left to a column of ``ALIGN_PX``. SDL fills a rectangle row by
+    row with streaming 64-byte stores after the first 16-byte boundary; a row whose stores
+    start off a 64-byte line costs ~25 times more (115 against 5 us for one clock digit at
+    1920x1080 on x86, bench/render.py). 16 pixels of 4 bytes are one line."""
+    x = rect[0] - rect[0] % ALIGN_PX
+    return (x, rect[1], rect[2] + rect[0] - x, rect[3])
 
 
 def _clip(a: Rect, b: Rect) -> Rect:
