@@ -25,7 +25,7 @@ from typing import Generic, TypeVar
 
 from . import fit, fonts, segments
 from ._pygame import pygame
-from .items import Bar, Box, Colour, Frame, Item, Rect, Text, intersects, union
+from .items import PANEL, Bar, Box, Colour, Frame, Item, Rect, Text, intersects, union
 from .layout import FrameInputs
 from .layoutcache import LayoutCache
 
@@ -82,6 +82,8 @@ class Renderer:
         # Text: the image and how far its ink rises above the baseline.
         self._texts: _Lru[tuple[pygame.Surface, int]] = _Lru(CACHE_SIZE, self.stats)
         self._previous: Frame | None = None
+        self._panels: list[Rect] = []  # the frame being drawn: what may lie under content
+        self._background: Colour = (0, 0, 0)
         self.layouts = LayoutCache(fonts.measure)
         self.last_dirty: list[Rect] = []
 
@@ -109,6 +111,8 @@ class Renderer:
         else:
             dirty = merge([item.rect for item in changed_items(previous.items, frame.items)])
         ordered = sorted(frame.items, key=lambda item: item.layer)  # stable within a layer
+        self._panels = [item.rect for item in ordered if item.layer == PANEL]
+        self._background = frame.background
         # Repainted from a column a little to the left: the pixels between are drawn again
         # as they were (each area is redrawn whole, back to front), so only ``dirty`` changed.
         for area in merge([_aligned(rect) for rect in dirty]):
@@ -172,9 +176,30 @@ class Renderer:
 
     def _draw_digits(self, item: Text) -> None:
         x, y = item.rect[0], item.rect[1]
+        # On the bare background (no panel under it: content never overlaps content), a
+        # digit is copied already blended onto the background: the same pixels as blending
+        # it here, for a fraction of the memory traffic (a clock digit is ~240 kB).
+        bare = not any(intersects(item.rect, panel) for panel in self._panels)
         for char, (dx, _w) in zip(item.text, segments.cells(item.text, item.px_height),
                                   strict=True):
-            self.surface.blit(self._glyph(char, item.px_height, item.colour), (x + dx, y))
+            glyph = self._glyph(char, item.px_height, item.colour)
+            if bare:
+                glyph = self._on_background(glyph, ("glyph", char, item.px_height, item.colour,
+                                                     self.ghost))
+            self.surface.blit(glyph, (x + dx, y))
+
+    def _on_background(self, image: pygame.Surface, key: tuple[object, ...]
+                       ) -> pygame.Surface:
+        """``image`` blended onto the background, opaque, in the surface's own format, by
+        the same blit that would blend it onto the surface."""
+        key = ("opaque", *key, self._background)
+        found = self._cache.get(key)
+        if found is not None:
+            return found
+        opaque = pygame.Surface(image.get_size(), 0, self.surface)
+        opaque.fill(self._background)
+        opaque.blit(image, (0, 0))
+        return self._cache.put(key, opaque)
 
     def _glyph(self, char: str, height: int, colour: Colour) -> pygame.Surface:
         key = ("glyph", char, height, colour, self.ghost)
