@@ -330,7 +330,8 @@ def ours(seconds: int, folder: Path) -> list[PhaseUsage]:
 
 def naive(seconds: int, display: Display, options: LayoutOptions) -> list[PhaseUsage]:
     """The same script on the core, everything every 1/60 s: the state now, the whole
-    screen laid out and redrawn (the renderer forgets its frame), all of it updated."""
+    screen laid out afresh and redrawn (the renderer forgets its frame), all of it
+    updated."""
     preset = presets.load(PRESET)
     match = Match(preset, MatchSetup(stage=Stage.PLAYOFF))
     rest = parse_script(phase_script(seconds), "phases")
@@ -346,8 +347,11 @@ def naive(seconds: int, display: Display, options: LayoutOptions) -> list[PhaseU
             match.advance(now)
             between = between_games(match, now, pending=None, loaded=None, standings={},
                                     final_hold=0)
+            # Laid out afresh (Display.draw would lay out from the renderer's memory).
+            frame = layout(state_document(match, now), display.size, between=between,
+                           measure=fonts.measure, options=options)
             display.renderer.invalidate()
-            display.draw(state_document(match, now), between=between, options=options)
+            display.renderer.draw(frame)
             pygame.display.update()
             count[0] += 1
             clock.tick(NAIVE_FPS)
