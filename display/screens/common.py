@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from firmware_py.words import DEFAULT as DEFAULT_LANGUAGE
 from firmware_py.words import LANGUAGES, table, word
@@ -122,8 +123,10 @@ def row_cap_top(top: int, height: int, cap: int, texts: str | None = None) -> in
     return top + (height - line_height(cap, texts)) // 2 + math.ceil(extents(texts)[0] * cap)
 
 
+@lru_cache(maxsize=1024)
 def digit_height(text_: str, max_width: int, max_height: int) -> int:
-    """The tallest seven-segment setting of ``text_`` no wider than ``max_width``."""
+    """The tallest seven-segment setting of ``text_`` no wider than ``max_width`` (pure, and
+    a search down from ``max_height``: remembered, as every frame asks the same few)."""
     height = max_height
     while height > 1 and segments.text_width(text_, height) > max_width:
         height -= 1

@@ -45,7 +45,7 @@ from .. import colour as pal
 from .. import segments, values
 from ..document import GoalView, PenaltyView, StateView, StatusView
 from ..fit import extents, line_height
-from ..items import CONTENT, PANEL, Align, Bar, Box, Item, Mark, Rect, Text, intersects
+from ..items import CONTENT, PANEL, Align, Bar, Box, Colour, Item, Mark, Rect, Text, intersects
 from .common import (
     Canvas,
     digit_height,
@@ -173,10 +173,7 @@ def _game(canvas: Canvas, g: Grid, state: StateView, status: StatusView, *,
     items: list[Item] = []
     items += header(canvas, g, state)
     stopped = state.phase in PLAY and not state.running
-    clock_colour = pal.BREAK_CLOCK if is_break else (pal.WHITE if stopped else pal.CLOCK)
-    shown = values.clock_text(state.clock_ms, canvas.options.tenths_below_ms)
-    height = digit_height("00:00", g.clock_area[2], g.clock_cap)  # the same size in SS.t
-    items += digits(g.clock_area, shown, height, clock_colour, role="clock", per_char=True)
+    items += clock_face(canvas, g, state).items(state.clock_ms)
     left, centre, right = g.columns
     rows = Rows(g.row_cap, zone_row_height(canvas, g.row_cap, state), zone_text(canvas))
     period_items, below = period(canvas, g, state, is_break, far=far)
@@ -197,6 +194,30 @@ def _game(canvas: Canvas, g: Grid, state: StateView, status: StatusView, *,
     items += indicators(canvas, ind_area, rows, state, is_break, stopped=stopped, far=far)
     items += footer(canvas, state.entry, status)
     return items
+
+
+@dataclass(frozen=True, slots=True)
+class ClockFace:
+    """Where and how the clock is drawn: everything its items depend on but the time, so a
+    frame that only ticks the clock re-lays just these (display/layoutcache.py)."""
+
+    area: Rect
+    height: int
+    colour: Colour
+    tenths_below_ms: int
+
+    def items(self, clock_ms: int) -> list[Item]:
+        shown = values.clock_text(clock_ms, self.tenths_below_ms)
+        return list(digits(self.area, shown, self.height, self.colour, role="clock",
+                           per_char=True))
+
+
+def clock_face(canvas: Canvas, g: Grid, state: StateView) -> ClockFace:
+    is_break = state.phase in ("intermission", "overtime_break")
+    stopped = state.phase in PLAY and not state.running
+    colour = pal.BREAK_CLOCK if is_break else (pal.WHITE if stopped else pal.CLOCK)
+    height = digit_height("00:00", g.clock_area[2], g.clock_cap)  # the same size in SS.t
+    return ClockFace(g.clock_area, height, colour, canvas.options.tenths_below_ms)
 
 
 def header(canvas: Canvas, g: Grid, state: StateView) -> list[Item]:
