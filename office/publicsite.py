@@ -306,11 +306,12 @@ class Site:
     # -- the frame ---------------------------------------------------------------------
 
     def _root(self, path: str) -> str:
-        return "../" * path.count("/") or "./"
+        return "../" * path.count("/")
 
     def _page(self, path: str, heading: str, parts: Sequence[str]) -> str:
         root = self._root(path)
-        nav = [f'<a href="{root}">{self.w("site.home")}</a>',
+        home = root or "./"
+        nav = [f'<a href="{home}">{self.w("site.home")}</a>',
                f'<a href="{root}schedule/">{self.w("site.schedule")}</a>']
         nav += [f'<a href="{root}category/{s}/">{_e(self._category_title(c))}</a>'
                 for c, s in self.category_slugs.items()]
@@ -321,7 +322,7 @@ class Site:
             f'<!doctype html>\n<html lang="{_e(self.lang)}"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{title}</title><style>{CSS}</style></head>\n"
-            f'<body><header><a class="name" href="{root}">{_e(self.name)}</a>'
+            f'<body><header><a class="name" href="{home}">{_e(self.name)}</a>'
             f'<nav>{"".join(nav)}</nav></header>\n'
             f'<main id="main" data-page="{_e(path)}">{h1}{"".join(parts)}</main>\n'
             f'<footer>{self.w("site.footer")}</footer>'
