@@ -68,9 +68,10 @@ h3{font-size:1rem;margin:.6rem 0 .2rem}
 table{width:100%;border-collapse:collapse}
 th,td{padding:.25rem .3rem;text-align:right;vertical-align:top}
 th{font-size:.8rem;color:#59626d;font-weight:600}
+th:not(.l):not(.why),td:not(.l):not(.why){white-space:nowrap;overflow-wrap:normal;width:1%}
 td{border-top:1px solid #e1e4e8}
 .l{text-align:left}
-.why{text-align:left;font-size:.8rem;color:#59626d}
+.why{text-align:left;font-size:.8rem;color:#59626d;overflow-wrap:normal}
 .wide{display:none}
 .muted{color:#59626d}
 .badge{font-size:.75rem;padding:0 .35rem;border-radius:.6rem;background:#e1e4e8;

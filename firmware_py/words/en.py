@@ -32,7 +32,7 @@ WORDS: dict[str, str] = {
     "site.col.goals": "Goals",
     "site.col.gd": "+/-",
     "site.col.points": "Pts",
-    "site.col.why": "Why above the next",
+    "site.col.why": "Why",
     "site.col.player": "Player",
     "site.col.goals_scored": "Goals",
     "site.why.points": "points",
