@@ -116,6 +116,12 @@ setInterval(tick,250);setTimeout(poll,1000);
 """
 
 
+def shows_halls(path: str) -> bool:
+    """Whether the page at ``path`` shows the halls' live state (which changes every second
+    while a clock runs); the others change only with results and the schedule."""
+    return path == "" or path.startswith("hall/")
+
+
 def slug(name: str) -> str:
     """``name`` as ``a-z 0-9 -`` ("Střešovice B" -> "stresovice-b"); "x" if nothing is left."""
     plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")

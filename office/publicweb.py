@@ -28,7 +28,6 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import format_datetime, parsedate_to_datetime
 from http import HTTPStatus
@@ -41,50 +40,69 @@ from firmware_py import words
 
 from .board import SnapshotBoard
 from .public import public_snapshot
-from .publicsite import PAGE_CSP, Site
+from .publicsite import PAGE_CSP, Site, shows_halls
 from .siteexport import ExportError, write_site
 
 log = logging.getLogger(__name__)
 
 CACHE_CONTROL = "public, max-age=1"
 EXPORT_EVERY_S = 1.0  # the static export is rewritten at most this often
+# A new rendition at most this often: the halls' clocks make the office's snapshot change up
+# to four times a second, and a phone that asks every second needs no more; a change still
+# shows within 2 s (this, plus the page's 1 s poll, plus max-age=1 at most).
+RENDER_EVERY_S = 0.5
 WAKE_S = 0.25  # how often the site's thread looks up from the board (stop, a due export)
 HTML = "text/html; charset=utf-8"
 JSON = "application/json; charset=utf-8"
 
 
-@dataclass(frozen=True, slots=True)
 class Resource:
-    """One answer's body, ready to send: its validators and its compressed form."""
+    """One answer's body, ready to send: its validators and (made on first demand, once)
+    its compressed form."""
 
-    body: bytes
-    gzipped: bytes
-    etag: str  # quoted, strong: the same bytes, the same tag
-    last_modified: datetime  # UTC, whole seconds (what HTTP dates hold)
-    content_type: str
+    __slots__ = ("_gzipped", "_lock", "body", "content_type", "etag", "last_modified")
+
+    def __init__(self, body: bytes, content_type: str, path: str, stamp: Stamp) -> None:
+        self.body = body
+        self.content_type = content_type
+        self.etag = '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
+        self.last_modified = stamp(path, self.etag)  # UTC, whole seconds (as HTTP dates)
+        self._gzipped: bytes | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def gzipped(self) -> bytes:
+        with self._lock:
+            if self._gzipped is None:
+                # mtime=0: the same bytes always compress to the same bytes.
+                self._gzipped = gzip.compress(self.body, 6, mtime=0)
+            return self._gzipped
 
 
 Stamp = Callable[[str, str], datetime]  # (path, etag) -> when that content first appeared
 
 
-def _resource(body: bytes, content_type: str, path: str, stamp: Stamp) -> Resource:
-    etag = '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
-    # mtime=0: the same bytes compress to the same bytes (a stable compressed form).
-    return Resource(body, gzip.compress(body, 6, mtime=0), etag, stamp(path, etag),
-                    content_type)
-
-
 class Rendition:
-    """One public snapshot and its pages, each rendered once, when first asked for."""
+    """One public snapshot and its pages, each rendered once, when first asked for.
 
-    def __init__(self, doc: Mapping[str, Any], lang: str, stamp: Stamp) -> None:
+    ``previous``: the rendition this one replaces. If only the halls changed (a clock ran
+    on), the pages that do not show them are taken over as they are, not rendered again:
+    while a match is played the front page changes every second, a team's page does not."""
+
+    def __init__(self, doc: Mapping[str, Any], lang: str, stamp: Stamp,
+                 previous: Rendition | None = None) -> None:
         self.doc = doc
         self.site = Site(doc, lang)
         self._stamp = stamp
         body = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-        self.json = _resource(body, JSON, "public.json", stamp)
+        self.json = Resource(body, JSON, "public.json", stamp)
         self._pages: dict[str, Resource | None] = {}
         self._lock = threading.Lock()
+        self._settled = {k: v for k, v in doc.items() if k != "halls"}
+        if previous is not None and previous.site.lang == lang \
+                and previous._settled == self._settled:
+            with previous._lock:
+                self._pages = {p: r for p, r in previous._pages.items() if not shows_halls(p)}
 
     @property
     def etag(self) -> str:
@@ -92,11 +110,15 @@ class Rendition:
 
     def page(self, path: str) -> Resource | None:
         """The page at ``path`` ("" the front page, "team/lions/"), or None."""
-        with self._lock:  # one render per page, however many phones ask at once
+        if path in self._pages:  # rendered already: no lock (a dict read is atomic)
+            return self._pages[path]
+        # One render at a time, and once per page however many phones ask at once: renders
+        # share the interpreter with the office's own loop, so they queue here, not there.
+        with self._lock:
             if path not in self._pages:
                 html = self.site.page(path)
                 self._pages[path] = (None if html is None else
-                                     _resource(html.encode("utf-8"), HTML, path, self._stamp))
+                                     Resource(html.encode("utf-8"), HTML, path, self._stamp))
             return self._pages[path]
 
     def files(self) -> dict[str, bytes]:
@@ -116,6 +138,7 @@ class PublicSite:
 
     def __init__(self, board: SnapshotBoard, language: str = words.DEFAULT, *,
                  export: Path | None = None, export_every: float = EXPORT_EVERY_S,
+                 render_every: float = RENDER_EVERY_S,
                  wall: Callable[[], datetime] = lambda: datetime.now(UTC),
                  monotonic: Callable[[], float] = time.monotonic) -> None:
         words.table(language)  # an unknown language is refused here, at the start
@@ -123,6 +146,8 @@ class PublicSite:
         self.language = language
         self.export = export
         self.export_every = export_every
+        self.render_every = render_every
+        self._rendered_at = float("-inf")
         self.wall = wall
         self.monotonic = monotonic
         self.exports = 0  # how many times the export was written (for tests and logs)
@@ -156,13 +181,22 @@ class PublicSite:
         """Take the board's snapshot if it is new (waiting up to ``timeout``), and write the
         export if one is due; True if a new rendition was made. (The thread's loop; a test
         calls it directly.)"""
-        doc = self.board.wait(self._version, timeout) if timeout > 0 else self.board.current()
+        wait = self._rendered_at + self.render_every - self.monotonic()
+        if wait > 0:  # too soon after the last one: take the board's news a moment later
+            if timeout > 0:
+                self._stop.wait(min(wait, timeout))
+            doc: dict[str, Any] = {"version": self._version}
+        elif timeout > 0:
+            doc = self.board.wait(self._version, timeout)
+        else:
+            doc = self.board.current()
         version = doc.get("version")
         made = False
         if isinstance(version, int) and version != self._version and version > 0:
             self._version = version
+            self._rendered_at = self.monotonic()
             public = public_snapshot(doc)
-            rendition = Rendition(public, self.language, self._stamp)
+            rendition = Rendition(public, self.language, self._stamp, self._current)
             old = self._current
             if old is None or old.etag != rendition.etag:
                 self._current = rendition  # the swap: requests in flight keep the old one

@@ -286,3 +286,27 @@ def test_export_site_command_writes_from_the_store(tmp_path: Path,
     assert main(["export-site", str(out), "--tournament", str(CUP),
                  "--db", str(tmp_path / "missing.sqlite")]) == 2
     assert "no store" in capsys.readouterr().err
+
+
+def test_a_clock_running_on_renders_only_the_pages_that_show_it(
+        board: SnapshotBoard, site: PublicSite, clock: Clock) -> None:
+    publish(board, site, sample_snapshot())
+    before = site.current()
+    assert before is not None
+    team, front = before.page("team/hawks/"), before.page("")
+    doc = sample_snapshot()
+    doc["halls"][1]["live"]["clock_ms"] -= 1000
+    board.publish(doc)
+    assert site.step() is False  # within RENDER_EVERY_S of the last: later
+    clock.advance(site.render_every)
+    assert site.step() is True
+    after = site.current()
+    assert after is not None and after is not before
+    assert after.page("team/hawks/") is team  # taken over, not rendered again
+    assert after.page("") is not front and after.page("") != front
+    doc["groups"][1]["rows"][0]["points"] = 6  # a result: every page anew
+    board.publish(doc)
+    clock.advance(site.render_every)
+    site.step()
+    again = site.current()
+    assert again is not None and again.page("team/hawks/") is not team
