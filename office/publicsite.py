@@ -71,6 +71,7 @@ th{font-size:.8rem;color:#59626d;font-weight:600}
 th:not(.l):not(.why),td:not(.l):not(.why){white-space:nowrap;overflow-wrap:normal;width:1%}
 td{border-top:1px solid #e1e4e8}
 .l{text-align:left}
+td.time{white-space:nowrap;overflow-wrap:normal;width:1%}
 .why{text-align:left;font-size:.8rem;color:#59626d;overflow-wrap:normal}
 .wide{display:none}
 .muted{color:#59626d}
@@ -511,7 +512,7 @@ class Site:
             m = self._by_id.get(_str(b.get("match")), {})
             view = {**b, **{k: v for k, v in m.items() if k in ("score", "state", "decided_by",
                                                                   "home", "away")}}
-            rows.append(f'<tr data-match="{_e(b.get("match"))}"><td class="l">'
+            rows.append(f'<tr data-match="{_e(b.get("match"))}"><td class="l time">'
                         f'{_e(b.get("match"))}<div class="muted">{_e(self._time(b))}</div></td>'
                         f'<td class="l teams">{self._pairing(view, root)}</td>'
                         f'<td class="score">{self._result(view)}</td></tr>')
