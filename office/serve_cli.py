@@ -190,9 +190,7 @@ def run_serve(args: argparse.Namespace) -> int:
             print(f"office serve: --public-port {args.public_port}: {err.strerror or err}",
                   file=sys.stderr)
             return 2
-        public_web.start()
-        # The demo and scripts read the address from this line.
-        log.info("public site on %s", public_web.url("/"))
+        public_web.start()  # it logs its address
     stop = threading.Event()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
