@@ -116,6 +116,9 @@ class Tournament:
     # What the schedule check found worth a look but not a refusal (a team playing back to
     # back, home and away unbalanced): shown with the ledger's warnings.
     warnings: tuple[str, ...] = ()
+    # The language of what the public reads (the public site): one of
+    # firmware_py.words.LANGUAGES.
+    language: str = "en"
 
     def match(self, match_id: str) -> ScheduledMatch | None:
         for m in self.matches:

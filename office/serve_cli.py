@@ -20,6 +20,7 @@ from .event import Event
 from .files import load_event
 from .model import DecidedBy
 from .printouts import Printouts
+from .publicweb import PublicSite, PublicWeb
 from .schedule_cli import remember_started_file
 from .service import OfficeService, effective_event
 from .store import Store, StoreError, is_read_only
@@ -57,6 +58,14 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
                             "?lang= picks another; default %(default)s)")
     serve.add_argument("--host", default="0.0.0.0",
                        help="address the page listens on (default %(default)s)")
+    serve.add_argument("--public-port", type=int, metavar="PORT",
+                       help="serve the public results site (read-only, for phones) on this "
+                            "port (0: any free port)")
+    serve.add_argument("--public-bind", default="0.0.0.0", metavar="ADDR",
+                       help="address the public site listens on (default %(default)s)")
+    serve.add_argument("--export-site", type=Path, metavar="DIR",
+                       help="keep a static export of the public site in DIR, rewritten "
+                            "(atomically, at most once a second) on every change")
     serve.add_argument("--log-level", default="INFO",
                        choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     serve.set_defaults(func=run_serve)
@@ -170,6 +179,24 @@ def run_serve(args: argparse.Namespace) -> int:
         web = OfficeWeb(board, host=args.host, port=args.http, printouts=printouts.page)
         web.start()
         log.info("office page on http://%s:%d/", args.host, web.port)
+    public: PublicSite | None = None
+    public_web: PublicWeb | None = None
+    if args.public_port is not None or args.export_site is not None:
+        public = PublicSite(board, event.language, export=args.export_site)
+        public.start()
+        if args.export_site is not None:
+            log.info("public site exported to %s", args.export_site)
+    if public is not None and args.public_port is not None:
+        try:
+            public_web = PublicWeb(public, host=args.public_bind, port=args.public_port)
+        except OSError as err:
+            public.stop()
+            if web is not None:
+                web.stop()
+            print(f"office serve: --public-port {args.public_port}: {err.strerror or err}",
+                  file=sys.stderr)
+            return 2
+        public_web.start()  # it logs its address
     stop = threading.Event()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
@@ -192,5 +219,9 @@ def run_serve(args: argparse.Namespace) -> int:
         peer.close()
         if web is not None:
             web.stop()
+        if public_web is not None:
+            public_web.stop()
+        if public is not None:
+            public.stop()
         store.close()
     return 0

@@ -46,7 +46,7 @@ from datetime import date, datetime, time, timedelta
 from types import MappingProxyType
 from typing import Any
 
-from firmware_py import wire
+from firmware_py import wire, words
 from firmware_py.core.errors import PresetError
 from firmware_py.core.phase import Stage as PhaseStage
 from firmware_py.core.preset import Preset, StandingsRules, parse_standings
@@ -63,7 +63,7 @@ _SHORT_MAX = 6
 _PLACEHOLDERS = "A1 = first of group A, W:SF1 / L:SF1 = winner / loser of match SF1"
 
 _TOP_KEYS = ("name", "id", "preset", "points", "standings", "slot_minutes", "groups",
-             "matches")
+             "matches", "language")
 _GROUP_KEYS = ("name", "teams")
 _TEAM_KEYS = ("name", "short", "colours", "roster")
 _MATCH_KEYS = ("id", "group", "stage", "hall", "start", "home", "away", "preset")
@@ -105,6 +105,7 @@ def parse_tournament(data: Mapping[str, object], source: str,
     top = _read(data, source, _TOP_KEYS)
     name = top.string("name")
     tournament_id = top.name("id")
+    language = top.choice("language", words.LANGUAGES, words.DEFAULT)
     preset = _preset(top, presets)
     rules = _rules(top, preset)
     slot = top.get("slot_minutes", None)
@@ -119,7 +120,7 @@ def parse_tournament(data: Mapping[str, object], source: str,
     matches = schedule.matches()
     return Tournament(name=name, id=tournament_id, preset=preset.name,
                       teams=MappingProxyType(teams), groups=groups, matches=matches,
-                      rules=rules, warnings=schedule.warnings)
+                      rules=rules, warnings=schedule.warnings, language=language)
 
 
 def match_length(preset: Preset) -> timedelta:
