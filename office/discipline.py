@@ -76,9 +76,9 @@ def suspensions(tournament: Tournament, pairings: Mapping[str, Pairing],
         if outcome is not None and outcome.state.has_result:
             for team in dict.fromkeys(p.team for p in outcome.penalties):
                 penalised.setdefault(team, []).append(index)
-        for team in dict.fromkeys(_teams(match, pairings)):
-            if team is not None:
-                plays.setdefault(team, []).append(index)
+        for playing in dict.fromkeys(_teams(match, pairings)):
+            if playing is not None:
+                plays.setdefault(playing, []).append(index)
     found = [ban for team, indices in penalised.items()
              for ban in team_bans(tournament, team, indices, plays.get(team, ()), outcomes)]
     return [s for _, s in sorted(found, key=lambda ban: ban[0])]

@@ -22,6 +22,7 @@ from .model import (
     DecidedBy,
     Draw,
     GameResult,
+    Group,
     GroupTable,
     MatchOutcome,
     PenaltyEntry,
@@ -96,6 +97,10 @@ class Ledger:
     warnings: tuple[str, ...] = ()
     next_change: datetime | None = None  # the next protest window to close
     draws: tuple[Draw, ...] = field(default=())
+    # The schedule by hall, in schedule order: a hall's next reads its own matches, not the
+    # whole event's (empty: the whole schedule is read).
+    by_hall: Mapping[str, tuple[ScheduledMatch, ...]] = field(default_factory=dict,
+                                                               compare=False)
 
     def outcomes(self) -> dict[str, MatchOutcome]:
         return {m: v.outcome for m, v in self.matches.items()}
@@ -104,7 +109,7 @@ class Ledger:
         """The hall's next match: the first of its schedule it has sent nothing of and that
         has no result. A match being played is not "next": the hall loads the next one only
         after its final, and must not load the one it is playing again."""
-        for m in self.tournament.matches:
+        for m in self.by_hall.get(hall, ()) if self.by_hall else self.tournament.matches:
             if m.hall != hall:
                 continue
             view = self.matches[m.id]
@@ -371,7 +376,9 @@ def build_from(
         else:
             outcomes[m.id] = views[m.id].outcome
             bracket_ids.append(m.id)
-    tables = _tables(tournament, outcomes, draws)
+    scheduled = group_schedule(tournament)
+    tables = {g.name: group_table(tournament, g, scheduled[g.name], outcomes, draws)
+              for g in tournament.groups}
     pairings: dict[str, bracket.Pairing] = {}
     for _ in range(len(bracket_ids) + 1):
         filled = bracket.fill(tournament, tables, outcomes)
@@ -399,24 +406,37 @@ def build_from(
 
     suspensions = tuple(discipline.suspensions(tournament, pairings, outcomes))
     return Ledger(tournament, views, tables, pairings, suspensions, tuple(warnings),
-                  next_change, tuple(draws))
+                  next_change, tuple(draws), schedule_by_hall(tournament))
 
 
-def _tables(tournament: Tournament, outcomes: Mapping[str, MatchOutcome],
-            draws: Sequence[Draw]) -> dict[str, GroupTable]:
-    tables: dict[str, GroupTable] = {}
-    for group in tournament.groups:
-        scheduled = tournament.group_matches(group.name)
-        counted = [outcomes[m.id] for m in scheduled if outcomes[m.id].result is not None]
-        tables[group.name] = rank_group(
-            group,
-            [o.result for o in counted if o.result is not None],
-            tournament.rules,
-            [d for d in draws if d.group == group.name],
-            provisional=any(not o.state.settled for o in counted),
-            complete=len(counted) == len(scheduled),
-        )
-    return tables
+def schedule_by_hall(tournament: Tournament) -> dict[str, tuple[ScheduledMatch, ...]]:
+    by_hall: dict[str, list[ScheduledMatch]] = {}
+    for m in tournament.matches:
+        by_hall.setdefault(m.hall, []).append(m)
+    return {hall: tuple(ms) for hall, ms in by_hall.items()}
+
+
+def group_schedule(tournament: Tournament) -> dict[str, tuple[ScheduledMatch, ...]]:
+    """Every group's matches (``Tournament.group_matches`` of each, in one pass)."""
+    by_group: dict[str, list[ScheduledMatch]] = {g.name: [] for g in tournament.groups}
+    for m in tournament.matches:
+        if m.group is not None:
+            by_group.setdefault(m.group, []).append(m)
+    return {g: tuple(ms) for g, ms in by_group.items()}
+
+
+def group_table(tournament: Tournament, group: Group, scheduled: Sequence[ScheduledMatch],
+                outcomes: Mapping[str, MatchOutcome], draws: Sequence[Draw]) -> GroupTable:
+    """One group's table from the outcomes of its ``scheduled`` matches."""
+    counted = [outcomes[m.id] for m in scheduled if outcomes[m.id].result is not None]
+    return rank_group(
+        group,
+        [o.result for o in counted if o.result is not None],
+        tournament.rules,
+        [d for d in draws if d.group == group.name],
+        provisional=any(not o.state.settled for o in counted),
+        complete=len(counted) == len(scheduled),
+    )
 
 
 def _settle(view: MatchView, now: datetime | None) -> MatchView:
