@@ -24,17 +24,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from . import bracket, discipline
+# build_from's own helpers are called through its module (ledger._read_match...): one
+# reading of a match for both folds, the same one a test replaces.
+from . import bracket, discipline, ledger
 from .ledger import (
     Correction,
     Ledger,
     MatchDigest,
     MatchView,
-    _corrected,
-    _ranges,
-    _read_match,
-    _renamed,
-    _settle,
     group_schedule,
     group_table,
     schedule_by_hall,
@@ -111,6 +108,7 @@ class LedgerFold:
         self._bans: dict[str, list[tuple[discipline.BanKey, discipline.Suspension]]] = {}
         self._suspensions: tuple[discipline.Suspension, ...] = ()
         self._affected: set[str] = set()  # teams whose bans may have moved in this build
+        self.changed: set[str] = set()  # the matches whose view the last build changed
 
     def build(self, by_match: Mapping[str, MatchDigest], corrections: Sequence[Correction] = (),
               draws: Sequence[Draw] = (), now: datetime | None = None, *,
@@ -152,7 +150,8 @@ class LedgerFold:
         for mid in viewed:
             m = matches[self._index[mid]]
             if m.group is not None:
-                new_outcomes[mid] = _renamed(self._base[mid].outcome, m.home.team, m.away.team)
+                new_outcomes[mid] = ledger._renamed(self._base[mid].outcome, m.home.team,
+                                                    m.away.team)
                 dirty_groups.add(m.group)
         draws = tuple(draws)
         if draws != self._draws:
@@ -182,6 +181,7 @@ class LedgerFold:
             changed_outcomes |= refilled
 
         views = self._views
+        self.changed = set()
         for mid in viewed | changed_outcomes:
             base, outcome = self._base[mid], self._outcomes[mid]
             view = base if base.outcome is outcome else replace(base, outcome=outcome)
@@ -189,6 +189,7 @@ class LedgerFold:
                 if views is self._views:
                     views = dict(views)
                 views[mid] = view
+                self.changed.add(mid)
         if first:
             views = {m.id: views[m.id] for m in matches}
         self._views = views
@@ -196,10 +197,10 @@ class LedgerFold:
         self._warn(viewed | changed_outcomes | changed_pairings)
         self._discipline(changed_outcomes)
 
-        ledger = Ledger(t, views, tables, self._pairings, self._suspensions, self._warnings,
-                        min(self._unconfirmed.values(), default=None), draws, self._by_hall)
-        self._ledger = ledger
-        return ledger
+        built = Ledger(t, views, tables, self._pairings, self._suspensions, self._warnings,
+                       min(self._unconfirmed.values(), default=None), draws, self._by_hall)
+        self._ledger = built
+        return built
 
     def _view(self, candidates: set[str], by_match: Mapping[str, MatchDigest],
               corrections: Mapping[str, Correction], now: datetime | None) -> set[str]:
@@ -213,7 +214,7 @@ class LedgerFold:
             version = 0 if digest is None else digest.version
             read = self._read.get(mid)
             if read is None or read[0] is not digest or read[1] != version:
-                view = _read_match(m, digest or MatchDigest(), self._window)
+                view = ledger._read_match(m, digest or MatchDigest(), self._window)
                 self._read[mid] = (digest, version, view)
             else:
                 view = read[2]
@@ -222,17 +223,17 @@ class LedgerFold:
                 self._to_settle[mid] = view.confirm_at
             else:
                 self._to_settle.pop(mid, None)
-            view = _settle(view, now)
+            view = ledger._settle(view, now)
             correction = corrections.get(mid)
             if correction is not None:
-                view = _corrected(view, correction)
+                view = ledger._corrected(view, correction)
             if mid in self._base and view == self._base[mid]:
                 continue
             self._base[mid] = view
             changed.add(mid)
             if view.gaps:
-                self._gap_warnings[index] = (f"{mid}: events {_ranges(view.gaps)} from "
-                                             f"{m.hall} not received")
+                self._gap_warnings[index] = (f"{mid}: events {ledger._ranges(view.gaps)} "
+                                             f"from {m.hall} not received")
             else:
                 self._gap_warnings.pop(index, None)
             if view.outcome.state is ResultState.FINAL and view.confirm_at is not None:
@@ -278,7 +279,7 @@ class LedgerFold:
             pairings = {**self._static, **filled}
             for mid in self._bracket_ids:
                 p = pairings[mid]
-                outcomes[mid] = _renamed(base[mid].outcome, p.home, p.away)
+                outcomes[mid] = ledger._renamed(base[mid].outcome, p.home, p.away)
         changed_pairings: set[str] = set()
         new_pairings = self._pairings
         if first:
