@@ -41,6 +41,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 from pathlib import Path
@@ -60,7 +61,8 @@ from firmware_py import presets, wire
 from firmware_py.mqtt import OfficePeer
 from office.ledger import MatchCache, Received, build, build_from
 from office.model import Tournament
-from office.service import OfficeService
+from office.board import SnapshotBoard
+from office.service import OfficeService, ledger_from_store
 from office.standings import rank_group
 from office.store import Store
 from office.tournament import parse_tournament
@@ -92,26 +94,55 @@ def round_robin(teams: list[str]) -> list[list[tuple[str, str]]]:
     return rounds
 
 
-def big_cup() -> Tournament:
-    """16 groups of 6 in 4 halls; group g plays in hall g % 4, one match an hour a hall,
-    rounds interleaved across a hall's groups (the last match scheduled is group P's)."""
-    groups = [chr(ord("A") + g) for g in range(GROUPS)]
+def group_name(g: int) -> str:
+    """A, B, ... Z, BA, BB, ...: letters only (a group name may not end in a digit)."""
+    name = chr(ord("A") + g % 26)
+    while g >= 26:
+        g //= 26
+        name = chr(ord("A") + g % 26) + name
+    return name
+
+
+def big_cup(groups: int = GROUPS, halls: int = HALLS, *, knockout: bool = False) -> Tournament:
+    """``groups`` groups of 6 in ``halls`` halls; group g plays in hall g % halls, one match
+    an hour a hall, rounds interleaved across a hall's groups (the last match scheduled is
+    the last group's). ``knockout``: quarter-finals of the first 8 groups' top two, semis
+    and a final, after the group stage."""
+    names = [group_name(g) for g in range(groups)]
     matches: list[dict[str, Any]] = []
-    slot = [0] * HALLS
-    numbers = dict.fromkeys(groups, 0)
-    rounds = {g: round_robin([f"{g} {n}" for n in NAMES[:TEAMS]]) for g in groups}
+    slot = [0] * halls
+    numbers = dict.fromkeys(names, 0)
+    rounds = {g: round_robin([f"{g} {n}" for n in NAMES[:TEAMS]]) for g in names}
+
+    def start(hall: int) -> datetime:
+        at = DAY1 + timedelta(days=slot[hall] // 12, hours=slot[hall] % 12)
+        slot[hall] += 1
+        return at
+
     for r in range(TEAMS - 1):
-        for g_index, g in enumerate(groups):
-            hall = g_index % HALLS
+        for g_index, g in enumerate(names):
+            hall = g_index % halls
             for home, away in rounds[g][r]:
                 numbers[g] += 1
-                start = DAY1 + timedelta(days=slot[hall] // 12, hours=slot[hall] % 12)
-                slot[hall] += 1
-                matches.append({"id": f"{g}{numbers[g]}", "group": g, "hall": f"hall-{hall + 1}",
-                                "start": start, "home": home, "away": away})
+                matches.append({"id": f"{g}{numbers[g]}", "group": g,
+                                "hall": f"hall-{hall + 1}", "start": start(hall),
+                                "home": home, "away": away})
+    if knockout and groups >= 8:
+        last = max(range(halls), key=lambda h: slot[h])
+        ko_hall = f"hall-{last + 1}"
+        for i in range(4):
+            matches.append({"id": f"QF{i + 1}", "stage": "playoff", "hall": ko_hall,
+                            "start": start(last), "home": f"{names[2 * i]}1",
+                            "away": f"{names[2 * i + 1]}2"})
+        for i in range(2):
+            matches.append({"id": f"SF{i + 1}", "stage": "playoff", "hall": ko_hall,
+                            "start": start(last), "home": f"W:QF{2 * i + 1}",
+                            "away": f"W:QF{2 * i + 2}"})
+        matches.append({"id": "F", "stage": "playoff", "hall": ko_hall, "start": start(last),
+                        "home": "W:SF1", "away": "W:SF2"})
     data = {"name": "Bench Cup", "id": "bench-cup", "preset": PRESET,
             "groups": [{"name": g, "teams": [f"{g} {n}" for n in NAMES[:TEAMS]]}
-                       for g in groups],
+                       for g in names],
             "matches": matches}
     return parse_tournament(data, "bench-cup", {PRESET: presets.load(PRESET)})
 
@@ -123,6 +154,8 @@ def play_all(t: Tournament, seed: int) -> Payloads:
     weights = [w for _, w in PENALTIES]
     out: Payloads = {}
     for m in t.matches:
+        if m.group is None:
+            continue  # the knockout's matches are not played here
         assert m.home.team is not None and m.away.team is not None
         pens = [(rng.choice(("home", "away")), rng.randint(2, 9),
                  rng.choices(kinds, weights)[0]) for _ in range(rng.choice((0, 0, 1, 2)))]
@@ -183,6 +216,120 @@ def rerank(t: Tournament, games: Payloads, repeat: int) -> None:
     print(f"  p50 baseline / p50 service: {ratio:.1f}x")
     print(f"  rank_group, group {group.name} alone ({len(group.teams)} teams, {len(results)} "
           f"results): p50 {ms(percentile(ranks, 50))}  p99 {ms(percentile(ranks, 99))}")
+
+
+# -- 1b. the service's refresh after one result, by the size of the event -------------------
+
+
+@dataclass(frozen=True)
+class Message:
+    topic: str
+    payload: bytes
+
+
+class CountingPeer:
+    """The broker side of the service in process: counts what it would publish."""
+
+    def __init__(self) -> None:
+        self.published = 0
+
+    def poll(self, timeout: float = 0.0) -> list[Any]:
+        return []
+
+    def ack(self, message: Any) -> bool:
+        return True
+
+    def publish_retained(self, topic: str, payload: bytes, qos: int = 1) -> None:
+        self.published += 1
+
+
+class FakeClock:
+    """The service's wall and monotonic clocks, moved by the bench (a minute a result)."""
+
+    def __init__(self, start: datetime) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def seconds(self) -> float:
+        return (self.now - DAY1).total_seconds()
+
+
+def scaled(matches: int) -> tuple[Tournament, int]:
+    """The cup of about ``matches`` group matches (groups of 6: 15 each), one hall per 60
+    matches (4 halls at 240, 50 at 3,000), and a knockout of 7 matches; its hall count."""
+    groups = max(8, round(matches / 15))
+    halls = max(4, round(groups * 15 / 60))
+    return big_cup(groups, halls, knockout=True), halls
+
+
+def bulk_prefill(store: Store, games: Payloads, ids: list[str], received: datetime) -> int:
+    """``prefill`` in one transaction (one fsync, not one an event: 120,000 at 3,000 matches).
+    The bench's own shortcut into the store's connection; the office commits every event."""
+    n = 0
+    with store._lock:
+        store._db.execute("BEGIN")
+    for mid in ids:
+        for p in games[mid]:
+            n += store.add_event(hall_event(p), received)
+    with store._lock:
+        store._db.execute("COMMIT")
+    return n
+
+
+def refresh_by_size(work: Path, size: int, seed: int, results: int) -> tuple[int, int, int]:
+    """The service's refresh (fold, publish, page snapshot) after one result, ``results``
+    times, at a cup of ``size`` matches whose every other match is already stored; prints
+    and returns (matches, p50, p99)."""
+    t, halls = scaled(size)
+    games = play_all(t, seed)
+    group = [m for m in t.matches if m.group is not None]
+    played, measured = group[:-results], group[-results:]
+    clock = FakeClock(DAY1 + timedelta(days=30))
+    store = Store(work / f"scale-{size}.sqlite")
+    stored = bulk_prefill(store, games, [m.id for m in played], clock.now - timedelta(days=1))
+    peer = CountingPeer()
+    t0 = time.monotonic()
+    service = OfficeService(t, store, peer, SnapshotBoard(), wall=clock, monotonic=clock.seconds)
+    service.refresh()
+    start_s = time.monotonic() - t0
+    refreshes: list[int] = []
+    stores: list[int] = []
+    published = 0
+    for m in measured:
+        topic = wire.hall_topic(t.id, m.hall, wire.EVENTS)
+        *live, final = games[m.id]
+        for p in live:  # the match played: every event folded, not timed
+            service.handle(Message(topic, wire.encode(p)))
+            service.refresh_if_needed()
+        clock.now += timedelta(minutes=1)
+        before = peer.published
+        stores.append(timed(partial(service.handle, Message(topic, wire.encode(final)))))
+        refreshes.append(timed(service.refresh_if_needed))
+        published += peer.published - before
+    assert service.ledger is not None
+    fresh = ledger_from_store(t, store, clock.now)
+    assert service.ledger == fresh, "the incremental fold differs from a fold from scratch"
+    store.close()
+    p50, p99 = percentile(refreshes, 50), percentile(refreshes, 99)
+    print(f"  {len(t.matches):5} matches ({len(t.groups)} groups, {halls} halls, {stored} "
+          f"events stored; service start {start_s:.1f} s): refresh p50 {ms(p50)}  "
+          f"p99 {ms(p99)}  max {ms(max(refreshes))}; store+ack of the final "
+          f"p50 {ms(percentile(stores, 50))}; {published / len(measured):.1f} retained "
+          f"publishes a result")
+    return len(t.matches), p50, p99
+
+
+def refresh_scale(work: Path, sizes: list[int], seed: int, results: int) -> None:
+    print(f"refresh after one result, by size: the service (OfficeService, its store on "
+          f"disk, a counting peer) with every match stored but the last {results}; those are "
+          f"played one by one and the refresh after each final is timed")
+    figures = [refresh_by_size(work, size, seed, results) for size in sizes]
+    base = figures[0]
+    for matches, p50, p99 in figures[1:]:
+        print(f"  {matches} / {base[0]} matches: p50 {p50 / base[1]:.2f}x  "
+              f"p99 {p99 / base[2]:.2f}x")
 
 
 # -- 2. final event -> retained standings through mosquitto -----------------------------------
@@ -388,10 +535,21 @@ def main() -> int:
     p.add_argument("--matches", type=whole_number(GROUPS * TEAMS * (TEAMS - 1) // 2), default=40,
                    help="matches published through mosquitto (the last ones scheduled)")
     p.add_argument("--seed", type=int, default=7, help="seed of the scores and penalties")
+    p.add_argument("--scale", type=whole_number(), nargs="+", metavar="N",
+                   help="instead: the service's refresh after one result at cups of about N "
+                        "matches each (e.g. 240 960 3000), ratios against the first, then "
+                        "final -> retained standings through mosquitto at the largest, "
+                        "its halls all sending")
     p.add_argument("--load", action="store_true",
                    help="keep every core busy (one busy-loop process each) while measuring")
     args = p.parse_args()
 
+    if args.scale:
+        with busy_cores(args.load) as workers, \
+                tempfile.TemporaryDirectory(prefix="office-bench-") as tmp:
+            print(f"load: {workers} busy-loop processes" if workers else "load: none")
+            refresh_scale(Path(tmp), args.scale, args.seed, args.repeat)
+        return 0
     t0 = time.monotonic()
     t = big_cup()
     games = play_all(t, args.seed)

@@ -38,7 +38,8 @@ from .ledger import (
     build_from,
 )
 from .model import DecidedBy, Draw, GroupTable, ScheduledMatch, Tournament
-from .snapshot import AlertView, HallLive, event_snapshot
+from .pagecache import PageCache
+from .snapshot import AlertView, HallLive
 from .store import (
     DISCARDED,
     QUARANTINED,
@@ -201,6 +202,10 @@ class OfficeService:
         self._published: dict[str, bytes] = {}  # topic -> retained payload last sent
         self._sent_tables: dict[tuple[str, str], GroupTable] = {}  # (category, group)
         self._incremental = False  # the last fold was the folds' (else from scratch)
+        # The page's snapshot, made again from what changed; by category the matches whose
+        # view changed since it was last made (None: not known, look at every match).
+        self._page = PageCache(event)
+        self._page_changed: dict[str, set[str]] | None = None
         self._data_version = -1
         # Only this process adds alerts; the office's actions are re-read when another
         # process has written to the store (refresh_if_needed), not on every refresh.
@@ -461,6 +466,9 @@ class OfficeService:
                            now, touched=touched)
                        for c in self.event.categories}
             self._incremental = True
+            if self._page_changed is not None:
+                for name, fold in self._folds.items():
+                    self._page_changed.setdefault(name, set()).update(fold.changed)
             return ledgers
         except Exception:
             log.exception("folding the ledger failed: looking for the event it failed on")
@@ -468,6 +476,7 @@ class OfficeService:
         for fold in self._folds.values():
             fold.reset()
         self._incremental = False
+        self._page_changed = None
         trial = {mid: MatchDigest() for mid in self._events}
 
         def folds() -> bool:
@@ -519,8 +528,10 @@ class OfficeService:
         self._view_dirty = False
         self._view_at = self.monotonic()
         if self.board is not None:
-            self.board.publish(event_snapshot(self.event, ledgers, self.halls, self._alerts,
-                                              now, office=self.office_document()))
+            self.board.publish(self._page.build(ledgers, self.halls, self._alerts, now,
+                                                office=self.office_document(),
+                                                changed=self._page_changed))
+            self._page_changed = {}
 
     def _publish(self, ledgers: dict[str, Ledger], previous: dict[str, Ledger] | None) -> None:
         """The retained documents that may have changed since ``previous``: a table the

@@ -1,0 +1,204 @@
+"""The page's snapshot kept between refreshes: ``snapshot.event_snapshot`` made again from
+only what changed (issue 17).
+
+The service shows the page after every fold and, at most every ``VIEW_S``, after a hall's
+state. Made from scratch that is one document per match, group, bracket match and ban of
+the whole event: at 3,000 matches tens of milliseconds, every result. Here every part is
+kept with what it was made from, and made again only when that changed: a list of the
+previous snapshot is reused whole when nothing in it changed, and copied with only the
+changed entries replaced otherwise (a web reader may still be encoding the old one, so a
+list once handed out is never written to). The matches' entries are told apart by the
+fold's ``changed`` (the matches whose view it replaced): what the page shows of a match
+reads its view and its pairing only, so without a changed pairing nothing else can differ.
+
+The document equals ``event_snapshot``'s for the same input (tests/office/test_page_cache.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from . import merge, snapshot
+from .event import Category, Event
+from .ledger import Ledger
+from .model import ScheduledMatch
+from .snapshot import AlertView, HallLive
+
+
+class PageCache:
+    """The page's snapshot of one event, made again part by part."""
+
+    def __init__(self, event: Event) -> None:
+        self.event = event
+        self._halls = event.halls()
+        plain = event.plain
+        every = [(c, m) for c in event.categories for m in c.tournament.matches]
+        bracket = [(c, m) for c, m in every if m.group is None]
+        if not plain:  # event_snapshot's order: by start (its ISO text), stable
+            every.sort(key=lambda cm: str(snapshot._iso(cm[1].start)))
+            bracket.sort(key=lambda cm: str(snapshot._iso(cm[1].start)))
+        self._order = [(c.name, m.id) for c, m in every]
+        self._position = {key: i for i, key in enumerate(self._order)}
+        self._bracket_order = bracket
+        self._seen: dict[str, Ledger] = {}  # category -> the ledger the parts were made of
+        self._matches: list[dict[str, Any]] = []
+        self._groups: dict[str, list[dict[str, Any]]] = {}
+        self._group_docs: dict[tuple[str, str], tuple[object, dict[str, Any]]] = {}
+        self._bracket: list[dict[str, Any]] = []
+        self._suspensions: dict[str, list[dict[str, Any]]] = {}
+        self._hall_next: dict[str, tuple[Category, ScheduledMatch] | None] = {}
+        self._hall_docs: dict[str, tuple[HallLive, object, dict[str, Any]]] = {}
+
+    def reset(self) -> None:
+        """Make every part again next time."""
+        self._seen = {}
+        self._hall_next = {}
+
+    def build(self, ledgers: Mapping[str, Ledger], halls: Mapping[str, HallLive],
+              alerts: Sequence[AlertView], now: Any, *,
+              office: Mapping[str, Any] | None = None,
+              changed: Mapping[str, set[str]] | None = None) -> dict[str, Any]:
+        """``event_snapshot(event, ledgers, halls, alerts, now, office=office)``.
+
+        ``changed``: by category, the matches whose view changed since the last build
+        (None: not known, every match is looked at)."""
+        event = self.event
+        seen = self._seen
+        if changed is None or any(c.name not in seen for c in event.categories):
+            seen = {}
+        moved_halls = self._update_matches(ledgers, seen, changed)
+        groups = self._update_groups(ledgers, seen)
+        bracket = self._update_bracket(ledgers, seen)
+        suspensions = self._update_suspensions(ledgers, seen)
+        self._seen = dict(ledgers)
+        hall_docs = [self._hall(name, halls.get(name, HallLive()), ledgers,
+                                name in moved_halls or not seen)
+                     for name in self._halls]
+        if event.plain:
+            (only,) = event.categories
+            t = only.tournament
+            return {
+                "office": dict(office or {}),
+                "generated": snapshot._iso(now),
+                "tournament": {"id": t.id, "name": t.name},
+                "groups": groups,
+                "matches": self._matches,
+                "bracket": bracket,
+                "suspensions": suspensions,
+                "halls": hall_docs,
+                "alerts": [{"at": snapshot._iso(a.at), "text": a.text} for a in reversed(alerts)]
+                + [{"at": None, "text": w} for w in ledgers[only.name].warnings],
+            }
+        return {
+            "office": dict(office or {}),
+            "generated": snapshot._iso(now),
+            "tournament": {"id": event.id, "name": event.name},
+            "categories": [{"name": c.name, "title": c.title, "preset": c.tournament.preset,
+                            "groups": [g.name for g in c.tournament.groups]}
+                           for c in event.categories],
+            "groups": groups,
+            "matches": self._matches,
+            "bracket": bracket,
+            "suspensions": suspensions,
+            "halls": hall_docs,
+            "alerts": [{"at": snapshot._iso(a.at), "text": a.text} for a in reversed(alerts)]
+            + [{"at": None, "text": f"{c.name}: {w}"} for c in event.categories
+               for w in ledgers[c.name].warnings],
+        }
+
+    def _match_doc(self, category: str, ledger: Ledger, match: str) -> dict[str, Any]:
+        doc = snapshot._match(ledger, ledger.matches[match])
+        return doc if self.event.plain else {**doc, "category": category}
+
+    def _update_matches(self, ledgers: Mapping[str, Ledger], seen: Mapping[str, Ledger],
+                        changed: Mapping[str, set[str]] | None) -> set[str]:
+        """The matches' entries; the halls whose matches changed."""
+        updates: list[tuple[int, dict[str, Any]]] = []
+        halls: set[str] = set()
+        for c in self.event.categories:
+            ledger, before = ledgers[c.name], seen.get(c.name)
+            if before is not None and before.pairings is ledger.pairings:
+                if before.matches is ledger.matches:
+                    continue
+                ids: Sequence[str] | set[str] = (changed or {}).get(c.name, set())
+            else:
+                ids = list(ledger.matches)
+            for mid in ids:
+                updates.append((self._position[c.name, mid], self._match_doc(c.name, ledger,
+                                                                             mid)))
+                halls.add(ledger.matches[mid].scheduled.hall)
+        if updates:
+            matches = list(self._matches) if len(self._matches) == len(self._order) \
+                else [{} for _ in self._order]
+            for position, doc in updates:
+                matches[position] = doc
+            self._matches = matches
+        return halls
+
+    def _update_groups(self, ledgers: Mapping[str, Ledger], seen: Mapping[str, Ledger]
+                       ) -> list[dict[str, Any]]:
+        for c in self.event.categories:
+            ledger, before = ledgers[c.name], seen.get(c.name)
+            if before is not None and before.tables is ledger.tables:
+                continue
+            docs = []
+            for g in c.tournament.groups:
+                table = ledger.tables[g.name]
+                kept = self._group_docs.get((c.name, g.name))
+                if kept is None or kept[0] is not table:
+                    doc = table.to_json()
+                    kept = (table, doc if self.event.plain else {**doc, "category": c.name})
+                    self._group_docs[c.name, g.name] = kept
+                docs.append(kept[1])
+            self._groups[c.name] = docs
+        return [doc for c in self.event.categories for doc in self._groups[c.name]]
+
+    def _update_bracket(self, ledgers: Mapping[str, Ledger], seen: Mapping[str, Ledger]
+                        ) -> list[dict[str, Any]]:
+        if seen and all(seen[c.name].pairings is ledgers[c.name].pairings
+                        for c in self.event.categories):
+            return self._bracket
+        plain = self.event.plain
+        docs = []
+        for c, m in self._bracket_order:
+            p = ledgers[c.name].pairings[m.id]
+            doc = {"match": m.id, "stage": m.stage.value, "home": p.home, "away": p.away,
+                   "home_slot": m.home.text, "away_slot": m.away.text,
+                   "provisional": p.provisional, "start": snapshot._iso(m.start),
+                   "hall": m.hall}
+            docs.append(doc if plain else {**doc, "category": c.name})
+        self._bracket = docs
+        return docs
+
+    def _update_suspensions(self, ledgers: Mapping[str, Ledger], seen: Mapping[str, Ledger]
+                            ) -> list[dict[str, Any]]:
+        for c in self.event.categories:
+            ledger, before = ledgers[c.name], seen.get(c.name)
+            if before is not None and before.suspensions is ledger.suspensions:
+                continue
+            docs = []
+            for s in ledger.suspensions:
+                doc = {"team": s.team, "player": s.player, "name": s.name, "rule": s.rule,
+                       "offences": s.offences, "offence_match": s.offence_match,
+                       "banned": s.banned, "served": list(s.served),
+                       "pending": list(s.pending), "waiting": s.waiting}
+                docs.append(doc if self.event.plain else {**doc, "category": c.name})
+            self._suspensions[c.name] = docs
+        return [doc for c in self.event.categories for doc in self._suspensions[c.name]]
+
+    def _hall(self, name: str, live: HallLive, ledgers: Mapping[str, Ledger],
+              moved: bool) -> dict[str, Any]:
+        """A hall's entry; its next looked up again only when its matches changed (a hall's
+        next reads the states of its own matches only)."""
+        if moved or name not in self._hall_next:
+            self._hall_next[name] = merge.next_for_hall(self.event, ledgers, name)
+        found = self._hall_next[name]
+        kept = self._hall_docs.get(name)
+        if kept is not None and kept[0] is live and kept[1] == found:
+            return kept[2]
+        doc = snapshot._hall_doc(name, live, found[1].id if found is not None else None)
+        if not self.event.plain:
+            doc["next_category"] = found[0].name if found is not None else None
+        self._hall_docs[name] = (live, found, doc)
+        return doc
