@@ -59,9 +59,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_py import presets, wire
 from firmware_py.mqtt import OfficePeer
+from office.board import SnapshotBoard
 from office.ledger import MatchCache, Received, build, build_from
 from office.model import Tournament
-from office.board import SnapshotBoard
 from office.service import OfficeService, ledger_from_store
 from office.standings import rank_group
 from office.store import Store
@@ -285,6 +285,7 @@ def refresh_by_size(work: Path, size: int, seed: int, results: int) -> tuple[int
     t, halls = scaled(size)
     games = play_all(t, seed)
     group = [m for m in t.matches if m.group is not None]
+    results = min(results, len(group) // 4)  # the same late state of the event at every size
     played, measured = group[:-results], group[-results:]
     clock = FakeClock(DAY1 + timedelta(days=30))
     store = Store(work / f"scale-{size}.sqlite")
@@ -323,8 +324,9 @@ def refresh_by_size(work: Path, size: int, seed: int, results: int) -> tuple[int
 
 def refresh_scale(work: Path, sizes: list[int], seed: int, results: int) -> None:
     print(f"refresh after one result, by size: the service (OfficeService, its store on "
-          f"disk, a counting peer) with every match stored but the last {results}; those are "
-          f"played one by one and the refresh after each final is timed")
+          f"disk, a counting peer) with every match stored but the last {results} (at most a "
+          f"quarter of them); those are played one by one, the refresh after each final "
+          f"timed")
     figures = [refresh_by_size(work, size, seed, results) for size in sizes]
     base = figures[0]
     for matches, p50, p99 in figures[1:]:

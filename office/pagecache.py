@@ -9,7 +9,8 @@ previous snapshot is reused whole when nothing in it changed, and copied with on
 changed entries replaced otherwise (a web reader may still be encoding the old one, so a
 list once handed out is never written to). The matches' entries are told apart by the
 fold's ``changed`` (the matches whose view it replaced): what the page shows of a match
-reads its view and its pairing only, so without a changed pairing nothing else can differ.
+reads its view and its pairing only, and a pairing the fold did not change is the same
+object.
 
 The document equals ``event_snapshot``'s for the same input (tests/office/test_page_cache.py).
 """
@@ -118,12 +119,16 @@ class PageCache:
         halls: set[str] = set()
         for c in self.event.categories:
             ledger, before = ledgers[c.name], seen.get(c.name)
-            if before is not None and before.pairings is ledger.pairings:
+            if before is None:
+                ids: Sequence[str] | set[str] = list(ledger.matches)
+            elif before.pairings is ledger.pairings:
                 if before.matches is ledger.matches:
                     continue
-                ids: Sequence[str] | set[str] = (changed or {}).get(c.name, set())
-            else:
-                ids = list(ledger.matches)
+                ids = (changed or {}).get(c.name, set())
+            else:  # the bracket moved: a pairing the fold kept is the very same object
+                ids = (changed or {}).get(c.name, set()) | {
+                    mid for mid, p in ledger.pairings.items()
+                    if before.pairings.get(mid) is not p}
             for mid in ids:
                 updates.append((self._position[c.name, mid], self._match_doc(c.name, ledger,
                                                                              mid)))

@@ -559,7 +559,7 @@ class OfficeService:
         """The halls whose ``next`` may have changed: those of the matches whose view the
         folds changed, or every hall when anything else of a ledger but its tables,
         warnings and window moved (the bracket, the bans) or it was folded from scratch."""
-        every = self.event.halls()
+        every = self._schedule.halls()  # Event.halls sorts the whole schedule
         if previous is None or not self._incremental:
             return every
         halls: set[str] = set()
