@@ -278,7 +278,8 @@ def bulk_prefill(store: Store, games: Payloads, ids: list[str], received: dateti
     return n
 
 
-def refresh_by_size(work: Path, size: int, seed: int, results: int) -> tuple[int, int, int]:
+def refresh_by_size(work: Path, size: int, seed: int, results: int
+                    ) -> tuple[int, int, int, Tournament, Payloads]:
     """The service's refresh (fold, publish, page snapshot) after one result, ``results``
     times, at a cup of ``size`` matches whose every other match is already stored; prints
     and returns (matches, p50, p99)."""
@@ -315,23 +316,27 @@ def refresh_by_size(work: Path, size: int, seed: int, results: int) -> tuple[int
     store.close()
     p50, p99 = percentile(refreshes, 50), percentile(refreshes, 99)
     print(f"  {len(t.matches):5} matches ({len(t.groups)} groups, {halls} halls, {stored} "
-          f"events stored; service start {start_s:.1f} s): refresh p50 {ms(p50)}  "
+          f"events stored; service start {start_s:.1f} s), {results} results: "
+          f"refresh p50 {ms(p50)}  "
           f"p99 {ms(p99)}  max {ms(max(refreshes))}; store+ack of the final "
           f"p50 {ms(percentile(stores, 50))}; {published / len(measured):.1f} retained "
           f"publishes a result")
-    return len(t.matches), p50, p99
+    return len(t.matches), p50, p99, t, games
 
 
-def refresh_scale(work: Path, sizes: list[int], seed: int, results: int) -> None:
+def refresh_scale(work: Path, sizes: list[int], seed: int, results: int
+                  ) -> tuple[Tournament, Payloads]:
+    """The refresh at every size; the largest cup and its games (for the broker part)."""
     print(f"refresh after one result, by size: the service (OfficeService, its store on "
           f"disk, a counting peer) with every match stored but the last {results} (at most a "
-          f"quarter of them); those are played one by one, the refresh after each final "
-          f"timed")
+          f"quarter); those are played one by one, the refresh after each final timed")
     figures = [refresh_by_size(work, size, seed, results) for size in sizes]
     base = figures[0]
-    for matches, p50, p99 in figures[1:]:
+    for matches, p50, p99, _, _ in figures[1:]:
         print(f"  {matches} / {base[0]} matches: p50 {p50 / base[1]:.2f}x  "
               f"p99 {p99 / base[2]:.2f}x")
+    largest = max(figures, key=lambda f: f[0])
+    return largest[3], largest[4]
 
 
 # -- 2. final event -> retained standings through mosquitto -----------------------------------
@@ -529,6 +534,144 @@ def latency(work: Path, t: Tournament, games: Payloads, matches: int) -> None:
         broker.wait(10)
 
 
+# -- 2b. final -> retained standings through mosquitto, every hall sending -----------------
+
+
+class FinalsWatcher:
+    """Subscribed to every group's retained standings: a final is seen when its group's
+    table counts it (the teams' ``played`` summed reaches the final's target)."""
+
+    def __init__(self, port: int, topics: str) -> None:
+        self.cond = threading.Condition()
+        self.played: dict[str, int] = {}
+        self.pending: dict[str, list[tuple[int, int]]] = {}  # group -> (target, sent ns)
+        self.latencies: list[int] = []
+        self.client = subscribed(port, f"bench-office-finals-{os.getpid()}", [(topics, 1)],
+                                 self._on_message)
+
+    def _on_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
+        now = time.monotonic_ns()
+        if not msg.payload:
+            return
+        table = wire.check_standings(msg.topic, msg.payload)
+        played = sum(r.played for r in table.rows)
+        with self.cond:
+            self.played[table.group] = played
+            waiting = self.pending.get(table.group, [])
+            self.latencies.extend(now - sent for target, sent in waiting if played >= target)
+            self.pending[table.group] = [w for w in waiting if played < w[0]]
+            self.cond.notify_all()
+
+    def expect(self, group: str, target: int, sent: int) -> None:
+        with self.cond:
+            if self.played.get(group, 0) >= target:
+                self.latencies.append(time.monotonic_ns() - sent)  # already there
+            else:
+                self.pending.setdefault(group, []).append((target, sent))
+
+    def wait(self, ready: Callable[[], bool], what: str, timeout: float = 60) -> None:
+        with self.cond:
+            if not self.cond.wait_for(ready, timeout):
+                raise SystemExit(f"timed out waiting for {what}")
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def latency_busy(work: Path, t: Tournament, games: Payloads, per_hall: int, rate: float
+                 ) -> None:
+    """Every hall plays its last ``per_hall`` group matches at once, their events
+    interleaved across the halls at ``rate`` a second in all, and each hall's retained
+    ``state`` once per round (as a scoreboard sends it every second); the time from a
+    final's publish to the retained standings that count it."""
+    halls = t.halls()
+    queues: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    measured: set[str] = set()
+    for hall in halls:
+        mine = [m for m in t.matches if m.hall == hall and m.group is not None][-per_hall:]
+        measured.update(m.id for m in mine)
+        queues[hall] = [(m.id, p) for m in mine for p in games[m.id]]
+    store = Store(work / "busy.sqlite")
+    t0 = time.monotonic()
+    stored = bulk_prefill(store, games, [mid for mid in games if mid not in measured],
+                          datetime.now() - timedelta(days=1))
+    prefill_s = time.monotonic() - t0
+    group_of = {m.id: m.group for m in t.matches}
+    port = free_port()
+    broker = start_broker(work, port)
+    peer = office = watcher = pub = None
+    try:
+        peer = OfficePeer("127.0.0.1", port, t.id, client_id=f"bench-office-{os.getpid()}")
+        peer.start()
+        deadline = time.monotonic() + 10
+        while not peer.subscribed and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if not peer.subscribed:
+            raise SystemExit("the office did not subscribe")
+        service = OfficeService(t, store, peer, SnapshotBoard())
+        watcher = FinalsWatcher(port, wire.standings_filter(t.id))
+        office = ServiceThread(service)
+        pub = publisher(port)
+        watcher.wait(lambda: len(watcher.played) == len(t.groups), "the first tables")
+        with watcher.cond:
+            initial = dict(watcher.played)
+        finals = dict.fromkeys(initial, 0)
+        period = 1.0 / rate
+        due = time.monotonic()
+        sent = 0
+        started = time.monotonic()
+        while any(queues.values()):
+            for hall in halls:
+                if not queues[hall]:
+                    continue
+                mid, payload = queues[hall].pop(0)
+                topic = wire.hall_topic(t.id, hall, wire.EVENTS)
+                body = wire.encode(payload)
+                while (left := due - time.monotonic()) > 0:
+                    time.sleep(left)
+                due += period
+                if payload["type"] == "match_ended":
+                    group = group_of[mid]
+                    assert group is not None
+                    finals[group] += 1  # both teams' played go up by one a final
+                    start = time.monotonic_ns()
+                    pub.publish(topic, body, qos=1)
+                    watcher.expect(group, initial[group] + 2 * finals[group], start)
+                else:
+                    pub.publish(topic, body, qos=1)
+                sent += 1
+            for hall in halls:  # each hall's state, once a round
+                pub.publish(wire.hall_topic(t.id, hall, wire.STATE),
+                            wire.encode({"match": queues[hall][0][0] if queues[hall] else None,
+                                         "phase": "running", "clock_ms": sent}), qos=0,
+                            retain=True)
+        total = sum(finals.values())
+        watcher.wait(lambda: len(watcher.latencies) >= total, f"{total} finals' standings")
+        elapsed = time.monotonic() - started
+        lat = watcher.latencies
+        print(f"final event -> retained standings through mosquitto, {len(halls)} halls "
+              f"sending: {len(t.matches)} matches, the store held {stored} events "
+              f"(prefilled in {prefill_s:.1f} s); {sent} events at {sent / elapsed:.0f}/s "
+              f"and every hall's state once a round, {total} finals timed")
+        print(f"  office: match_ended -> standings/<group>  p50 {ms(percentile(lat, 50))}  "
+              f"p99 {ms(percentile(lat, 99))}  max {ms(max(lat))}; "
+              f"{service.refused} messages refused")
+    finally:
+        if pub is not None:
+            pub.disconnect()
+            pub.loop_stop()
+        if watcher is not None:
+            watcher.close()
+        if office is not None:
+            office.close()
+        if peer is not None:
+            peer.close()
+        store.close()
+        os.kill(broker.pid, signal.SIGTERM)
+        broker.wait(10)
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -542,6 +685,11 @@ def main() -> int:
                         "matches each (e.g. 240 960 3000), ratios against the first, then "
                         "final -> retained standings through mosquitto at the largest, "
                         "its halls all sending")
+    p.add_argument("--per-hall", type=whole_number(), default=2,
+                   help="with --scale: matches each hall plays through mosquitto")
+    p.add_argument("--rate", type=float, default=50.0,
+                   help="with --scale: hall events a second through mosquitto, all halls "
+                        "together (a real game sends a few a minute)")
     p.add_argument("--load", action="store_true",
                    help="keep every core busy (one busy-loop process each) while measuring")
     args = p.parse_args()
@@ -550,7 +698,8 @@ def main() -> int:
         with busy_cores(args.load) as workers, \
                 tempfile.TemporaryDirectory(prefix="office-bench-") as tmp:
             print(f"load: {workers} busy-loop processes" if workers else "load: none")
-            refresh_scale(Path(tmp), args.scale, args.seed, args.repeat)
+            t, games = refresh_scale(Path(tmp), args.scale, args.seed, args.repeat)
+            latency_busy(Path(tmp), t, games, args.per_hall, args.rate)
         return 0
     t0 = time.monotonic()
     t = big_cup()

@@ -109,6 +109,7 @@ class LedgerFold:
         self._suspensions: tuple[discipline.Suspension, ...] = ()
         self._affected: set[str] = set()  # teams whose bans may have moved in this build
         self.changed: set[str] = set()  # the matches whose view the last build changed
+        self.changed_tables: set[str] = set()  # and the groups whose table it changed
 
     def build(self, by_match: Mapping[str, MatchDigest], corrections: Sequence[Correction] = (),
               draws: Sequence[Draw] = (), now: datetime | None = None, *,
@@ -163,7 +164,7 @@ class LedgerFold:
 
         tables = self._tables
         changed_tables: set[str] = set()
-        for g in (g for g in self._groups if g in dirty_groups):
+        for g in dirty_groups & self._groups.keys():
             table = group_table(t, self._groups[g], self._scheduled[g], self._outcomes, draws)
             if table != tables.get(g):
                 changed_tables.add(g)
@@ -173,6 +174,7 @@ class LedgerFold:
         if first:
             tables = {g.name: tables[g.name] for g in t.groups}  # in the file's order
         self._tables = tables
+        self.changed_tables = changed_tables
 
         changed_pairings: set[str] = set()
         if first or not viewed.isdisjoint(self._feeding_matches) \

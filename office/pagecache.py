@@ -17,7 +17,7 @@ The document equals ``event_snapshot``'s for the same input (tests/office/test_p
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from . import merge, snapshot
@@ -45,11 +45,16 @@ class PageCache:
         self._seen: dict[str, Ledger] = {}  # category -> the ledger the parts were made of
         self._matches: list[dict[str, Any]] = []
         self._groups: dict[str, list[dict[str, Any]]] = {}
-        self._group_docs: dict[tuple[str, str], tuple[object, dict[str, Any]]] = {}
+        self._group_position = {(c.name, g.name): i for c in event.categories
+                                for i, g in enumerate(c.tournament.groups)}
+        self._all_groups: list[dict[str, Any]] = []
+        self._all_suspensions: list[dict[str, Any]] = []
         self._bracket: list[dict[str, Any]] = []
         self._suspensions: dict[str, list[dict[str, Any]]] = {}
         self._hall_next: dict[str, tuple[Category, ScheduledMatch] | None] = {}
         self._hall_docs: dict[str, tuple[HallLive, object, dict[str, Any]]] = {}
+        self._lives: list[HallLive | None] = []
+        self._hall_list: list[dict[str, Any]] = []
 
     def reset(self) -> None:
         """Make every part again next time."""
@@ -69,13 +74,11 @@ class PageCache:
         if changed is None or any(c.name not in seen for c in event.categories):
             seen = {}
         moved_halls = self._update_matches(ledgers, seen, changed)
-        groups = self._update_groups(ledgers, seen)
+        groups = self._update_groups(ledgers, seen, changed)
         bracket = self._update_bracket(ledgers, seen)
         suspensions = self._update_suspensions(ledgers, seen)
         self._seen = dict(ledgers)
-        hall_docs = [self._hall(name, halls.get(name, HallLive()), ledgers,
-                                name in moved_halls or not seen)
-                     for name in self._halls]
+        hall_docs = self._update_halls(halls, ledgers, moved_halls if seen else None)
         if event.plain:
             (only,) = event.categories
             t = only.tournament
@@ -141,23 +144,34 @@ class PageCache:
             self._matches = matches
         return halls
 
-    def _update_groups(self, ledgers: Mapping[str, Ledger], seen: Mapping[str, Ledger]
-                       ) -> list[dict[str, Any]]:
+    def _update_groups(self, ledgers: Mapping[str, Ledger], seen: Mapping[str, Ledger],
+                       changed: Mapping[str, set[str]] | None) -> list[dict[str, Any]]:
+        """The tables' entries: a table moves only with a result of its group or its lots."""
+        moved = False
         for c in self.event.categories:
             ledger, before = ledgers[c.name], seen.get(c.name)
             if before is not None and before.tables is ledger.tables:
                 continue
-            docs = []
-            for g in c.tournament.groups:
-                table = ledger.tables[g.name]
-                kept = self._group_docs.get((c.name, g.name))
-                if kept is None or kept[0] is not table:
-                    doc = table.to_json()
-                    kept = (table, doc if self.event.plain else {**doc, "category": c.name})
-                    self._group_docs[c.name, g.name] = kept
-                docs.append(kept[1])
+            kept = self._groups.get(c.name)
+            if before is None or kept is None or changed is None \
+                    or before.draws != ledger.draws:
+                names: Iterable[str] = [g.name for g in c.tournament.groups]
+                docs: list[dict[str, Any]] = [{} for _ in c.tournament.groups]
+            else:
+                names = {g for mid in changed.get(c.name, ())
+                         if (g := ledger.matches[mid].scheduled.group) is not None}
+                docs = list(kept)
+            for name in names:
+                table = ledger.tables[name]
+                doc = table.to_json()
+                docs[self._group_position[c.name, name]] = \
+                    doc if self.event.plain else {**doc, "category": c.name}
             self._groups[c.name] = docs
-        return [doc for c in self.event.categories for doc in self._groups[c.name]]
+            moved = True
+        if moved or not self._all_groups:
+            self._all_groups = [doc for c in self.event.categories
+                                for doc in self._groups[c.name]]
+        return self._all_groups
 
     def _update_bracket(self, ledgers: Mapping[str, Ledger], seen: Mapping[str, Ledger]
                         ) -> list[dict[str, Any]]:
@@ -178,10 +192,12 @@ class PageCache:
 
     def _update_suspensions(self, ledgers: Mapping[str, Ledger], seen: Mapping[str, Ledger]
                             ) -> list[dict[str, Any]]:
+        moved = False
         for c in self.event.categories:
             ledger, before = ledgers[c.name], seen.get(c.name)
             if before is not None and before.suspensions is ledger.suspensions:
                 continue
+            moved = True
             docs = []
             for s in ledger.suspensions:
                 doc = {"team": s.team, "player": s.player, "name": s.name, "rule": s.rule,
@@ -190,7 +206,23 @@ class PageCache:
                        "pending": list(s.pending), "waiting": s.waiting}
                 docs.append(doc if self.event.plain else {**doc, "category": c.name})
             self._suspensions[c.name] = docs
-        return [doc for c in self.event.categories for doc in self._suspensions[c.name]]
+        if moved:
+            self._all_suspensions = [doc for c in self.event.categories
+                                     for doc in self._suspensions[c.name]]
+        return self._all_suspensions
+
+    def _update_halls(self, halls: Mapping[str, HallLive], ledgers: Mapping[str, Ledger],
+                      moved: set[str] | None) -> list[dict[str, Any]]:
+        """The halls' entries; ``moved``: the halls whose matches changed (None: all)."""
+        lives = [halls.get(name) for name in self._halls]
+        if moved is not None and not moved and len(lives) == len(self._lives) \
+                and all(a is b for a, b in zip(lives, self._lives, strict=True)):
+            return self._hall_list
+        self._lives = lives
+        self._hall_list = [self._hall(name, live or HallLive(), ledgers,
+                                      moved is None or name in moved)
+                           for name, live in zip(self._halls, lives, strict=True)]
+        return self._hall_list
 
     def _hall(self, name: str, live: HallLive, ledgers: Mapping[str, Ledger],
               moved: bool) -> dict[str, Any]:

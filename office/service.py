@@ -17,7 +17,7 @@ import functools
 import logging
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -539,13 +539,15 @@ class OfficeService:
         its own matches, the bracket or the bans."""
         for category in self.event.categories:
             ledger = ledgers[category.name]
-            for group in category.tournament.groups:
-                table = ledger.tables[group.name]
-                key = (category.name, group.name)
+            groups: Iterable[str] = self._folds[category.name].changed_tables \
+                if self._incremental and previous is not None \
+                else [g.name for g in category.tournament.groups]
+            for group in groups:
+                table = ledger.tables[group]
+                key = (category.name, group)
                 if self._sent_tables.get(key) is table:
                     continue
-                topic, standings = merge.group_standings(self.event, category, ledger,
-                                                         group.name)
+                topic, standings = merge.group_standings(self.event, category, ledger, group)
                 self._retain(topic, wire.build_standings(standings))
                 self._sent_tables[key] = table
         for hall in self._halls_to_tell(ledgers, previous):
