@@ -33,6 +33,7 @@ A benchmark on real time, not a test: it always exits 0; its figures depend on t
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import signal
@@ -295,6 +296,7 @@ def refresh_by_size(work: Path, size: int, seed: int, results: int
     t0 = time.monotonic()
     service = OfficeService(t, store, peer, SnapshotBoard(), wall=clock, monotonic=clock.seconds)
     service.refresh()
+    gc.freeze()  # as `office serve` does after its start
     start_s = time.monotonic() - t0
     refreshes: list[int] = []
     stores: list[int] = []
@@ -614,6 +616,7 @@ def latency_busy(work: Path, t: Tournament, games: Payloads, per_hall: int, rate
         office = ServiceThread(service)
         pub = publisher(port)
         watcher.wait(lambda: len(watcher.played) == len(t.groups), "the first tables")
+        gc.freeze()  # as `office serve` does after its start (and the bench's own games)
         with watcher.cond:
             initial = dict(watcher.played)
         finals = dict.fromkeys(initial, 0)
