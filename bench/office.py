@@ -280,10 +280,10 @@ def bulk_prefill(store: Store, games: Payloads, ids: list[str], received: dateti
 
 
 def refresh_by_size(work: Path, size: int, seed: int, results: int
-                    ) -> tuple[int, int, int, Tournament, Payloads]:
+                    ) -> tuple[int, tuple[int, int, int, int], Tournament, Payloads]:
     """The service's refresh (fold, publish, page snapshot) after one result, ``results``
     times, at a cup of ``size`` matches whose every other match is already stored; prints
-    and returns (matches, p50, p99)."""
+    and returns the matches, (p50, p99) of its wall and of its CPU time, the cup, its games."""
     t, halls = scaled(size)
     games = play_all(t, seed)
     group = [m for m in t.matches if m.group is not None]
@@ -299,6 +299,7 @@ def refresh_by_size(work: Path, size: int, seed: int, results: int
     gc.freeze()  # as `office serve` does after its start
     start_s = time.monotonic() - t0
     refreshes: list[int] = []
+    cpu: list[int] = []  # the refresh's own CPU time: what other processes' load leaves out
     stores: list[int] = []
     published = 0
     for m in measured:
@@ -310,20 +311,24 @@ def refresh_by_size(work: Path, size: int, seed: int, results: int
         clock.now += timedelta(minutes=1)
         before = peer.published
         stores.append(timed(partial(service.handle, Message(topic, wire.encode(final)))))
-        refreshes.append(timed(service.refresh_if_needed))
+        cpu0, t0_ns = time.thread_time_ns(), time.perf_counter_ns()
+        service.refresh_if_needed()
+        refreshes.append(time.perf_counter_ns() - t0_ns)
+        cpu.append(time.thread_time_ns() - cpu0)
         published += peer.published - before
     assert service.ledger is not None
     fresh = ledger_from_store(t, store, clock.now)
     assert service.ledger == fresh, "the incremental fold differs from a fold from scratch"
     store.close()
     p50, p99 = percentile(refreshes, 50), percentile(refreshes, 99)
+    c50, c99 = percentile(cpu, 50), percentile(cpu, 99)
     print(f"  {len(t.matches):5} matches ({len(t.groups)} groups, {halls} halls, {stored} "
-          f"events stored; service start {start_s:.1f} s), {results} results: "
-          f"refresh p50 {ms(p50)}  "
-          f"p99 {ms(p99)}  max {ms(max(refreshes))}; store+ack of the final "
-          f"p50 {ms(percentile(stores, 50))}; {published / len(measured):.1f} retained "
+          f"events stored; service start {start_s:.1f} s), {results} results:\n"
+          f"        refresh p50 {ms(p50)}  p99 {ms(p99)}  max {ms(max(refreshes))};  its CPU "
+          f"time p50 {ms(c50)}  p99 {ms(c99)};  store+ack of the final p50 "
+          f"{ms(percentile(stores, 50))}; {published / len(measured):.1f} retained "
           f"publishes a result")
-    return len(t.matches), p50, p99, t, games
+    return len(t.matches), (p50, p99, c50, c99), t, games
 
 
 def refresh_scale(work: Path, sizes: list[int], seed: int, results: int
@@ -333,12 +338,12 @@ def refresh_scale(work: Path, sizes: list[int], seed: int, results: int
           f"disk, a counting peer) with every match stored but the last {results} (at most a "
           f"quarter); those are played one by one, the refresh after each final timed")
     figures = [refresh_by_size(work, size, seed, results) for size in sizes]
-    base = figures[0]
-    for matches, p50, p99, _, _ in figures[1:]:
-        print(f"  {matches} / {base[0]} matches: p50 {p50 / base[1]:.2f}x  "
-              f"p99 {p99 / base[2]:.2f}x")
+    base, (b50, b99, bc50, bc99) = figures[0][0], figures[0][1]
+    for matches, (p50, p99, c50, c99), _, _ in figures[1:]:
+        print(f"  {matches} / {base} matches: p50 {p50 / b50:.2f}x  p99 {p99 / b99:.2f}x;  "
+              f"CPU time p50 {c50 / bc50:.2f}x  p99 {c99 / bc99:.2f}x")
     largest = max(figures, key=lambda f: f[0])
-    return largest[3], largest[4]
+    return largest[2], largest[3]
 
 
 # -- 2. final event -> retained standings through mosquitto -----------------------------------
