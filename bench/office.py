@@ -7,8 +7,8 @@ from a seeded RNG, so the office reads exactly the ``events`` payloads a hall pu
 
 1. re-rank: every match but the last is finished and the last is live (all its events but
    the final ``match_ended``); then the final arrives. Timed ``--repeat`` times, interleaved:
-   (a) what the service does, ``build_from`` with a warm ``MatchCache`` (only the changed
-   match is read again; the cache is warmed with the live state outside the timed region),
+   (a) what the service does, ``LedgerFold.build`` told the one match that changed (the
+   fold is warmed with the live state outside the timed region: office/fold.py),
    (b) the baseline, a full ``build`` from all events without a cache. Prints p50/p99/max of
    both and the ratio of the p50s; then p50/p99 of ``rank_group`` for one group alone.
 2. final event -> retained standings: starts its own mosquitto on a free port of 127.0.0.1
@@ -61,7 +61,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 from firmware_py import presets, wire
 from firmware_py.mqtt import OfficePeer
 from office.board import SnapshotBoard
-from office.ledger import MatchCache, Received, build, build_from
+from office.fold import LedgerFold
+from office.ledger import MatchDigest, Received, build
 from office.model import Tournament
 from office.service import OfficeService, ledger_from_store
 from office.standings import rank_group
@@ -186,18 +187,22 @@ def rerank(t: Tournament, games: Payloads, repeat: int) -> None:
     before = {**after, last.id: {s: r for s, r in after[last.id].items()
                                  if r.event.type != "match_ended"}}
     everything = [r for seqs in after.values() for r in seqs.values()]
+    digests_after = {mid: MatchDigest.of(seqs.values()) for mid, seqs in after.items()}
+    digests_before = {**digests_after, last.id: MatchDigest.of(before[last.id].values())}
 
-    check = MatchCache()
-    build_from(t, before, now=now, cache=check)
-    cached, full = build_from(t, after, now=now, cache=check), build(t, everything, now=now)
-    assert cached.tables == full.tables and cached.matches == full.matches
+    check = LedgerFold(t)
+    check.build(digests_before, now=now)
+    cached = check.build(digests_after, now=now, touched={last.id})
+    full = build(t, everything, now=now)
+    assert cached == full
 
     with_cache: list[int] = []
     without: list[int] = []
     for _ in range(repeat):
-        cache = MatchCache()
-        build_from(t, before, now=now, cache=cache)  # the previous refresh: the match live
-        with_cache.append(timed(partial(build_from, t, after, now=now, cache=cache)))
+        fold = LedgerFold(t)
+        fold.build(digests_before, now=now)  # the previous refresh: the match live
+        with_cache.append(timed(partial(fold.build, digests_after, now=now,
+                                        touched={last.id})))
         without.append(timed(partial(build, t, everything, now=now)))
 
     group = next(g for g in t.groups if g.name == last.group)
@@ -209,7 +214,7 @@ def rerank(t: Tournament, games: Payloads, repeat: int) -> None:
     print(f"re-rank after one result: {len(t.teams)} teams, {len(t.groups)} groups, "
           f"{len(t.matches)} matches, {len(everything)} events; last match {last.id}; "
           f"{repeat} repetitions")
-    for label, values in (("build_from, warm MatchCache (service)", with_cache),
+    for label, values in (("LedgerFold after one result (service)", with_cache),
                           ("build, all events, no cache (baseline)", without)):
         print(f"  {label:40} p50 {ms(percentile(values, 50))}  "
               f"p99 {ms(percentile(values, 99))}  max {ms(max(values))}")
