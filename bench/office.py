@@ -24,10 +24,24 @@ from a seeded RNG, so the office reads exactly the ``events`` payloads a hall pu
    QoS 1 retained, of a payload the size of a standings document; prints its p50/p99 and
    the ratio of the p50s (the office's overhead).
 
+``--scale N [N ...]`` (issue 17) measures instead, for cups of about N group matches each
+(groups of 6, a hall per 60 matches, a knockout of 7 fed by the first 8 groups):
+3. the service's refresh after one result: a real ``OfficeService`` (store on disk, a
+   counting peer, a page board) starts with every match stored but the last quarter (at
+   most ``--repeat``); those are played one by one, each match's events handled and
+   folded, then its final handled and the refresh after it timed: wall and the thread's
+   CPU time, p50/p99, and their ratios against the first size. The service's ledger must
+   then equal a fold from scratch of the store.
+4. at the largest size, final event -> retained standings through mosquitto with every
+   hall sending: each hall plays its last ``--per-hall`` matches, the events of all halls
+   interleaved at ``--rate`` a second and every hall's retained state once a round; the
+   time from each final's publish to the standings that count it, p50/p99/max.
+
 With ``--load`` every core is kept busy by a busy-loop process during both measurements.
 A benchmark on real time, not a test: it always exits 0; its figures depend on the machine.
 
     python bench/office.py [--repeat 200] [--matches 40] [--seed 7] [--load]
+    python bench/office.py --scale 240 960 3000 [--per-hall 2] [--rate 50]
 """
 
 from __future__ import annotations
