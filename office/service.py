@@ -78,10 +78,12 @@ class Peer(Protocol):
     def publish_retained(self, topic: str, payload: bytes, qos: int = ...) -> None: ...
 
 
-# What of a ledger a hall's ``next`` reads besides its own matches' views: every field but
-# the tables, the warnings, the next window and the lots (a field added later counts too).
+# What of a ledger a hall's ``next`` reads besides its own matches' views and the bans of
+# its teams: every field but the tables, the warnings, the next window and the lots (a
+# field added later counts too).
 _NEXT_READS = tuple(f.name for f in dataclasses.fields(Ledger)
-                    if f.name not in ("matches", "tables", "warnings", "next_change", "draws"))
+                    if f.name not in ("matches", "tables", "warnings", "next_change", "draws",
+                                      "suspensions"))
 
 
 def corrections_and_draws(store: Store) -> tuple[list[Correction], list[Draw]]:
@@ -201,6 +203,7 @@ class OfficeService:
         self._cache = MatchCache()
         self._published: dict[str, bytes] = {}  # topic -> retained payload last sent
         self._sent_tables: dict[tuple[str, str], GroupTable] = {}  # (category, group)
+        self._next_teams: dict[str, frozenset[str]] = {}  # hall -> the teams of its next
         self._incremental = False  # the last fold was the folds' (else from scratch)
         # The page's snapshot, made again from what changed; by category the matches whose
         # view changed since it was last made (None: not known, look at every match).
@@ -553,25 +556,33 @@ class OfficeService:
         for hall in self._halls_to_tell(ledgers, previous):
             # A shared hall's next is its earliest match across the categories.
             upcoming = merge.next_match(self.event, ledgers, hall)
+            self._next_teams[hall] = frozenset() if upcoming is None \
+                else frozenset((upcoming.home.name, upcoming.away.name))
             self._retain(wire.hall_topic(self.event.id, hall, wire.NEXT),
                          b"" if upcoming is None else wire.build_next(upcoming))
 
     def _halls_to_tell(self, ledgers: dict[str, Ledger], previous: dict[str, Ledger] | None
                        ) -> tuple[str, ...]:
         """The halls whose ``next`` may have changed: those of the matches whose view the
-        folds changed, or every hall when anything else of a ledger but its tables,
-        warnings and window moved (the bracket, the bans) or it was folded from scratch."""
+        folds changed and those whose next teams' bans changed; every hall when anything
+        else of a ledger but its tables, warnings and window moved (the bracket) or it was
+        folded from scratch."""
         every = self._schedule.halls()  # Event.halls sorts the whole schedule
         if previous is None or not self._incremental:
             return every
         halls: set[str] = set()
+        banned: set[str] = set()  # the teams whose bans changed
         for name, ledger in ledgers.items():
             before = previous.get(name)
             if before is None or any(getattr(before, f) is not getattr(ledger, f)
                                      for f in _NEXT_READS):
                 return every
+            if before.suspensions is not ledger.suspensions:
+                banned.update(s.team for s in set(before.suspensions) ^ set(ledger.suspensions))
             if before.matches is not ledger.matches:
                 halls.update(self._hall_of[mid] for mid in self._folds[name].changed)
+        if banned:  # a next lists the bans of its own two teams only
+            halls.update(h for h, teams in self._next_teams.items() if not teams.isdisjoint(banned))
         return tuple(h for h in every if h in halls)
 
     def _publish_acks(self, hall: str, *, nudge: tuple[str, int] | None = None) -> None:

@@ -150,3 +150,27 @@ def test_what_the_service_shows_and_publishes_is_the_fold_from_scratch(
     assert wall.now >= T0
     shell.close()
     store.close()
+
+
+def test_a_ban_earned_in_one_hall_reaches_the_next_of_another(tmp_path: Path) -> None:
+    """Rules 000 'Penalties' 4: a match penalty bans the player from his team's next match.
+    Tartu Valk's next is A4 in hall-2, which hall-2 plays next once A2 and B2 are; the ban
+    comes from A1 in hall-1, so nothing of hall-2's own matches changed."""
+    event, _ = event_named("plain")
+    (category,) = event.categories
+    t = category.tournament
+    store = Store(tmp_path / "office.sqlite")
+    peer, wall = FakePeer(), Wall()
+    svc = OfficeService(event, store, peer, SnapshotBoard(), wall=wall, monotonic=wall.seconds)
+    for mid, pens in (("A2", []), ("B2", []), ("A1", [("away", 7, "match")])):
+        m = t.match(mid)
+        assert m is not None and m.home.team is not None and m.away.team is not None
+        payloads = play(m.preset, m.hall, Play(mid, m.home.team, m.away.team, 2, 1, pens))
+        topic = wire.hall_topic(event.id, m.hall, wire.EVENTS)
+        peer.inbox = [FakeMessage(topic, json.dumps(p).encode()) for p in payloads]
+        svc.pump()
+        check(svc, peer, store, wall)
+    upcoming = json.loads(peer.retained[wire.hall_topic(event.id, "hall-2", wire.NEXT)])
+    assert upcoming["match"] == "A4"
+    assert upcoming["suspended"] == [{"team": "home", "player": 7}]
+    store.close()
