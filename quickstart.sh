@@ -61,7 +61,14 @@ if [ "$what" = test ]; then
     # The systemd units are checked with systemd-analyze verify; install.sh with shellcheck.
     command -v systemd-analyze >/dev/null || need+=(systemd)
     command -v shellcheck >/dev/null || need+=(shellcheck)
+    # The between screen's QR code is read back by ZBar, an independent decoder.
+    command -v zbarimg >/dev/null || need+=(zbar-tools)
+    # The printouts' PDF text is read with pdftotext (README "Printouts").
+    command -v pdftotext >/dev/null || need+=(poppler-utils)
     apt_install "${need[@]}"
+    # The spreadsheet exports are opened by LibreOffice headless: about 90 MB to fetch and
+    # 280 MB installed without the recommended extras (the GUI, Java), which it never needs.
+    command -v soffice >/dev/null || apt_install --no-install-recommends libreoffice-calc-nogui
 fi
 case "$what" in
     demo) exec "$VENV/bin/scoreboard" demo "$@" ;;

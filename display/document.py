@@ -15,7 +15,10 @@ config::
               "away": {"name": "Bears", "colours": ["#f2f2f2", "#10233f"]}},
      "tables": [{"group": "A", "rows": [{"team": "Lions", "played": 3, "won": 2,
                  "drawn": 1, "lost": 0, "goals_for": 7, "goals_against": 2,
-                 "points": 7}]}]}
+                 "points": 7}]}],
+     "public_url": "http://results.local/"}
+
+``public_url`` (``[display] public_url``) is shown as a QR code with the address under it.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from typing import Any
 
 from firmware_py.wire import FIGURES, Row
 
+from . import qr
 from .colour import ColourError, parse_hex
 from .items import Colour
 
@@ -149,6 +153,7 @@ class NextMatchView:
     home: TeamView
     away: TeamView
     suspended: tuple[Suspension, ...] = ()  # the office's ``next``: who may not play
+    waiting: bool = False  # the office does not know its teams yet: not to be played
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +167,7 @@ class BetweenView:
     next: NextMatchView | None
     tables: tuple[TableView, ...]
     page: int = 0  # when not all tables fit: which screenful (the daemon counts it up)
+    public_url: str | None = None  # the public site's address: shown as a QR code
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,6 +400,7 @@ def read_between(data: Mapping[str, Any]) -> BetweenView:
             away=_team(nxt.get("away", {}), "next.away", "away"),
             suspended=tuple(_suspension(s, f"next.suspended[{i}]") for i, s in enumerate(
                 _list(nxt.get("suspended") or [], "next.suspended"))),
+            waiting=_bool(nxt.get("waiting", False), "next.waiting"),
         )
     tables = []
     for i, raw in enumerate(_list(data.get("tables", []), "tables")):
@@ -410,7 +417,11 @@ def read_between(data: Mapping[str, Any]) -> BetweenView:
             ))
         tables.append(TableView(_str(table.get("group", ""), f"{at}.group"), tuple(rows)))
     page = _int(data.get("page", 0), "page")
-    return BetweenView(following, tuple(tables), page)
+    url = _opt_str(data.get("public_url"), "public_url")
+    if url is not None and not 0 < len(url.encode("utf-8")) <= qr.capacity(qr.MAX_VERSION, "M"):
+        raise DocumentError(f"public_url: {len(url.encode('utf-8'))} bytes: a QR code holds 1 "
+                            f"to {qr.capacity(qr.MAX_VERSION, 'M')}")
+    return BetweenView(following, tuple(tables), page, url)
 
 
 def _suspension(value: Any, path: str) -> Suspension:

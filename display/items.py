@@ -5,7 +5,7 @@ between two frames with set arithmetic and redraws only those rectangles.
 
 Coordinates: ``Rect`` is ``(x, y, width, height)`` in whole pixels, origin top left.
 Layers say what may lie on top of what: a ``Box`` on ``PANEL`` is a background under content;
-everything else (text, bars, marks, team-colour stripes) is ``CONTENT`` and never overlaps
+everything else (text, bars, marks, team-colour stripes, QR codes) is ``CONTENT`` and never overlaps
 other content. The legibility tests check exactly that.
 """
 
@@ -87,7 +87,20 @@ class Mark:
     role: str = ""
 
 
-Item = Box | Text | Bar | Mark
+@dataclass(frozen=True, slots=True)
+class Qr:
+    """A QR code (display/qr.py): ``rows[y][x]`` dark modules of ``module`` pixels, drawn
+    black on a white square that is ``rect`` (the code centred in it, the quiet zone
+    around): readers need dark on light, and the board is dark."""
+
+    rect: Rect
+    rows: tuple[tuple[bool, ...], ...]
+    module: int
+    layer: int = CONTENT
+    role: str = ""
+
+
+Item = Box | Text | Bar | Mark | Qr
 
 
 @dataclass(frozen=True, slots=True)

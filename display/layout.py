@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import colour
-from .document import BetweenView, StatusView, read_between, read_state, read_status
+from .document import BetweenView, StateView, StatusView, read_between, read_state, read_status
 from .fit import Measure, approx_measure
 from .items import Frame, Item
 from .screens.between import between_screen
@@ -42,7 +42,8 @@ from .screens.final import final_screen
 from .screens.game import game_screen
 from .screens.shootout import shootout_screen
 
-__all__ = ["FrameInputs", "LayoutOptions", "layout", "layout_inputs", "screen_name"]
+__all__ = ["FrameInputs", "LayoutOptions", "Views", "layout", "layout_inputs", "layout_views",
+           "read_views", "screen_name"]
 
 MIN_SIZE = (320, 200)
 
@@ -79,13 +80,34 @@ def layout(doc: Mapping[str, Any], size: tuple[int, int], *,
     Raises ``document.DocumentError`` (a ``ValueError``) naming the key of a malformed
     document, and ``ValueError`` for a screen too small to lay out.
     """
+    views = read_views(doc, between, status)
+    return layout_views(views, size, measure=measure, options=options or LayoutOptions())
+
+
+@dataclass(frozen=True, slots=True)
+class Views:
+    """The typed views of one frame's documents: all of them a layout reads (hashable)."""
+
+    state: StateView
+    between: BetweenView | None
+    status: StatusView
+
+
+def read_views(doc: Mapping[str, Any], between: Mapping[str, Any] | None = None,
+               status: Mapping[str, Any] | None = None) -> Views:
+    """``document.DocumentError`` names the key of a malformed document."""
+    return Views(read_state(doc), read_between(between) if between is not None else None,
+                 read_status(status))
+
+
+def layout_views(views: Views, size: tuple[int, int], *, measure: Measure = approx_measure,
+                 options: LayoutOptions | None = None) -> Frame:
+    """The frame for documents already read (``layout`` reads them first)."""
     width, height = size
     if width < MIN_SIZE[0] or height < MIN_SIZE[1]:
         raise ValueError(f"screen {width}x{height} is too small (at least "
                          f"{MIN_SIZE[0]}x{MIN_SIZE[1]})")
-    state = read_state(doc)
-    extra = read_between(between) if between is not None else None
-    marks: StatusView = read_status(status)
+    state, extra, marks = views.state, views.between, views.status
     canvas = Canvas(width, height, measure, options or LayoutOptions())
     name = screen_name(state.phase, extra)
     items: list[Item]

@@ -78,6 +78,10 @@ def operator_lines(view: Mapping[str, Any]) -> list[Line]:
     out.append(Line("no office" if office is None else
                     f"office {'connected' if office.get('connected') else 'OFFLINE'}, "
                     f"{office.get('unacked', 0)} not acknowledged", QUIET, size=2))
+    schedule = view.get("schedule")
+    if schedule:  # README "The match day": how far behind, the suggested periods
+        out.append(Line(str(schedule.get("text", "")),
+                        pal.CLOCK if schedule.get("behind_ms", 0) > 0 else QUIET, size=2))
     out.append(Line("last records", QUIET, size=2))
     for r in view.get("records", []):
         who = f" #{r['player']}" if r.get("player") is not None else ""

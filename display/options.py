@@ -7,7 +7,7 @@ three shootout rounds, 60 s shifts) for a preset it does not bundle.
 
 from __future__ import annotations
 
-from firmware_py import presets
+from firmware_py import presets, words
 from firmware_py.core.errors import PresetError
 from firmware_py.core.preset import Preset
 
@@ -18,10 +18,13 @@ from .screens.common import LayoutOptions
 NS_PER_MS = 1_000_000
 
 
-def options_for(preset: Preset, hall: HallGeometry = DEFAULT_HALL) -> LayoutOptions:
+def options_for(preset: Preset, hall: HallGeometry = DEFAULT_HALL,
+                language: str = words.DEFAULT) -> LayoutOptions:
+    """``language``: the hall's (``[display] language``, one of ``words.LANGUAGES``)."""
     defaults = LayoutOptions()
     return LayoutOptions(
         hall=hall,
+        language=language,
         tenths_below_ms=preset.tenths_below // NS_PER_MS,
         shootout_rounds=preset.shootout.rounds if preset.shootout else defaults.shootout_rounds,
         shift_length_ms=preset.shifts.length // NS_PER_MS if preset.shifts
@@ -31,10 +34,11 @@ def options_for(preset: Preset, hall: HallGeometry = DEFAULT_HALL) -> LayoutOpti
     )
 
 
-def options_for_name(name: object, hall: HallGeometry = DEFAULT_HALL) -> LayoutOptions:
+def options_for_name(name: object, hall: HallGeometry = DEFAULT_HALL,
+                     language: str = words.DEFAULT) -> LayoutOptions:
     if not isinstance(name, str) or name not in presets.names():
-        return LayoutOptions(hall=hall)
+        return LayoutOptions(hall=hall, language=language)
     try:
-        return options_for(presets.load(name), hall)
+        return options_for(presets.load(name), hall, language)
     except PresetError:
-        return LayoutOptions(hall=hall)
+        return LayoutOptions(hall=hall, language=language)

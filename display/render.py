@@ -6,7 +6,9 @@ went away, and returns those rectangles for ``pygame.display.update(rects)``. A 
 from 12:34 to 12:33 repaints one digit's cell. Within a dirty rectangle everything that
 touches it is drawn again back to front, so overlapping panels and text stay right.
 
-Rendered text and seven-segment glyphs are cached (keyed by text, size, colour, width), so a
+The layout comes from a ``LayoutCache`` (display/layoutcache.py): a frame where only the
+clock moved lays out the clock alone and hands the other items back unchanged. Rendered
+text and seven-segment glyphs are cached (keyed by text, size, colour, width), so a
 frame costs blits, not font rasterisation. Digits are drawn four times larger and smoothed
 down once: anti-aliased edges without a font file.
 
@@ -21,14 +23,16 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from . import fit, fonts, segments
+from . import colour, fit, fonts, segments
 from ._pygame import pygame
-from .items import Bar, Box, Colour, Frame, Item, Rect, Text, intersects, union
-from .layout import FrameInputs, layout_inputs
+from .items import PANEL, Bar, Box, Colour, Frame, Item, Qr, Rect, Text, intersects, union
+from .layout import FrameInputs
+from .layoutcache import LayoutCache
 
 SUPERSAMPLE = 4
 GHOST_ALPHA = 14  # unlit segments glow faintly, as on an LED board: the digit's shape stays
 CACHE_SIZE = 1024
+ALIGN_PX = 16  # repainted areas start on a column of this many pixels (``_aligned``)
 V = TypeVar("V")
 
 
@@ -78,14 +82,18 @@ class Renderer:
         # Text: the image and how far its ink rises above the baseline.
         self._texts: _Lru[tuple[pygame.Surface, int]] = _Lru(CACHE_SIZE, self.stats)
         self._previous: Frame | None = None
+        self._panels: list[Rect] = []  # the frame being drawn: what may lie under content
+        self._background: Colour = (0, 0, 0)
+        self.layouts = LayoutCache(fonts.measure)
         self.last_dirty: list[Rect] = []
 
     # The layout's measure: the real font's widths.
     measure = staticmethod(fonts.measure)
 
     def render(self, inputs: FrameInputs) -> pygame.Surface:
-        """Lay out ``inputs`` and draw the changes; the surface (also ``self.surface``)."""
-        self.draw(layout_inputs(inputs, fonts.measure))
+        """Lay out ``inputs`` (from memory when only the clock moved) and draw the changes;
+        the surface (also ``self.surface``)."""
+        self.draw(self.layouts.layout(inputs))
         return self.surface
 
     def invalidate(self) -> None:
@@ -101,10 +109,13 @@ class Renderer:
                 or self.surface.get_size() != frame.size):
             dirty: list[Rect] = [(0, 0, *frame.size)]
         else:
-            changed = set(previous.items) ^ set(frame.items)
-            dirty = merge([item.rect for item in changed])
+            dirty = merge([item.rect for item in changed_items(previous.items, frame.items)])
         ordered = sorted(frame.items, key=lambda item: item.layer)  # stable within a layer
-        for area in dirty:
+        self._panels = [item.rect for item in ordered if item.layer == PANEL]
+        self._background = frame.background
+        # Repainted from a column a little to the left: the pixels between are drawn again
+        # as they were (each area is redrawn whole, back to front), so only ``dirty`` changed.
+        for area in merge([_aligned(rect) for rect in dirty]):
             self.surface.set_clip(area)
             self.surface.fill(frame.background, area)
             for item in ordered:
@@ -134,9 +145,22 @@ class Renderer:
             filled = item.rect[2] * item.permille // 1000
             if filled > 0:
                 self.surface.fill(item.colour, (item.rect[0], item.rect[1], filled, item.rect[3]))
+        elif isinstance(item, Qr):
+            self._draw_qr(item)
         else:
             self.surface.blit(self._mark(item.kind, item.rect[2], item.rect[3], item.colour),
                               item.rect[:2])
+
+    def _draw_qr(self, item: Qr) -> None:
+        self.surface.fill(colour.WHITE, item.rect)
+        side = len(item.rows) * item.module
+        x0 = item.rect[0] + (item.rect[2] - side) // 2
+        y0 = item.rect[1] + (item.rect[3] - side) // 2
+        for y, row in enumerate(item.rows):
+            for x, dark in enumerate(row):
+                if dark:
+                    self.surface.fill(colour.BLACK, (x0 + x * item.module, y0 + y * item.module,
+                                                  item.module, item.module))
 
     def _draw_text(self, item: Text) -> None:
         image, rise = self._text(item.text, item.px_height, item.colour, item.condense)
@@ -165,9 +189,30 @@ class Renderer:
 
     def _draw_digits(self, item: Text) -> None:
         x, y = item.rect[0], item.rect[1]
+        # On the bare background (no panel under it: content never overlaps content), a
+        # digit is copied already blended onto the background: the same pixels as blending
+        # it here, for a fraction of the memory traffic (a clock digit is ~240 kB).
+        bare = not any(intersects(item.rect, panel) for panel in self._panels)
         for char, (dx, _w) in zip(item.text, segments.cells(item.text, item.px_height),
                                   strict=True):
-            self.surface.blit(self._glyph(char, item.px_height, item.colour), (x + dx, y))
+            glyph = self._glyph(char, item.px_height, item.colour)
+            if bare:
+                glyph = self._on_background(glyph, ("glyph", char, item.px_height, item.colour,
+                                                     self.ghost))
+            self.surface.blit(glyph, (x + dx, y))
+
+    def _on_background(self, image: pygame.Surface, key: tuple[object, ...]
+                       ) -> pygame.Surface:
+        """``image`` blended onto the background, opaque, in the surface's own format, by
+        the same blit that would blend it onto the surface."""
+        key = ("opaque", *key, self._background)
+        found = self._cache.get(key)
+        if found is not None:
+            return found
+        opaque = pygame.Surface(image.get_size(), 0, self.surface)
+        opaque.fill(self._background)
+        opaque.blit(image, (0, 0))
+        return self._cache.put(key, opaque)
 
     def _glyph(self, char: str, height: int, colour: Colour) -> pygame.Surface:
         key = ("glyph", char, height, colour, self.ghost)
@@ -229,6 +274,15 @@ def render(inputs: FrameInputs) -> pygame.Surface:
     return Renderer(inputs.size).render(inputs)
 
 
+def changed_items(before: tuple[Item, ...], after: tuple[Item, ...]) -> set[Item]:
+    """The items in one frame and not the other. A remembered layout hands the same item
+    objects again: those are set aside by identity first (hashing ~40 frozen items a frame
+    costs more than the clock's redraw); the rest compared by value."""
+    kept = {id(item) for item in before}.intersection(id(item) for item in after)
+    return ({item for item in before if id(item) not in kept}
+            ^ {item for item in after if id(item) not in kept})
+
+
 def merge(rects: list[Rect]) -> list[Rect]:
     """Overlapping rectangles joined, so no pixel is painted twice in a frame."""
     out: list[Rect] = []
@@ -243,6 +297,15 @@ def merge(rects: list[Rect]) -> list[Rect]:
             joined = union(joined, out.pop(hit))
         out.append(joined)
     return out
+
+
+def _aligned(rect: Rect) -> Rect:
+    """``rect`` widened to the left to a column of ``ALIGN_PX``. SDL fills a rectangle row by
+    row with streaming 64-byte stores after the first 16-byte boundary; a row whose stores
+    start off a 64-byte line costs ~25 times more (115 against 5 us for one clock digit at
+    1920x1080 on x86, bench/render.py). 16 pixels of 4 bytes are one line."""
+    x = rect[0] - rect[0] % ALIGN_PX
+    return (x, rect[1], rect[2] + rect[0] - x, rect[3])
 
 
 def _clip(a: Rect, b: Rect) -> Rect:

@@ -6,7 +6,8 @@
 ``scoreboard replay`` (one document a line: ``--line N`` picks one; ``-`` reads stdin).
 ``--between FILE.json`` adds the between-games data (next match, group tables) and
 ``--restored`` / ``--office-offline`` the status marks. The preset named in the document
-supplies the tenths threshold, shootout rounds and shift length. ``--hall`` says which hall
+supplies the tenths threshold, shootout rounds and shift length. ``--language`` picks the
+words' language (en, cs, sr, fi). ``--hall`` says which hall
 the layout sizes for (``tv55``, ``projector`` or ``HEIGHT_CM@DISTANCE_M``), and
 ``--legibility`` prints, for every text, its height in cm and how far it reads from::
 
@@ -29,6 +30,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from firmware_py import words
 from firmware_py.safejson import JsonError, Limits, expect_object, loads
 
 from . import document
@@ -93,6 +95,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the hall the layout sizes for: tv55 (a 55-inch TV, 68.5 cm, "
                         "back row at 25 m; the default), projector (200 cm at 40 m) or the "
                         "picture's height in cm @ the farthest seat in m, e.g. 120@30")
+    parser.add_argument("--language", choices=words.LANGUAGES, default=words.DEFAULT,
+                        help="the language of the display's words (a hall's [display] "
+                        f"language): {', '.join(f'{k} {v}' for k, v in words.NAMES.items())};"
+                        " default en")
     parser.add_argument("--legibility", action="store_true",
                         help="print every text's letter height in cm and the distance it "
                         "reads from (250 times its height)")
@@ -253,7 +259,7 @@ def run(args: argparse.Namespace) -> int:
         status = {"restored": args.restored,
                   "office_online": False if args.office_offline else None}
         from .options import options_for_name  # noqa: PLC0415
-        options = options_for_name(doc.get("preset"), args.hall)
+        options = options_for_name(doc.get("preset"), args.hall, args.language)
         if args.legibility:
             from .fonts import measure  # noqa: PLC0415 - the real font's widths
             from .layout import layout  # noqa: PLC0415

@@ -2,7 +2,9 @@
 
 Before the first face-off: the match on the board (with the time the office scheduled it)
 and the office's group tables. After a final, once the result has been up for the final
-hold: the next match the office sent, if any, and the tables. The tables turn a page every
+hold: the next match the office sent, if any, and the tables. A ``next`` whose teams the
+office does not know yet (``waiting``, firmware_py/wire.py) is shown with its slots' labels
+and ``"waiting": true``: the display says "waiting for the office". The tables turn a page every
 ``PAGE_NS`` when they do not fit (the display picks the page from ``page``).
 """
 
@@ -14,7 +16,7 @@ from typing import Any
 from firmware_py.core.match import Match
 from firmware_py.core.phase import Phase
 from firmware_py.core.units import NS_PER_S
-from firmware_py.nextmatch import showing_final
+from firmware_py.nextmatch import showing_final, waiting
 
 PAGE_NS = 8 * NS_PER_S
 
@@ -22,8 +24,8 @@ PAGE_NS = 8 * NS_PER_S
 def between_games(match: Match, at: int, *, pending: Mapping[str, Any] | None,
                   loaded: Mapping[str, Any] | None,
                   standings: Mapping[str, Mapping[str, Any]],
-                  final_hold: int, offer: Mapping[str, Any] | None = None
-                  ) -> dict[str, Any] | None:
+                  final_hold: int, offer: Mapping[str, Any] | None = None,
+                  public_url: str | None = None) -> dict[str, Any] | None:
     """The screen's data at ``at``, or None while a game (or a final being held) is on.
 
     ``pending``: the office's ``next`` waiting to be loaded; ``loaded``: the ``next`` the
@@ -31,7 +33,8 @@ def between_games(match: Match, at: int, *, pending: Mapping[str, Any] | None,
     office's tables by group (``wire.between_table``: what the display shows of each);
     ``offer``: a match of the local schedule whose teams are not known yet, waiting for the
     timekeeper (README "A hall without an office"): shown instead of the board's match
-    before its first press, and after a final when the office sent nothing."""
+    before its first press, and after a final when the office sent nothing;
+    ``public_url``: the public site's address ([display] public_url), shown as a QR code."""
     state = match.state
     upcoming: dict[str, Any] | None
     if state.phase is Phase.FINAL:
@@ -62,10 +65,16 @@ def between_games(match: Match, at: int, *, pending: Mapping[str, Any] | None,
               if category is None or g.startswith(f"{category}/")]
     if upcoming is None and not tables:
         return None
-    return {"next": upcoming, "tables": tables, "page": max(at, 0) // PAGE_NS}
+    out: dict[str, Any] = {"next": upcoming, "tables": tables, "page": max(at, 0) // PAGE_NS}
+    if public_url is not None:
+        out["public_url"] = public_url
+    return out
 
 
 def _upcoming(doc: Mapping[str, Any]) -> dict[str, Any]:
     """A ``next`` document as the screen shows it."""
-    return {"match": doc["match"], "time": doc.get("scheduled"), "label": doc.get("label"),
-            "home": doc["teams"]["home"], "away": doc["teams"]["away"]}
+    out = {"match": doc["match"], "time": doc.get("scheduled"), "label": doc.get("label"),
+           "home": doc["teams"]["home"], "away": doc["teams"]["away"]}
+    if waiting(doc):
+        out["waiting"] = True
+    return out

@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-from firmware_py import presets
+from firmware_py import presets, words
 from firmware_py.core.errors import PresetError
 from firmware_py.core.phase import Stage
 from firmware_py.core.tables import Table, parse_toml
@@ -33,7 +34,7 @@ _KEYS: dict[str, set[str]] = {
               "away_colours"},
     "state": {"dir"},
     "display": {"mode", "size", "final_hold_s", "operator_line", "screen_height_cm",
-                "farthest_seat_m"},
+                "farthest_seat_m", "public_url", "language"},
     "operator": {"port", "bind", "window"},
     "gpio": {"pin_factory"},
     "serial": {"url", "baud", "state_hz"},
@@ -93,9 +94,13 @@ class Config:
     # farthest seat; the layout sizes what the back row must read from them. A 55-inch TV.
     screen_height_cm: float = 68.5
     farthest_seat_m: float = 25.0
+    # The public site's address: a QR code on the between-games screen; None: no code.
+    public_url: str | None = None
     # The hall display's operator line (the entry being typed, the last press's outcome):
     # "auto" shows it only while no operator view is open (page served, second window).
     operator_line: str | bool = "auto"
+    # The hall display's words (README "Languages"): one of words.LANGUAGES, per hall.
+    display_language: str = words.DEFAULT
     operator: OperatorConfig = field(default_factory=OperatorConfig)
     pin_factory: str = "auto"
     console: ConsoleConfig = field(default_factory=load_config)
@@ -183,6 +188,8 @@ def parse(data: dict[str, Any], source: str, *, base: Path | None = None) -> Con
     farthest_seat_m = display.number("farthest_seat_m", 25.0)
     if not 0.5 <= farthest_seat_m <= 500:
         raise display.error("farthest_seat_m", f"must be 0.5 to 500 m, got {farthest_seat_m:g}")
+    public_url = _public_url(display)
+    language = display.choice("language", words.LANGUAGES, words.DEFAULT)
     operator_line = display.get("operator_line", "auto")
     if operator_line != "auto" and not isinstance(operator_line, bool):
         raise display.error("operator_line", f"must be \"auto\", true or false, got "
@@ -235,7 +242,9 @@ def parse(data: dict[str, Any], source: str, *, base: Path | None = None) -> Con
         final_hold_s=final_hold_s,
         screen_height_cm=screen_height_cm,
         farthest_seat_m=farthest_seat_m,
+        public_url=public_url,
         operator_line=operator_line,
+        display_language=language,
         operator=OperatorConfig(port, bind, window),
         pin_factory=pin_factory,
         console=console,
@@ -245,6 +254,29 @@ def parse(data: dict[str, Any], source: str, *, base: Path | None = None) -> Con
         log_level=level,
         schedule=schedule,
     )
+
+
+PUBLIC_URL_CHARS = 200
+PUBLIC_URL_BYTES = 213  # what the display's QR code holds (display/qr.py, version 10-M)
+
+
+def _public_url(display: Table) -> str | None:
+    """``[display] public_url``: an http(s) address a phone can open, short enough for the
+    between screen's QR code; absent: no code."""
+    url = display.optional_string("public_url")
+    if url is None:
+        return None
+    parts = urlsplit(url)
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise display.error("public_url", f"must be an http:// or https:// address, got {url!r}")
+    if any(c.isspace() or not c.isprintable() for c in url):
+        raise display.error("public_url", f"must have no spaces or control characters, got "
+                            f"{url!r}")
+    if len(url) > PUBLIC_URL_CHARS or len(url.encode("utf-8")) > PUBLIC_URL_BYTES:
+        raise display.error("public_url", f"must be at most {PUBLIC_URL_CHARS} characters "
+                            f"({PUBLIC_URL_BYTES} bytes of UTF-8: what a QR code on the screen "
+                            f"holds), got {len(url)}")
+    return url
 
 
 def _schedule(table: Table, base: Path | None) -> ScheduleConfig:

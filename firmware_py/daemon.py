@@ -65,17 +65,20 @@ from firmware_py.between import between_games
 if TYPE_CHECKING:
     from display.hall import HallGeometry
 from firmware_py.config import Config
+from firmware_py.core.catchup import catch_up, describe, due_end
 from firmware_py.core.commands import Command, Next, Stop
 from firmware_py.core.commands import Horn as HornCommand
 from firmware_py.core.entry import PickMatch, ScheduledChoice
 from firmware_py.core.events import Event
 from firmware_py.core.match import Match
 from firmware_py.core.phase import Phase
+from firmware_py.core.pregame import pregame_plan
 from firmware_py.core.state import state_document
 from firmware_py.core.units import NS_PER_S
 from firmware_py.feedback import SHOWN_NS, Feedback, Notice
 from firmware_py.frameplan import MIN_FRAME_GAP_NS, FramePlanner
 from firmware_py.logfmt import kv
+from firmware_py.matchday import MatchDay, Scheduled
 from firmware_py.matchfiles import MatchFiles
 from firmware_py.nextmatch import NextMatch, in_progress, setup_from_next, showing_final
 from firmware_py.operatorview import operator_document
@@ -133,6 +136,12 @@ WHILE_DAMAGED = frozenset({Next.name, HornCommand.name})
 # The operator view (page and window) is rebuilt at most this often (real time): a phone
 # polls twice a second, and the loop's frames must not pay for more.
 VIEW_GAP_NS = NS_PER_S // 10
+# The wall clock, not synchronised at start, is looked at again this often (real time): once
+# it is, a scheduled start can be mapped onto the match timeline (firmware_py/matchday.py).
+WALL_RETRY_NS = 5 * NS_PER_S
+# The timekeeper's schedule line is recomputed this often (real time) while a match with a
+# scheduled start is on the board: a stopped clock keeps the game time, not the hall's.
+SCHEDULE_VIEW_NS = NS_PER_S
 PRESSES = frozenset({"console", "serial"})  # sources whose outcome the timekeeper is shown
 
 __all__ = ["CHECKPOINT_NS", "MIN_FRAME_GAP_NS", "RETRY_MAX_NS", "Daemon"]
@@ -184,6 +193,12 @@ class Daemon:
         self.set_aside: str | None = None
         self.stopping: str | None = None
         self.wall = self.time.wall()
+        self._wall_retry = 0  # real time: when to look at an unknown wall clock again
+        # The match day (README "The match day"): the board's match's scheduled start on the
+        # match timeline, once the wall clock is known; the timekeeper's schedule line.
+        self.matchday = MatchDay()
+        self.scheduled: Scheduled | None = None
+        self._schedule_view_at: int | None = None  # match time: rebuild the view then
         # Set up by start(), in order; shutdown() tolerates any of them missing.
         self.pins: Any = None
         self.relay: Relay | None = None
@@ -300,7 +315,8 @@ class Daemon:
                                      self.timeline.ticks_to_ns)
         self._offer_choices()
         self.console.on_edge(self._wake.set)
-        self.options_layout = options_for(self.match.preset, self._hall())
+        self.options_layout = options_for(self.match.preset, self._hall(),
+                                         self.config.display_language)
         self.display, self.keyboard = parts.display(opts.display_mode, cfg.display_size)
         if keymap.enabled(cfg.keypad.mode, opts.display_mode, sys.platform):
             self.keys = parts.keys(cfg, self.time)
@@ -564,10 +580,16 @@ class Daemon:
         self._storage()
         self._take_next()
         self._pump_link()
+        self._match_day(now)
         self._watchdog()
         if self.stopping is not None:
             return
         now = self.timeline.now()
+        if self._schedule_view_at is not None and now >= self._schedule_view_at:
+            # The hall's lateness moved on. Cleared first: a view that waits for its gap
+            # (or is not open) must not keep the loop awake; building it sets the next one.
+            self._schedule_view_at = None
+            self._publish_view(self.document(now), now)
         if self.feedback.current(now) is not self._shown_notice:
             self._dirty = True  # a notice came or went: the next frame shows it
         if self._view_pending and self.time.monotonic_ns() >= self._view_at:
@@ -609,6 +631,7 @@ class Daemon:
         if self._view_pending:
             others.append(self.frames.match_ns(self._view_at - self.timeline.real())
                           + self.timeline.now())
+        others.append(self._schedule_view_at)
         step = self.frames.plan(now, self.match.next_deadline(), others)
         if render and step.draw_at is not None:
             self._frame(step.draw_at)
@@ -944,6 +967,11 @@ class Daemon:
         pending = self.next_match.pending
         if pending is not None and pending["match"] == self.session.match_id:
             self.next_match.pending = None  # the match on the board already
+            if self._loaded_next is None or self._loaded_next.get("match") == pending["match"]:
+                # After a restart the office's retained `next` is the only word of the
+                # board's match: its scheduled time and suspensions are kept, as at loading.
+                self._loaded_next = pending
+                self._dirty = True
             return
         if not self.session.recorder.recording or self.session.damaged:
             return  # the match's records must be on the disk (and confirmed) first
@@ -979,7 +1007,8 @@ class Daemon:
             self.link.add_outbox(outbox)
         self.console.new_match(list(self.match.preset.penalties.kinds))
         self._offer_choices()
-        self.options_layout = options_for(self.match.preset, self._hall())
+        self.options_layout = options_for(self.match.preset, self._hall(),
+                                         self.config.display_language)
         self.outputs.forget()
         kv(log, logging.INFO, "next match loaded", match=setup.match_id, preset=name,
            stage=setup.stage.value, home=setup.home.name, away=setup.away.name,
@@ -992,6 +1021,64 @@ class Daemon:
                 self._start_script(script, delay=SCRIPTED_PREGAME_NS)
         self.horn.poke()
         self._dirty = True
+
+    # -------------------------------------------------------------- the match day
+
+    def _match_day(self, now: int) -> None:
+        """The board's match's scheduled start on the match timeline (README "The match
+        day"), and the pregame's timetable the core counts down to and sounds the warm-up's
+        horn by. Nothing of it is journalled: it is mapped again after a restart."""
+        assert self.session is not None and self.horn is not None
+        if self.wall is None and self.time.monotonic_ns() >= self._wall_retry:
+            self.wall = self.time.wall()
+            self._wall_retry = self.time.monotonic_ns() + WALL_RETRY_NS
+        match = self.match
+        scheduled = self.matchday.scheduled(self.session.match_id, self._loaded_next,
+                                            self._next_in_hall(), now=now, wall=self.wall,
+                                            scale=self.timeline.scale)
+        if scheduled != self.scheduled:
+            self.scheduled = scheduled
+            self._schedule_view_at = now  # the timekeeper's line at once
+        plan = None if scheduled is None else pregame_plan(match.preset, scheduled.start)
+        if match.pregame == plan:
+            return
+        match.schedule(plan)
+        if plan is not None:
+            kv(log, logging.INFO, "pregame scheduled", match=self.session.match_id,
+               start_in=_seconds(plan.start - now),
+               steps=",".join(span.step.name.lower() for span in plan.spans),
+               warmup_horn_in=None if plan.horn is None else _seconds(plan.horn.start - now))
+        self.horn.poke()  # the warm-up's horn is a deadline of the horn's thread now
+        self._dirty = True
+
+    def _next_in_hall(self) -> str | None:
+        """The scheduled start of the match after the board's in this hall, from the local
+        schedule (None without one, or for a match it does not hold)."""
+        if self.schedule is None or self.session is None:
+            return None
+        hall = [m for m in self.schedule.tournament.matches if m.hall == self.schedule.hall]
+        ids = [m.id for m in hall]
+        if self.session.match_id not in ids:
+            return None
+        at = ids.index(self.session.match_id)
+        return hall[at + 1].start.isoformat(timespec="minutes") if at + 1 < len(hall) else None
+
+    def schedule_view(self, at: int) -> dict[str, Any] | None:
+        """The timekeeper's schedule line at ``at`` (firmware_py/core/catchup.py): how far
+        the hall runs behind and what shortened periods would bring it back; a suggestion
+        only, never applied."""
+        scheduled = self.scheduled
+        if scheduled is None:
+            return None
+        due = due_end(self.match, scheduled.start, scheduled.next_start)
+        result = None if due is None else catch_up(self.match, at, scheduled.start, due)
+        if result is None:
+            return None
+        return {"behind_ms": result.behind // 1_000_000, "periods": result.periods,
+                "period_ms": None if result.period_length is None
+                else result.period_length // 1_000_000,
+                "clock_ms": None if result.clock is None else result.clock // 1_000_000,
+                "text": describe(result)}
 
     # -------------------------------------------------------------- frames and outputs
 
@@ -1034,7 +1121,8 @@ class Daemon:
         """The between-games screen's data at ``at`` (firmware_py/between.py)."""
         return between_games(self.match, at, pending=self.next_match.pending,
                              loaded=self._loaded_next, standings=self.standings,
-                             final_hold=self.final_hold, offer=self._local_offer)
+                             final_hold=self.final_hold, offer=self._local_offer,
+                             public_url=self.config.public_url)
 
     def _frame(self, present_at: int) -> None:
         assert self.display is not None and self.frames is not None
@@ -1076,8 +1164,12 @@ class Daemon:
         self._view_pending = False
         self._view_at = real + VIEW_GAP_NS
         link = None if self.link is None else (self.link.connected, self.link.unacked)
+        schedule = self.schedule_view(at)
+        assert self.frames is not None
+        self._schedule_view_at = None if schedule is None else (
+            at + self.frames.match_ns(SCHEDULE_VIEW_NS))
         view = operator_document(self.match, doc, notice=self.feedback.current(at), office=link,
-                                 next_doc=self._loaded_next)
+                                 next_doc=self._loaded_next, schedule=schedule)
         if view == self._view_last:
             return
         self._view_last = view

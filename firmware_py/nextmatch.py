@@ -8,6 +8,7 @@ commands: loading the next match is the hall's own decision, made here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from firmware_py.core.phase import Phase, Stage
@@ -36,9 +37,17 @@ def setup_from_next(doc: dict[str, Any]) -> tuple[str, MatchSetup]:
     return doc["preset"], MatchSetup(
         match_id=doc["match"],
         stage=Stage(doc.get("stage", "group")),
-        home=TeamInfo(teams["home"]["name"], tuple(teams["home"]["colours"])),
-        away=TeamInfo(teams["away"]["name"], tuple(teams["away"]["colours"])),
+        home=TeamInfo(teams["home"]["name"], tuple(teams["home"]["colours"]),
+                      bool(teams["home"].get("placeholder", False))),
+        away=TeamInfo(teams["away"]["name"], tuple(teams["away"]["colours"]),
+                      bool(teams["away"].get("placeholder", False))),
     )
+
+
+def waiting(doc: Mapping[str, Any] | None) -> bool:
+    """The office's ``next`` names a match whose teams it does not know yet: shown as
+    "waiting for the office", never loaded."""
+    return doc is not None and bool(doc.get("waiting", False))
 
 
 class NextMatch:
@@ -53,7 +62,8 @@ class NextMatch:
              ) -> dict[str, Any] | None:
         """The ``next`` to load now, if one waits and the hall is free (and a final result
         has been up for ``hold`` at ``now``); else None."""
-        if self.pending is None or in_progress(current) or showing_final(current, now, hold):
+        if self.pending is None or waiting(self.pending) or in_progress(current) \
+                or showing_final(current, now, hold):
             return None
         doc, self.pending = self.pending, None
         return doc

@@ -11,6 +11,7 @@ function entry(n){if(!n)return '<p class="quiet">no entry in progress</p>';
  const keys=n.keys||(n.kinds||[]).map(k=>[k.split(" ")[0],k.split(" ").slice(1).join(" ")]);
  if(keys.length)o+='<table class="keys">'+keys.filter(p=>p.length==2).map(
   p=>`<tr><th>${e(p[0])}</th><td>${e(w(p[1]))}</td></tr>`).join("")+"</table>";return o}
+function sch(x){if(!x)return "";return `<p id="schedule" class="${x.behind_ms>0?"late":"quiet"}">${e(x.text)}</p>`}
 function body(d){if(d.match==null)return '<p class="quiet">waiting for the scoreboard</p>';
  const t=d.teams,s=d.score,f=d.feedback,of=d.office;
  const link=of==null?"no office":`office ${of.connected?"connected":"OFFLINE"}, ${of.unacked} not acknowledged`;
@@ -20,7 +21,7 @@ function body(d){if(d.match==null)return '<p class="quiet">waiting for the score
  return `<section id="feedback">${f?`<p class="${f.accepted?"ok":"refused"}">${e(f.text)}</p>`:""}</section>`+
  `<section id="entry">${entry(d.entry)}</section>`+
  `<section id="game"><p class="big">${e(t.home)} ${e(s.home)} : ${e(s.away)} ${e(t.away)}</p>`+
- `<p>${e(d.match)} ${e(d.phase)} ${e(d.period)}  <b>${e(d.clock)}</b> ${d.running?"RUNNING":"stopped"}${d.horn?"  HORN":""}</p><p class="quiet">${e(link)}</p></section>`+
+ `<p>${e(d.match)} ${e(d.phase)} ${e(d.period)}  <b>${e(d.clock)}</b> ${d.running?"RUNNING":"stopped"}${d.horn?"  HORN":""}</p><p class="quiet">${e(link)}</p>${sch(d.schedule)}</section>`+
  `<section id="records"><h2>last records</h2><table>${rec}</table></section>`+
  `<section id="kinds"><h2>penalty kinds</h2><table>${kinds}</table></section>`+
  `<section id="suspended"><h2>suspended</h2><p>${ban}</p></section>`}

@@ -120,10 +120,19 @@ def body_html(doc: Mapping[str, Any]) -> str:
         f' : {_e(score.get("away"))} {_e(teams.get("away"))}</p>'
         f'<p>{_e(doc.get("match"))} {_e(doc.get("phase"))} {_e(doc.get("period"))}  '
         f'<b>{_e(doc.get("clock"))}</b> {"RUNNING" if doc.get("running") else "stopped"}'
-        f'{"  HORN" if doc.get("horn") else ""}</p><p class="quiet">{_e(link)}</p></section>'
+        f'{"  HORN" if doc.get("horn") else ""}</p><p class="quiet">{_e(link)}</p>'
+        f'{schedule_html(doc.get("schedule"))}</section>'
         f'<section id="records"><h2>last records</h2><table>{records}</table></section>'
         f'<section id="kinds"><h2>penalty kinds</h2><table>{kinds}</table></section>'
         f'<section id="suspended"><h2>suspended</h2><p>{banned}</p></section>')
+
+
+def schedule_html(schedule: Mapping[str, Any] | None) -> str:
+    """The timekeeper's schedule line (README "The match day"): a suggestion, never applied."""
+    if not schedule:
+        return ""
+    late = "late" if int(schedule.get("behind_ms", 0)) > 0 else "quiet"
+    return f'<p id="schedule" class="{late}">{_e(schedule.get("text"))}</p>'
 
 
 STYLE = """
@@ -136,6 +145,7 @@ section{margin:0 0 .8rem}h2{font-size:1rem;color:#c8d0dc;margin:.4rem 0}
 td,th{padding:.15rem .4rem;text-align:left;vertical-align:top}
 .ok{background:#0d3b1e;padding:.5rem;font-size:1.5rem;font-weight:bold}
 .refused{background:#a00000;padding:.5rem;font-size:1.5rem;font-weight:bold}
+.late{color:#ffd23f;font-weight:bold}
 .keys th{font-size:1.6rem;width:2.5rem}
 """
 

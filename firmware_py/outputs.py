@@ -35,14 +35,17 @@ NEVER = -(1 << 62)
 
 
 def counting_free(doc: dict[str, Any]) -> dict[str, Any]:
-    """The document without its remaining times (``clock_ms``, ``shift_ms``, a penalty's or
-    the time-out's ``remaining_ms``): what must reach the links at once when it changes."""
+    """The document without its remaining times (``clock_ms``, ``shift_ms``, a penalty's,
+    the time-out's or the pregame countdown's ``remaining_ms``): what must reach the links
+    at once when it changes."""
     out = {k: v for k, v in doc.items() if k not in ("clock_ms", "shift_ms")}
     out["penalties"] = {side: [{k: v for k, v in p.items() if k != "remaining_ms"}
                                for p in listed]
                         for side, listed in doc["penalties"].items()}
     if doc["timeout"]:
         out["timeout"] = {k: v for k, v in doc["timeout"].items() if k != "remaining_ms"}
+    if doc.get("countdown"):
+        out["countdown"] = doc["countdown"]["label"]
     return out
 
 
@@ -52,6 +55,8 @@ def steady_part(doc: dict[str, Any]) -> dict[str, Any]:
     out["penalties"] = {side: [(p["player"], p["kind"], p["running"]) for p in listed]
                         for side, listed in doc["penalties"].items()}
     out["timeout"] = doc["timeout"]["team"] if doc["timeout"] else None
+    if doc.get("countdown"):
+        out["countdown"] = doc["countdown"]["label"]  # a new step is a change, not its time
     return out
 
 

@@ -17,9 +17,10 @@ say so loudly: what is only in memory is lost with the process.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from firmware_py.core.commands import Command, parse_command
 from firmware_py.core.errors import CommandError, PresetError
@@ -43,15 +44,24 @@ WallClock = Callable[[], float]
 SHELL_RECORDS = frozenset({"timeline", "script", "clock", "damage"})
 
 
+def _team_record(team: TeamInfo) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": team.name, "colours": list(team.colours)}
+    if team.placeholder:  # only then: older journals stay byte for byte what they were
+        out["placeholder"] = True
+    return out
+
+
+def _team_of(record: Mapping[str, Any]) -> TeamInfo:
+    return TeamInfo(record["name"], tuple(record["colours"]),
+                    bool(record.get("placeholder", False)))
+
+
 def setup_record(preset_toml: str, preset_source: str, setup: MatchSetup) -> Record:
     return {
         "type": "match",
         "match": setup.match_id,
         "stage": setup.stage.value,
-        "teams": {
-            "home": {"name": setup.home.name, "colours": list(setup.home.colours)},
-            "away": {"name": setup.away.name, "colours": list(setup.away.colours)},
-        },
+        "teams": {"home": _team_record(setup.home), "away": _team_record(setup.away)},
         "preset_source": preset_source,
         "preset_toml": preset_toml,  # the whole text: a later edit of the file changes nothing
     }
@@ -64,8 +74,8 @@ def match_from_setup_record(record: Record) -> Match:
         setup = MatchSetup(
             match_id=record["match"],
             stage=Stage(record["stage"]),
-            home=TeamInfo(teams["home"]["name"], tuple(teams["home"]["colours"])),
-            away=TeamInfo(teams["away"]["name"], tuple(teams["away"]["colours"])),
+            home=_team_of(teams["home"]),
+            away=_team_of(teams["away"]),
         )
     except (KeyError, TypeError, ValueError) as err:
         raise PresetError(f"journal setup record is unusable: {err!r}") from err

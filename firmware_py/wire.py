@@ -100,6 +100,12 @@ class Nx:
     SUSPENDED = "suspended"
     TEAM = "team"
     PLAYER = "player"
+    # The match's teams are not both known yet (a group to finish, lots to draw, a feeding
+    # match undecided or under review): the hall shows "waiting for the office" and never
+    # loads it. Only present (true) then; a side not known has "placeholder": true and the
+    # slot's label as its name ("2nd B", "Winner SF1").
+    WAITING = "waiting"
+    PLACEHOLDER = "placeholder"
 
 
 class St:
@@ -635,6 +641,7 @@ def check_status(topic: str, payload: bytes, tournament: str) -> tuple[str, bool
 class Team:
     name: str
     colours: tuple[str, str]  # "#rrggbb": primary, secondary
+    placeholder: bool = False  # not a team yet: the slot's label ("2nd B")
 
 
 @dataclass(frozen=True, slots=True)
@@ -645,7 +652,8 @@ class Suspended:
 
 @dataclass(frozen=True, slots=True)
 class Next:
-    """The match a hall plays next, as the office says (never one whose teams are unknown)."""
+    """The match a hall plays next, as the office says. ``waiting``: its teams are not both
+    known yet, so the hall must not load it (it shows "waiting for the office")."""
 
     match: str
     preset: str
@@ -656,6 +664,7 @@ class Next:
     label: str | None = None  # "Group A", "SF1": what the display shows above it
     suspended: tuple[Suspended, ...] = ()
     category: str | None = None  # in an event of several: whose tables the hall shows
+    waiting: bool = False
 
 
 def next_document(n: Next) -> dict[str, Any]:
@@ -663,6 +672,7 @@ def next_document(n: Next) -> dict[str, Any]:
     doc: dict[str, Any] = {
         Nx.MATCH: n.match, Nx.PRESET: n.preset, Nx.STAGE: n.stage,
         Nx.TEAMS: {side: {Nx.NAME: t.name, Nx.COLOURS: list(t.colours)}
+                   | ({Nx.PLACEHOLDER: True} if t.placeholder else {})
                    for side, t in zip(_SIDES, (n.home, n.away), strict=True)},
         Nx.SCHEDULED: n.scheduled,
         Nx.SUSPENDED: [{Nx.TEAM: s.team, Nx.PLAYER: s.player} for s in n.suspended],
@@ -671,6 +681,8 @@ def next_document(n: Next) -> dict[str, Any]:
         doc[Nx.LABEL] = n.label
     if n.category is not None:
         doc[Nx.CATEGORY] = n.category
+    if n.waiting:
+        doc[Nx.WAITING] = True
     return doc
 
 
@@ -700,10 +712,18 @@ def check_next(topic: str, payload: bytes, presets: Collection[str] | None = Non
     if not isinstance(suspended, list):
         _refuse(topic, f"'{Nx.SUSPENDED}' must be a list, got {kind_of(suspended)}")
     banned = tuple(_suspended(topic, s, i) for i, s in enumerate(suspended))
+    waiting = doc.get(Nx.WAITING, False)
+    if not isinstance(waiting, bool):
+        _refuse(topic, f"'{Nx.WAITING}' must be true or false, got {_show(waiting)}")
+    unknown = [t.name for t in sides if t.placeholder]
+    if unknown and not waiting:
+        # A hall must never be handed placeholder teams as a match it may load.
+        _refuse(topic, f"'{Nx.WAITING}' must be true when a team is a placeholder "
+                       f"({', '.join(unknown)})")
     return Next(match=match, preset=preset, stage=stage, home=sides[0], away=sides[1],
                 scheduled=_opt_str(topic, doc, Nx.SCHEDULED),
                 label=_opt_str(topic, doc, Nx.LABEL), suspended=banned,
-                category=_opt_category(topic, doc, Nx.CATEGORY))
+                category=_opt_category(topic, doc, Nx.CATEGORY), waiting=waiting)
 
 
 def _opt_category(topic: str, doc: Mapping[str, Any], key: str) -> str | None:
@@ -728,7 +748,11 @@ def _team(topic: str, value: Any, side: str) -> Team:
             isinstance(c, str) and _COLOUR.fullmatch(c) for c in colours):
         _refuse(topic, f"'{where}.{Nx.COLOURS}' must be two '#rrggbb' strings, got "
                        f"{_show(colours)}")
-    return Team(name, (colours[0], colours[1]))
+    placeholder = value.get(Nx.PLACEHOLDER, False)
+    if not isinstance(placeholder, bool):
+        _refuse(topic, f"'{where}.{Nx.PLACEHOLDER}' must be true or false, got "
+                       f"{_show(placeholder)}")
+    return Team(name, (colours[0], colours[1]), placeholder)
 
 
 def _suspended(topic: str, value: Any, i: int) -> Suspended:

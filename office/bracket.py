@@ -35,14 +35,21 @@ _UNKNOWN = _Side(None)
 
 
 def fill(tournament: Tournament, tables: Mapping[str, GroupTable],
-         outcomes: Mapping[str, MatchOutcome]) -> dict[str, Pairing]:
+         outcomes: Mapping[str, MatchOutcome],
+         pinned: Mapping[str, tuple[str, str]] | None = None) -> dict[str, Pairing]:
     """A pairing for every scheduled match, in schedule order.
 
     Schedule order is enough for a single pass: a "W:SF1" or "L:SF1" slot always names an
-    earlier match, so SF1's pairing is already known when the slot is read.
+    earlier match, so SF1's pairing is already known when the slot is read. ``pinned``:
+    matches whose teams the office fixed (a played match it kept for the teams who played
+    it, ``office review --keep``), whatever their slots now say.
     """
     pairings: dict[str, Pairing] = {}
     for match in tournament.matches:
+        fixed = (pinned or {}).get(match.id)
+        if fixed is not None:
+            pairings[match.id] = Pairing(match.id, fixed[0], fixed[1], False)
+            continue
         home = _resolve(match.home, tables, outcomes, pairings)
         away = _resolve(match.away, tables, outcomes, pairings)
         pairings[match.id] = Pairing(match.id, home.team, away.team,
@@ -64,6 +71,9 @@ def _group_place(slot: Slot, tables: Mapping[str, GroupTable]) -> _Side:
     # An incomplete table's order still moves with every result still to come: nobody can
     # be told they play a semi-final on it.
     if table is None or not table.complete:
+        return _UNKNOWN
+    # A result of the group is under review: its order is the office's to settle first.
+    if table.under_review:
         return _UNKNOWN
     holders = [row for row in table.rows if row.rank == slot.place]
     # Teams sharing the place are level after every criterion: the office must draw lots
@@ -99,7 +109,12 @@ def changes(old: Mapping[str, Pairing], new: Mapping[str, Pairing]) -> list[str]
 
     A side filled for the first time is the bracket doing its job, not news to alert on.
     """
-    alerts: list[str] = []
+    return [text for _, text in changed(old, new)]
+
+
+def changed(old: Mapping[str, Pairing], new: Mapping[str, Pairing]) -> list[tuple[str, str]]:
+    """``changes`` with the match each one is about: (match id, text)."""
+    alerts: list[tuple[str, str]] = []
     for match_id, before in old.items():
         after = new.get(match_id)
         for side, was in (("home", before.home), ("away", before.away)):
@@ -109,7 +124,7 @@ def changes(old: Mapping[str, Pairing], new: Mapping[str, Pairing]) -> list[str]
             if now == was:
                 continue
             if now is None:
-                alerts.append(f"{match_id} {side}: no longer known (was {was})")
+                alerts.append((match_id, f"{match_id} {side}: no longer known (was {was})"))
             else:
-                alerts.append(f"{match_id} {side}: {now} instead of {was}")
+                alerts.append((match_id, f"{match_id} {side}: {now} instead of {was}"))
     return alerts

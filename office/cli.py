@@ -19,7 +19,15 @@ from datetime import datetime
 from pathlib import Path
 
 from firmware_py.core.preset import Criterion
-from office import serve_cli, store_cli
+from office import (
+    alerts_cli,
+    print_cli,
+    rules_cli,
+    schedule_cli,
+    serve_cli,
+    site_cli,
+    store_cli,
+)
 from office.event import Category, Event
 from office.files import load_event
 from office.model import Draw, GameResult, Group, GroupTable, ResultState, Row, Tournament
@@ -428,7 +436,9 @@ def _lots_wanted(group: Group, tables: Mapping[str, GroupTable]) -> list[tuple[s
 # `serve` and `correct` join here (e.g. office.serve_cli.add_commands).
 _REGISTRARS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None],
                    ...] = (_add_standings, _add_draw_lots, serve_cli.add_commands,
-                          store_cli.add_commands)
+                          store_cli.add_commands, alerts_cli.add_commands,
+                          schedule_cli.add_commands, rules_cli.add_commands,
+                          print_cli.add_commands, site_cli.add_commands)
 
 
 def _draw_lots_in_store(args: argparse.Namespace) -> int:

@@ -56,6 +56,17 @@ class Suspension:
 
 
 @dataclass(frozen=True, slots=True)
+class Expulsion:
+    """A player the office expelled from the tournament at ``match`` under ``rule`` (rules
+    001 "Player's start", office.rulings): banned for the rest of it, like a ban of None."""
+
+    team: str
+    player: int
+    match: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
 class _Offence:
     team: str
     player: int
@@ -67,8 +78,12 @@ class _Offence:
 
 
 def suspensions(tournament: Tournament, pairings: Mapping[str, Pairing],
-                outcomes: Mapping[str, MatchOutcome]) -> list[Suspension]:
-    """Every ban earned so far, in the order of the offences (schedule, then record order)."""
+                outcomes: Mapping[str, MatchOutcome],
+                expelled: Sequence[Expulsion] = (),
+                voided: frozenset[str] = frozenset()) -> list[Suspension]:
+    """Every ban earned so far, in the order of the offences (schedule, then record order;
+    an expulsion after the penalties of its match). A ``voided`` match not played (its team
+    eliminated, rules 001 'Waiting period') will not be: it serves no ban and none waits on it."""
     penalised: dict[str, list[int]] = {}
     plays: dict[str, list[int]] = {}
     for index, match in enumerate(tournament.matches):
@@ -79,27 +94,42 @@ def suspensions(tournament: Tournament, pairings: Mapping[str, Pairing],
         for playing in dict.fromkeys(_teams(match, pairings)):
             if playing is not None:
                 plays.setdefault(playing, []).append(index)
-    found = [ban for team, indices in penalised.items()
-             for ban in team_bans(tournament, team, indices, plays.get(team, ()), outcomes)]
+    teams = dict.fromkeys([*penalised, *(e.team for e in expelled)])
+    found = [ban for team in teams
+             for ban in team_bans(tournament, team, penalised.get(team, ()),
+                                  plays.get(team, ()), outcomes, expelled=expelled,
+                                  voided=voided)]
     return [s for _, s in sorted(found, key=lambda ban: ban[0])]
 
 
 # Where an offence stands among all of them: (schedule index of its match, position of the
 # penalty in the record, position of the rule): the order ``suspensions`` lists the bans in.
+# An expulsion comes after every penalty of its match (``_EXPULSION``).
 BanKey = tuple[int, int, int]
+_EXPULSION = 1 << 30
 
 
 def team_bans(tournament: Tournament, team: str, penalised: Sequence[int],
-              plays: Sequence[int], outcomes: Mapping[str, MatchOutcome]
+              plays: Sequence[int], outcomes: Mapping[str, MatchOutcome], *,
+              expelled: Sequence[Expulsion] = (), voided: frozenset[str] = frozenset()
               ) -> list[tuple[BanKey, Suspension]]:
     """One team's bans, each with its place in the order of all offences.
 
-    A team's bans read only its own penalties and its own matches, so the office can
+    A team's bans read only its own penalties, expulsions and matches, so the office can
     compute them again for the two teams of a new result alone (office.fold).
     ``penalised``: schedule indices of the matches with a result that hold a penalty of the
-    team; ``plays``: those of the matches it plays (its pairing), both ascending.
+    team; ``plays``: those of the matches it plays (its pairing), both ascending;
+    ``expelled``: every expulsion (the team's are picked out).
     """
     offences = _offences(tournament, team, penalised, outcomes)
+    at = {m.id: i for i, m in enumerate(tournament.matches)} if expelled else {}
+    for e in expelled:
+        if e.team == team and e.match in at:
+            offences.append(((at[e.match], _EXPULSION, 0),
+                             _Offence(e.team, e.player, SuspensionRule(e.rule, frozenset(),
+                                                                       (None,)),
+                                      1, at[e.match], e.match, None)))
+    offences.sort(key=lambda o: o[0])
     # Matches a ban of a player has taken (served or pending), so his next ban starts after.
     taken: dict[int, set[int]] = {}
     result: list[tuple[BanKey, Suspension]] = []
@@ -116,6 +146,8 @@ def team_bans(tournament: Tournament, team: str, penalised: Sequence[int],
                 continue
             match = matches[index]
             outcome = outcomes.get(match.id)
+            if match.id in voided and (outcome is None or not outcome.state.has_result):
+                continue
             if outcome is not None and outcome.state.settled:
                 if _forfeit(outcome):
                     continue  # not played: serves nothing

@@ -36,13 +36,14 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from firmware_py import words
 from firmware_py.core.tables import Table
 
 from .model import ScheduledMatch, Tournament
 from .tournament import _NAME, _NAME_RULE, TournamentError
 
 _TOP_KEYS = ("event", "categories")
-_EVENT_KEYS = ("name", "id", "include")
+_EVENT_KEYS = ("name", "id", "include", "language")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,13 +64,16 @@ class Event:
     categories: tuple[Category, ...]
     # A plain tournament file: no category level in topics or documents (as before events).
     plain: bool = False
+    # What the public reads is in this language (firmware_py.words.LANGUAGES): the event
+    # file's [event] language, a plain tournament file's top-level one.
+    language: str = words.DEFAULT
 
     @classmethod
     def single(cls, tournament: Tournament) -> Event:
         """A plain tournament file as a one-category event."""
         return cls(tournament.id, tournament.name,
                    (Category(tournament.id, tournament.name, tournament, tournament.name),),
-                   plain=True)
+                   plain=True, language=tournament.language)
 
     def schedule(self) -> tuple[tuple[Category, ScheduledMatch], ...]:
         """Every match of every category in start order; matches starting together keep the
@@ -129,6 +133,7 @@ def parse_event(data: Mapping[str, Any], source: str, parse: ParseCategory,
     head = top.table("event", _EVENT_KEYS)
     name = head.string("name")
     event_id = head.matching("id", _NAME, f"a valid name ({_NAME_RULE})")
+    language = head.choice("language", words.LANGUAGES, words.DEFAULT)
     parsed: list[tuple[Tournament, str]] = []
     includes = head.get("include", [])
     if not isinstance(includes, list) or not all(isinstance(i, str) for i in includes):
@@ -146,7 +151,7 @@ def parse_event(data: Mapping[str, Any], source: str, parse: ParseCategory,
     categories = tuple(Category(t.id, t.name, replace(t, id=event_id), where)
                        for t, where in parsed)
     _check_shared(categories)
-    return Event(event_id, name, categories)
+    return Event(event_id, name, categories, language=language)
 
 
 def _check_shared(categories: tuple[Category, ...]) -> None:

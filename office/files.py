@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -28,16 +28,45 @@ def load_event(path: str | Path) -> Event:
     """Read an event file (``[event]``, its included and inline categories) or a plain
     tournament file (a one-category event, ``Event.single``). Included files are read
     relative to the event file; errors are ``TournamentError`` naming the file and key."""
-    path = Path(path)
+    return _event(Path(path), _read_toml)
+
+
+def event_files(path: str | Path) -> dict[str, str]:
+    """The text of an event (or tournament) file and of every file it includes, by the
+    names ``load_event`` reads them under; checked as ``load_event`` checks them. What
+    ``office reload`` keeps in the store (``office.schedule``)."""
+    texts: dict[str, str] = {}
+
+    def remember(file: Path, source: str) -> dict[str, Any]:
+        texts[str(file)] = _read_text(file, source)
+        return parse_toml(texts[str(file)], source, TournamentError)
+
+    _event(Path(path), remember)
+    return texts
+
+
+def event_from_files(files: Mapping[str, str], source: str) -> Event:
+    """An event read from ``event_files``' texts instead of the disk (a reload kept in the
+    store): the same checks, the same messages."""
+
+    def lookup(file: Path, name: str) -> dict[str, Any]:
+        if str(file) not in files:
+            raise TournamentError(f"{name}: {file} was not kept with the reload")
+        return parse_toml(files[str(file)], name, TournamentError)
+
+    return _event(Path(source), lookup)
+
+
+def _event(path: Path, read_toml: Callable[[Path, str], dict[str, Any]]) -> Event:
     source = str(path)
-    data = _read_toml(path, source)
+    data = read_toml(path, source)
     if not is_event(data):
         return Event.single(parse_tournament(data, source, load_presets(data, source)))
 
     def read(name: str, where: str) -> tuple[Mapping[str, Any], str]:
         included = path.parent / name
         try:
-            return _read_toml(included, str(included)), str(included)
+            return read_toml(included, str(included)), str(included)
         except TournamentError as err:
             raise TournamentError(f"{where}: {err}") from None
 
@@ -49,6 +78,10 @@ def _parse_category(data: Mapping[str, Any], source: str) -> Tournament:
 
 
 def _read_toml(path: Path, source: str) -> dict[str, Any]:
+    return parse_toml(_read_text(path, source), source, TournamentError)
+
+
+def _read_text(path: Path, source: str) -> str:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
@@ -56,7 +89,7 @@ def _read_toml(path: Path, source: str) -> dict[str, Any]:
     except UnicodeDecodeError as err:
         raise TournamentError(f"{source}: not UTF-8 text ({err.reason} at byte "
                               f"{err.start})") from err
-    return parse_toml(text, source, TournamentError)
+    return text
 
 
 def tournament_presets(data: Mapping[str, object]) -> dict[str, str]:

@@ -12,6 +12,14 @@ and, told which matches got events, redoes only
 - the bans of the teams whose penalties or matches changed (``discipline.team_bans``);
 - the warnings and the next window to close, of those matches.
 
+The office's own rulings are not folded piece by piece: a change of the corrections (the
+forfeits among them) or of the reviews folds everything again (``reset``), since a forfeit
+may eliminate a team (every group match of it voided, its tables ranked without it) or
+expel a player, and a review may pin a bracket match; the green cards are taken again
+whenever they change. Between two such changes what they decided (the voided matches, the
+eliminated teams, the expulsions, the pinned matches, the reviews) is kept and applied to
+every match folded again, as ``build_from`` applies it.
+
 Unchanged parts are the very objects of the previous ledger, so the service tells a table
 to publish by identity. Its ledger equals ``build_from``'s for the same input, whatever the
 order of the changes (tests/office/test_fold.py compares them after every step).
@@ -26,12 +34,14 @@ from datetime import datetime, timedelta
 
 # build_from's own helpers are called through its module (ledger._read_match...): one
 # reading of a match for both folds, the same one a test replaces.
-from . import bracket, discipline, ledger
+from . import bracket, discipline, ledger, rulings
 from .ledger import (
     Correction,
     Ledger,
     MatchDigest,
     MatchView,
+    Review,
+    ReviewAction,
     group_schedule,
     group_table,
     schedule_by_hall,
@@ -84,19 +94,33 @@ class LedgerFold:
         self._feeding_groups = {s.group for m in filled for s in (m.home, m.away)
                                 if s.kind is SlotKind.GROUP_PLACE}
         self._feeding_matches = {m.id for m in self._bracket.matches} | set(self._bracket_ids)
+        self._read: dict[str, tuple[MatchDigest | None, int, MatchView]] = {}
+        self._cards_in: tuple[rulings.GreenCard, ...] = ()
+        self._cards: tuple[rulings.GreenCard, ...] = ()
         self.reset()
 
     def reset(self) -> None:
         """Forget what was built: the next ``build`` reads every match again."""
         self._ledger: Ledger | None = None
         self._now: datetime | None = None
-        self._read: dict[str, tuple[MatchDigest | None, int, MatchView]] = {}
         self._base: dict[str, MatchView] = {}  # settled and corrected, not yet renamed
         self._outcomes: dict[str, MatchOutcome] = {}  # as the tables and bracket read them
         self._views: dict[str, MatchView] = {}
         self._tables: dict[str, GroupTable] = {}
         self._pairings: dict[str, bracket.Pairing] = {}
         self._corrections: dict[str, Correction] = {}
+        self._reviews: dict[str, Review] = {}
+        # What the rulings decided (build_from's): kept until the corrections change.
+        self._forfeits: tuple[rulings.Forfeit, ...] = ()
+        self._eliminations: tuple[rulings.Elimination, ...] = ()
+        self._voided: frozenset[str] = frozenset()
+        self._eliminated: frozenset[str] = frozenset()
+        self._expelled: tuple[discipline.Expulsion, ...] = ()
+        self._expelled_teams: frozenset[str] = frozenset()
+        self._why: dict[str, str] = {}  # match -> why its result needs the office
+        self._resolved: dict[str, Review] = {}  # match -> the review its result stands on
+        self._pinned: dict[str, tuple[str, str]] = {}  # bracket matches a keep fixed
+        self._reasoned: set[str] = set()  # bracket matches the last refill looked at
         self._draws: tuple[Draw, ...] = ()
         self._to_settle: dict[str, datetime] = {}  # finals whose window is still open
         self._unconfirmed: dict[str, datetime] = {}  # final views -> confirm_at
@@ -113,15 +137,30 @@ class LedgerFold:
 
     def build(self, by_match: Mapping[str, MatchDigest], corrections: Sequence[Correction] = (),
               draws: Sequence[Draw] = (), now: datetime | None = None, *,
-              touched: Iterable[str] | None = None) -> Ledger:
-        """``ledger.build_from(tournament, by_match, corrections, draws, now)``.
+              touched: Iterable[str] | None = None, reviews: Sequence[Review] = (),
+              green_cards: Sequence[rulings.GreenCard] = ()) -> Ledger:
+        """``ledger.build_from(tournament, by_match, corrections, draws, now,
+        reviews=reviews, green_cards=green_cards)``.
 
         ``touched``: the matches whose digests may have changed since the last build (None:
         look at every one). A digest replaced by another object counts as changed too.
         """
         t = self.tournament
         matches = t.matches
+        latest: dict[str, Correction] = {}
+        for c in corrections:
+            latest[c.match] = c
+        latest_review = {r.match: r for r in reviews}
+        if self._ledger is not None and (latest != self._corrections
+                                         or latest_review != self._reviews):
+            self.reset()  # the rulings: everything folded again (module docstring)
+        cards = tuple(green_cards)
+        if cards != self._cards_in:
+            self._cards_in = cards
+            self._cards = rulings.current_cards(t, cards)
         first = self._ledger is None
+        if first:
+            self._rule(latest, latest_review)
         if first or (now is None) != (self._now is None) \
                 or (now is not None and self._now is not None and now < self._now):
             candidates = set(self._index)  # time went back: settle every match again
@@ -136,13 +175,6 @@ class LedgerFold:
             if now is not None:
                 candidates.update(mid for mid, at in self._to_settle.items() if now >= at)
         self._now = now
-        latest: dict[str, Correction] = {}
-        for c in corrections:
-            latest[c.match] = c
-        if latest != self._corrections:
-            candidates.update(mid for mid in latest.keys() | self._corrections.keys()
-                              if latest.get(mid) != self._corrections.get(mid))
-            self._corrections = latest
         candidates &= self._index.keys()
 
         viewed = self._view(candidates, by_match, latest, now)
@@ -150,10 +182,30 @@ class LedgerFold:
         dirty_groups: set[str] = set(self._groups) if first else set()
         for mid in viewed:
             m = matches[self._index[mid]]
+            base = self._base[mid]
+            review = self._reviews.get(mid)
             if m.group is not None:
-                new_outcomes[mid] = ledger._renamed(self._base[mid].outcome, m.home.team,
-                                                    m.away.team)
+                assert m.home.team is not None and m.away.team is not None
+                teams = (m.home.team, m.away.team)
+                outcome = ledger._renamed(base.outcome, *teams)
+                self._why.pop(mid, None)
+                self._resolved.pop(mid, None)
+                if ledger._from_hall(base) and base.hall_teams != teams:
+                    if review is not None and review.action is ReviewAction.SWAP \
+                            and (review.home, review.away) == teams:
+                        self._resolved[mid] = review
+                    else:
+                        self._why[mid] = ledger._misfit(base, teams)
+                        outcome = replace(outcome, state=ResultState.NEEDS_REVIEW)
+                new_outcomes[mid] = outcome
                 dirty_groups.add(m.group)
+            else:
+                self._pinned.pop(mid, None)
+                if review is not None and review.action is ReviewAction.KEEP \
+                        and ledger._from_hall(base) \
+                        and base.hall_teams == (review.home, review.away):
+                    assert review.home is not None and review.away is not None
+                    self._pinned[mid] = (review.home, review.away)
         draws = tuple(draws)
         if draws != self._draws:
             dirty_groups.update(g for g in self._groups
@@ -165,7 +217,8 @@ class LedgerFold:
         tables = self._tables
         changed_tables: set[str] = set()
         for g in dirty_groups & self._groups.keys():
-            table = group_table(t, self._groups[g], self._scheduled[g], self._outcomes, draws)
+            table = group_table(t, self._groups[g], self._scheduled[g], self._outcomes, draws,
+                                voided=self._voided, eliminated=self._eliminated)
             if table != tables.get(g):
                 changed_tables.add(g)
                 if tables is self._tables:
@@ -184,9 +237,11 @@ class LedgerFold:
 
         views = self._views
         self.changed = set()
-        for mid in viewed | changed_outcomes:
+        reasoned, self._reasoned = self._reasoned, set()
+        for mid in viewed | changed_outcomes | reasoned:
             base, outcome = self._base[mid], self._outcomes[mid]
-            view = base if base.outcome is outcome else replace(base, outcome=outcome)
+            view = ledger._shown(base, outcome, self._why.get(mid),
+                                 self._resolved.get(mid, base.resolved))
             if view != views.get(mid):
                 if views is self._views:
                     views = dict(views)
@@ -196,13 +251,31 @@ class LedgerFold:
             views = {m.id: views[m.id] for m in matches}
         self._views = views
 
-        self._warn(viewed | changed_outcomes | changed_pairings)
-        self._discipline(changed_outcomes)
+        self._warn(viewed | changed_outcomes | changed_pairings | self.changed)
+        self._discipline(changed_outcomes, first)
 
         built = Ledger(t, views, tables, self._pairings, self._suspensions, self._warnings,
-                       min(self._unconfirmed.values(), default=None), draws, self._by_hall)
+                       min(self._unconfirmed.values(), default=None), draws, self._forfeits,
+                       self._eliminations, self._voided, self._cards, by_hall=self._by_hall)
         self._ledger = built
         return built
+
+    def _rule(self, corrections: dict[str, Correction], reviews: dict[str, Review]) -> None:
+        """What the office's rulings decide, as ``build_from`` reads them (a fold from
+        scratch follows)."""
+        t = self.tournament
+        self._corrections = corrections
+        self._reviews = reviews
+        self._forfeits = tuple(c.forfeit for c in corrections.values()
+                               if c.forfeit is not None and c.match in self._index)
+        self._eliminations = rulings.eliminations(t, self._forfeits)
+        self._voided = frozenset(mid for e in self._eliminations for mid in e.voided)
+        self._eliminated = frozenset(e.team for e in self._eliminations)
+        self._expelled = tuple(
+            discipline.Expulsion(f.team, f.player, f.match, f.cause.rule)
+            for f in self._forfeits
+            if f.cause is rulings.ForfeitCause.UNAUTHORISED and f.player is not None)
+        self._expelled_teams = frozenset(e.team for e in self._expelled)
 
     def _view(self, candidates: set[str], by_match: Mapping[str, MatchDigest],
               corrections: Mapping[str, Correction], now: datetime | None) -> set[str]:
@@ -226,6 +299,13 @@ class LedgerFold:
             else:
                 self._to_settle.pop(mid, None)
             view = ledger._settle(view, now)
+            review = self._reviews.get(mid)
+            if review is not None and review.action is ReviewAction.REPLAY \
+                    and view.final_seq is not None and review.seq is not None \
+                    and view.final_seq <= review.seq:
+                # Void (build_from's): the match is its hall's next again.
+                view = MatchView(m, MatchOutcome(m.id, ResultState.SCHEDULED),
+                                 resolved=review)
             correction = corrections.get(mid)
             if correction is not None:
                 view = ledger._corrected(view, correction)
@@ -269,26 +349,48 @@ class LedgerFold:
         start), over the matches it can move; the pairings and outcomes that changed."""
         base = self._base
         outcomes = dict(self._outcomes)
+        why, resolved, pinned = self._why, self._resolved, self._pinned
         for mid in self._bracket_ids:
             outcomes[mid] = base[mid].outcome
+            why.pop(mid, None)
+            review = self._reviews.get(mid)
+            if mid in pinned and review is not None:
+                resolved[mid] = review
+            else:
+                resolved.pop(mid, None)
+        # A bracket match whose slots name teams is paired by them, unless a keep pinned it.
+        static = {**self._static, **{mid: bracket.Pairing(mid, teams[0], teams[1], False)
+                                     for mid, teams in pinned.items() if mid in self._static}}
         filled_before: dict[str, bracket.Pairing] | None = None
-        pairings = self._static
+        pairings = static
         for _ in range(len(self._bracket_ids) + 1):
-            filled = bracket.fill(self._bracket, self._tables, outcomes)
+            filled = bracket.fill(self._bracket, self._tables, outcomes, pinned)
             if filled == filled_before:
                 break
             filled_before = filled
-            pairings = {**self._static, **filled}
+            pairings = {**static, **filled}
             for mid in self._bracket_ids:
-                p = pairings[mid]
-                outcomes[mid] = ledger._renamed(base[mid].outcome, p.home, p.away)
+                outcome, reason, review = ledger._bracket_outcome(
+                    base[mid], pairings[mid], self._reviews.get(mid))
+                outcomes[mid] = outcome
+                if reason is None:
+                    why.pop(mid, None)
+                else:
+                    why[mid] = reason
+                if review is not None:
+                    resolved[mid] = review
+                elif mid not in pinned:
+                    resolved.pop(mid, None)
         changed_pairings: set[str] = set()
         new_pairings = self._pairings
         if first:
             new_pairings = {m.id: pairings[m.id] for m in self.tournament.matches}
             changed_pairings = set(new_pairings)
         else:
-            for mid, p in (filled_before or {}).items():
+            movable = set(filled_before or ()) | {mid for mid in self._bracket_ids
+                                                  if mid in self._static}
+            for mid in movable:
+                p = pairings[mid]
                 if p != new_pairings[mid]:
                     if new_pairings is self._pairings:
                         new_pairings = dict(new_pairings)
@@ -303,6 +405,7 @@ class LedgerFold:
                 insort(self._plays.setdefault(team, []), index)
                 self._affected.add(team)
         self._pairings = new_pairings
+        self._reasoned = set(self._bracket_ids)  # their reviews may have moved
         changed_outcomes = self._take_outcomes({mid: outcomes[mid] for mid in self._bracket_ids})
         return changed_pairings, changed_outcomes
 
@@ -315,11 +418,12 @@ class LedgerFold:
             view = self._views[mid]
             pairing = self._pairings.get(mid)
             found: list[str] = []
-            if view.hall_teams is not None and pairing is not None and pairing.home \
-                    and pairing.away and view.hall_teams != (pairing.home, pairing.away):
-                found.append(
-                    f"{m.id}: {m.hall} played it as {view.hall_teams[0]} - "
-                    f"{view.hall_teams[1]}, the schedule says {pairing.home} - {pairing.away}")
+            if pairing is not None and view.outcome.state is ResultState.SCHEDULED:
+                for team in (pairing.home, pairing.away):
+                    if team in self._eliminated:
+                        found.append(f"{m.id}: {team} is eliminated "
+                                     f"({rulings.WAITING_PERIOD}); the office decides this "
+                                     "match (office correct)")
             if m.stage.decided and view.outcome.result is not None \
                     and view.outcome.result.winner is None:
                 found.append(f"{m.id}: a {m.stage.value} match ended level; the bracket waits "
@@ -330,21 +434,26 @@ class LedgerFold:
                 self._pair_warnings.pop(index, None)
             moved = True
         if moved:  # the gaps' warnings change only with a view, so only then too
-            self._warnings = tuple(self._gap_warnings[i] for i in sorted(self._gap_warnings)) \
+            self._warnings = self.tournament.warnings \
+                + tuple(self._gap_warnings[i] for i in sorted(self._gap_warnings)) \
                 + tuple(w for i in sorted(self._pair_warnings) for w in self._pair_warnings[i])
 
-    def _discipline(self, outcomes: set[str]) -> None:
+    def _discipline(self, outcomes: set[str], first: bool) -> None:
         """The bans again for the teams whose penalties or matches changed: a ban reads the
         penalties of its team and whether its team's matches were played."""
         teams = self._affected
         self._affected = set()
+        if first:
+            teams |= self._expelled_teams
         for mid in outcomes:
             teams.update(_playing(self._pairings.get(mid)))
-        moved = False
+        moved = first
         for team in teams:
             indices = self._penalised.get(team)
-            bans = discipline.team_bans(self.tournament, team, indices, self._plays.get(team, ()),
-                                        self._outcomes) if indices else []
+            bans = discipline.team_bans(self.tournament, team, indices or (),
+                                        self._plays.get(team, ()), self._outcomes,
+                                        expelled=self._expelled, voided=self._voided) \
+                if indices or team in self._expelled_teams else []
             if bans != self._bans.get(team, []):
                 moved = True
                 if bans:

@@ -12,16 +12,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from enum import StrEnum
 from typing import Any, Protocol
 
 from firmware_py import wire
 from firmware_py.core.values import MatchSetup
 
-from . import bracket, discipline
+from . import bracket, discipline, rulings
 from .model import (
     DecidedBy,
     Draw,
     GameResult,
+    GoalEntry,
     Group,
     GroupTable,
     MatchOutcome,
@@ -71,6 +73,35 @@ class Correction:
     reason: str
     at: datetime
     decided_by: DecidedBy | None = None  # None: as the hall had it (or regulation)
+    forfeit: rulings.Forfeit | None = None  # awarded under a rule (``office forfeit``)
+
+
+class ReviewAction(StrEnum):
+    """How the office settles a result that does not fit the schedule (``office review``)."""
+
+    KEEP = "keep"  # the result stands for the teams who played it; they are the pairing
+    SWAP = "swap"  # the result is credited to the pairing the schedule names now
+    REPLAY = "replay"  # the result is void: the match is sent to its hall again
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """``office review`` (or ``office alerts resolve``): audited, with a reason.
+
+    ``home``/``away`` name the teams the action was taken for (keep: the teams who played;
+    swap: the pairing at the time). The action holds only while they still are: should the
+    pairing move again, the result is under review again rather than credited to whoever
+    the bracket names next."""
+
+    match: str
+    action: ReviewAction
+    reason: str
+    at: datetime
+    home: str | None = None
+    away: str | None = None
+    # replay: the seq of the hall's final it voids (read off the events, not off a clock:
+    # the office's command and its service may not share one)
+    seq: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +114,11 @@ class MatchView:
     hall_teams: tuple[str, str] | None = None  # the names the hall played under
     gaps: tuple[int, ...] = ()  # seqs missing between 1 and the highest received
     ended: datetime | None = None  # when the office received the final
+    final_seq: int | None = None  # the seq of the hall's match_ended that stands
     confirm_at: datetime | None = None
     correction: Correction | None = None
+    review: str | None = None  # why the result needs the office (state NEEDS_REVIEW)
+    resolved: Review | None = None  # the office's review that the result stands on
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +131,27 @@ class Ledger:
     warnings: tuple[str, ...] = ()
     next_change: datetime | None = None  # the next protest window to close
     draws: tuple[Draw, ...] = field(default=())
+    # The office's rulings (office.rulings): the standing forfeits, the teams eliminated
+    # (rules 001 'Waiting period') with the matches voided, the green cards (rules 003).
+    forfeits: tuple[rulings.Forfeit, ...] = ()
+    eliminations: tuple[rulings.Elimination, ...] = ()
+    voided: frozenset[str] = frozenset()
+    green_cards: tuple[rulings.GreenCard, ...] = ()
+
+    def review(self) -> list[MatchView]:
+        """The results waiting for the office (state needs_review), in schedule order."""
+        return [v for v in self.matches.values() if v.review is not None]
+
+    def held(self, match: ScheduledMatch) -> tuple[str, ...]:
+        """The sides of ``match`` whose team is not known yet, as a person reads them ("2nd
+        B", "Winner SF1"); empty when both are known and the match can be sent."""
+        pairing = self.pairings.get(match.id)
+        out = []
+        for slot, team in ((match.home, pairing.home if pairing else None),
+                           (match.away, pairing.away if pairing else None)):
+            if team is None:
+                out.append(slot.label())
+        return tuple(out)
     # The schedule by hall, in schedule order: a hall's next reads its own matches, not the
     # whole event's (empty: the whole schedule is read).
     by_hall: Mapping[str, tuple[ScheduledMatch, ...]] = field(default_factory=dict,
@@ -113,26 +168,32 @@ class Ledger:
             if m.hall != hall:
                 continue
             view = self.matches[m.id]
-            if view.outcome.state is ResultState.SCHEDULED:
+            # A voided match (its team eliminated) is not played.
+            if view.outcome.state is ResultState.SCHEDULED and m.id not in self.voided:
                 return m
         return None
 
     def next_match(self, hall: str) -> wire.Next | None:
         """The retained ``next`` for a hall (README 4.4), with the players suspended for
-        that match; None when the hall has nothing left to play."""
+        that match; None when the hall has nothing left to play.
+
+        A match whose teams are not both known yet (a group incomplete or waiting for lots,
+        a feeding match undecided or under review) is sent ``waiting``: the hall shows it
+        as "waiting for the office" and does not load it (its sides carry the slots'
+        labels, marked placeholder)."""
         m = self.next_for_hall(hall)
         if m is None:
             return None
         pairing = self.pairings.get(m.id)
-        names = {
-            "home": pairing.home if pairing and pairing.home else m.home.label(),
-            "away": pairing.away if pairing and pairing.away else m.away.label(),
-        }
+        known = {"home": pairing.home if pairing else None,
+                 "away": pairing.away if pairing else None}
+        names = {"home": known["home"] or m.home.label(), "away": known["away"] or m.away.label()}
         teams: dict[str, wire.Team] = {}
         for side in ("home", "away"):
             entry = self.tournament.teams.get(names[side])
             colours = entry.colours if entry and entry.colours else DEFAULT_COLOURS[side]
-            teams[side] = wire.Team(names[side], (colours[0], colours[1]))
+            teams[side] = wire.Team(names[side], (colours[0], colours[1]),
+                                    placeholder=known[side] is None)
         suspended = tuple(
             wire.Suspended(side, s.player)
             for s in discipline.suspended_in(m.id, self.suspensions)
@@ -142,7 +203,8 @@ class Ledger:
                          stage="playoff" if m.stage.decided else "group",
                          home=teams["home"], away=teams["away"],
                          scheduled=m.start.isoformat(timespec="minutes"), label=_label(m),
-                         suspended=suspended)
+                         suspended=suspended,
+                         waiting=known["home"] is None or known["away"] is None)
 
     def next_document(self, hall: str) -> dict[str, Any] | None:
         """``next_match`` as its JSON document."""
@@ -320,6 +382,8 @@ def build(
     now: datetime | None = None,
     *,
     cache: MatchCache | None = None,
+    reviews: Sequence[Review] = (),
+    green_cards: Sequence[rulings.GreenCard] = (),
 ) -> Ledger:
     """Fold everything known into the office's view at wall time ``now`` (None: every final
     counts as confirmed, as for a results file)."""
@@ -330,7 +394,8 @@ def build(
             # Duplicates carry the same content (the journal is the hall's truth); the first
             # arrival is kept so the protest window does not restart on a re-delivery.
             digest.add(item)
-    return build_from(tournament, by_match, corrections, draws, now, cache=cache)
+    return build_from(tournament, by_match, corrections, draws, now, cache=cache,
+                      reviews=reviews, green_cards=green_cards)
 
 
 def build_from(
@@ -341,19 +406,33 @@ def build_from(
     now: datetime | None = None,
     *,
     cache: MatchCache | None = None,
+    reviews: Sequence[Review] = (),
+    green_cards: Sequence[rulings.GreenCard] = (),
 ) -> Ledger:
-    """``build`` from the events already folded by match (what the service keeps)."""
+    """``build`` from the events already folded by match (what the service keeps).
+
+    ``corrections`` include the office's forfeits (``Correction.forfeit``); ``reviews``: the
+    office's resolutions of results that did not fit, oldest first (the latest of a match
+    counts)."""
     cache = cache or MatchCache()
     latest_correction: dict[str, Correction] = {}
     for c in corrections:
         latest_correction[c.match] = c
+    latest_review = {r.match: r for r in reviews}
     window = timedelta(seconds=tournament.rules.protest_window_s)
 
     views: dict[str, MatchView] = {}
-    warnings: list[str] = []
+    warnings: list[str] = list(tournament.warnings)  # the schedule's own (back to back...)
     next_change: datetime | None = None
     for m in tournament.matches:
         view = _settle(cache.read(m, by_match.get(m.id) or MatchDigest(), window), now)
+        review = latest_review.get(m.id)
+        if review is not None and review.action is ReviewAction.REPLAY \
+                and view.final_seq is not None and review.seq is not None \
+                and view.final_seq <= review.seq:
+            # Void: what the hall sent of it before the replay was ordered no longer counts,
+            # and the match is its hall's next again.
+            view = MatchView(m, MatchOutcome(m.id, ResultState.SCHEDULED), resolved=review)
         correction = latest_correction.get(m.id)
         if correction is not None:
             view = _corrected(view, correction)
@@ -368,45 +447,93 @@ def build_from(
     # whatever the hall called them, so the tables need nothing of the bracket. A bracket
     # match's teams depend on results: name its result after the filled slots and fill
     # again, until nothing moves (one round of the bracket per pass at most).
+    #
+    # A hall's result counts only for the teams it was played by: one played under other
+    # names than the schedule's (placeholders such as "2nd B" while the teams were not
+    # known, or teams a correction has since moved out of the match) waits for the office
+    # (needs_review) instead of being credited to whoever the schedule names now.
     outcomes: dict[str, MatchOutcome] = {}
+    why: dict[str, str] = {}
+    resolved: dict[str, Review] = {}
+    pinned: dict[str, tuple[str, str]] = {}
     bracket_ids: list[str] = []
     for m in tournament.matches:
+        view = views[m.id]
+        review = latest_review.get(m.id)
         if m.group is not None:
-            outcomes[m.id] = _renamed(views[m.id].outcome, m.home.team, m.away.team)
+            assert m.home.team is not None and m.away.team is not None
+            teams = (m.home.team, m.away.team)
+            outcome = _renamed(view.outcome, *teams)
+            if _from_hall(view) and view.hall_teams != teams:
+                if review is not None and review.action is ReviewAction.SWAP \
+                        and (review.home, review.away) == teams:
+                    resolved[m.id] = review
+                else:
+                    why[m.id] = _misfit(view, teams)
+                    outcome = replace(outcome, state=ResultState.NEEDS_REVIEW)
+            outcomes[m.id] = outcome
         else:
-            outcomes[m.id] = views[m.id].outcome
+            outcomes[m.id] = view.outcome
             bracket_ids.append(m.id)
+            if review is not None and review.action is ReviewAction.KEEP \
+                    and _from_hall(view) and view.hall_teams == (review.home, review.away):
+                assert review.home is not None and review.away is not None
+                pinned[m.id] = (review.home, review.away)
+                resolved[m.id] = review
+    # Rules 001 'Waiting period' and "Player's start": the forfeits that stand (each the
+    # latest office result of its match) eliminate teams and expel players.
+    forfeits = tuple(c.forfeit for c in latest_correction.values()
+                     if c.forfeit is not None and tournament.match(c.match) is not None)
+    eliminations = rulings.eliminations(tournament, forfeits)
+    voided = frozenset(mid for e in eliminations for mid in e.voided)
+    eliminated = frozenset(e.team for e in eliminations)
     scheduled = group_schedule(tournament)
-    tables = {g.name: group_table(tournament, g, scheduled[g.name], outcomes, draws)
+    tables = {g.name: group_table(tournament, g, scheduled[g.name], outcomes, draws,
+                                  voided=voided, eliminated=eliminated)
               for g in tournament.groups}
     pairings: dict[str, bracket.Pairing] = {}
     for _ in range(len(bracket_ids) + 1):
-        filled = bracket.fill(tournament, tables, outcomes)
+        filled = bracket.fill(tournament, tables, outcomes, pinned)
         if filled == pairings:
             break
         pairings = filled
         for mid in bracket_ids:
-            p = pairings[mid]
-            outcomes[mid] = _renamed(views[mid].outcome, p.home, p.away)
-    views = {mid: v if v.outcome is outcomes[mid] else replace(v, outcome=outcomes[mid])
+            outcome, reason, review = _bracket_outcome(views[mid], pairings[mid],
+                                                       latest_review.get(mid))
+            outcomes[mid] = outcome
+            if reason is None:
+                why.pop(mid, None)
+            else:
+                why[mid] = reason
+            if review is not None:
+                resolved[mid] = review
+            elif mid not in pinned:
+                resolved.pop(mid, None)
+    views = {mid: _shown(v, outcomes[mid], why.get(mid), resolved.get(mid, v.resolved))
              for mid, v in views.items()}
 
     for m in tournament.matches:
         view = views[m.id]
         pairing = pairings.get(m.id)
-        if view.hall_teams is not None and pairing is not None and pairing.home \
-                and pairing.away and view.hall_teams != (pairing.home, pairing.away):
-            warnings.append(
-                f"{m.id}: {m.hall} played it as {view.hall_teams[0]} - {view.hall_teams[1]}, "
-                f"the schedule says {pairing.home} - {pairing.away}")
+        if pairing is not None and view.outcome.state is ResultState.SCHEDULED:
+            for team in (pairing.home, pairing.away):
+                if team in eliminated:
+                    warnings.append(f"{m.id}: {team} is eliminated ({rulings.WAITING_PERIOD});"
+                                    " the office decides this match (office correct)")
         if m.stage.decided and view.outcome.result is not None \
                 and view.outcome.result.winner is None:
             warnings.append(f"{m.id}: a {m.stage.value} match ended level; the bracket waits "
                             "for a decision (office correct)")
 
-    suspensions = tuple(discipline.suspensions(tournament, pairings, outcomes))
+    expelled = [discipline.Expulsion(f.team, f.player, f.match, f.cause.rule)
+                for f in forfeits
+                if f.cause is rulings.ForfeitCause.UNAUTHORISED and f.player is not None]
+    suspensions = tuple(discipline.suspensions(tournament, pairings, outcomes, expelled,
+                                               voided))
     return Ledger(tournament, views, tables, pairings, suspensions, tuple(warnings),
-                  next_change, tuple(draws), schedule_by_hall(tournament))
+                  next_change, tuple(draws), forfeits, eliminations, voided,
+                  rulings.current_cards(tournament, green_cards),
+                  by_hall=schedule_by_hall(tournament))
 
 
 def schedule_by_hall(tournament: Tournament) -> dict[str, tuple[ScheduledMatch, ...]]:
@@ -426,17 +553,68 @@ def group_schedule(tournament: Tournament) -> dict[str, tuple[ScheduledMatch, ..
 
 
 def group_table(tournament: Tournament, group: Group, scheduled: Sequence[ScheduledMatch],
-                outcomes: Mapping[str, MatchOutcome], draws: Sequence[Draw]) -> GroupTable:
-    """One group's table from the outcomes of its ``scheduled`` matches."""
+                outcomes: Mapping[str, MatchOutcome], draws: Sequence[Draw], *,
+                voided: frozenset[str] = frozenset(),
+                eliminated: frozenset[str] = frozenset()) -> GroupTable:
+    """One group's table from the outcomes of its ``scheduled`` matches; without the voided
+    matches and the eliminated teams (rules 001 'Waiting period': the table is recomputed
+    without them)."""
+    if voided:
+        scheduled = [m for m in scheduled if m.id not in voided]
     counted = [outcomes[m.id] for m in scheduled if outcomes[m.id].result is not None]
-    return rank_group(
-        group,
+    table = rank_group(
+        Group(group.name, tuple(t for t in group.teams if t not in eliminated)),
         [o.result for o in counted if o.result is not None],
         tournament.rules,
         [d for d in draws if d.group == group.name],
         provisional=any(not o.state.settled for o in counted),
         complete=len(counted) == len(scheduled),
     )
+    if any(o.state is ResultState.NEEDS_REVIEW for o in counted):
+        table = replace(table, under_review=True)
+    return table
+
+
+def _from_hall(view: MatchView) -> bool:
+    """The result is the hall's own (not the office's correction)."""
+    return view.hall_teams is not None and view.outcome.result is not None \
+        and view.outcome.state in (ResultState.FINAL, ResultState.CONFIRMED)
+
+
+def _misfit(view: MatchView, teams: tuple[str | None, str | None]) -> str:
+    assert view.hall_teams is not None
+    m = view.scheduled
+    played = f"{view.hall_teams[0]} - {view.hall_teams[1]}"
+    if teams[0] is None or teams[1] is None:
+        known = " - ".join(t or s.label() for t, s in ((teams[0], m.home), (teams[1], m.away)))
+        return (f"{m.hall} played it as {played} while its teams were not known "
+                f"({known})")
+    return f"{m.hall} played it as {played}, the schedule says {teams[0]} - {teams[1]}"
+
+
+def _bracket_outcome(view: MatchView, pairing: bracket.Pairing, review: Review | None
+                     ) -> tuple[MatchOutcome, str | None, Review | None]:
+    """A bracket match's outcome under the pairing: the result renamed to it (a
+    correction, or a swap the office recorded for this very pairing), kept as played (it
+    fits, or is pinned by a keep), or under review; with why, and the review it stands on."""
+    outcome = view.outcome
+    if not _from_hall(view):  # nothing played yet, or the office's own correction
+        return _renamed(outcome, pairing.home, pairing.away), None, None
+    teams = (pairing.home, pairing.away)
+    if view.hall_teams == teams:
+        pinned = review is not None and review.action is ReviewAction.KEEP
+        return outcome, None, review if pinned else None
+    if review is not None and review.action is ReviewAction.SWAP \
+            and (review.home, review.away) == teams:
+        return _renamed(outcome, pairing.home, pairing.away), None, review
+    return (replace(outcome, state=ResultState.NEEDS_REVIEW), _misfit(view, teams), None)
+
+
+def _shown(view: MatchView, outcome: MatchOutcome, why: str | None,
+           resolved: Review | None) -> MatchView:
+    if outcome is view.outcome and why == view.review and resolved is view.resolved:
+        return view
+    return replace(view, outcome=outcome, review=why, resolved=resolved)
 
 
 def _settle(view: MatchView, now: datetime | None) -> MatchView:
@@ -476,11 +654,18 @@ def _read_match(m: ScheduledMatch, digest: MatchDigest,
         for p in record.get("penalties") or ()
         if isinstance(p.get("player"), int)
     )
+    goals = tuple(
+        GoalEntry(team=hall_home if g["team"] == "home" else hall_away,
+                  player=g["player"] if isinstance(g.get("player"), int) else None,
+                  period=int(g.get("period") or 0), clock_ms=int(g.get("clock_ms") or 0))
+        for g in record.get("goals") or ()
+        if isinstance(g, Mapping) and g.get("team") in ("home", "away")
+    )
     confirm_at = final.received + window
     return MatchView(
-        m, MatchOutcome(m.id, ResultState.FINAL, game, penalties),
+        m, MatchOutcome(m.id, ResultState.FINAL, game, penalties, goals),
         live_score=(game.home_goals, game.away_goals), hall_teams=(hall_home, hall_away),
-        gaps=gaps, ended=final.received, confirm_at=confirm_at,
+        gaps=gaps, ended=final.received, confirm_at=confirm_at, final_seq=final.event.seq,
     )
 
 
@@ -492,7 +677,8 @@ def _corrected(view: MatchView, c: Correction) -> MatchView:
     decided_by = c.decided_by or (old.decided_by if old else DecidedBy.REGULATION)
     result = GameResult(m.id, home, away, c.home_goals, c.away_goals, decided_by,
                         old.home_pim if old else 0, old.away_pim if old else 0)
-    outcome = MatchOutcome(m.id, ResultState.CORRECTED, result, view.outcome.penalties)
+    outcome = MatchOutcome(m.id, ResultState.CORRECTED, result, view.outcome.penalties,
+                           view.outcome.goals)
     return replace(view, outcome=outcome, correction=c,
                    hall_teams=view.hall_teams or (home, away))
 
@@ -509,6 +695,7 @@ def _renamed(outcome: MatchOutcome, home: str | None, away: str | None) -> Match
         outcome,
         result=replace(result, home=home, away=away),
         penalties=tuple(replace(p, team=rename.get(p.team, p.team)) for p in outcome.penalties),
+        goals=tuple(replace(g, team=rename.get(g.team, g.team)) for g in outcome.goals),
     )
 
 

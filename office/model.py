@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
@@ -20,7 +20,8 @@ from firmware_py.core.preset import Criterion, StandingsRules
 from firmware_py.core.values import DecidedBy
 
 __all__ = [
-    "DecidedBy", "Draw", "GameResult", "Group", "GroupTable", "MatchOutcome", "PenaltyEntry",
+    "DecidedBy", "Draw", "GameResult", "GoalEntry", "Group", "GroupTable", "MatchOutcome",
+    "PenaltyEntry",
     "ResultState", "Row", "ScheduledMatch", "Slot", "SlotKind", "Stage", "TeamEntry",
     "Tournament",
 ]
@@ -94,6 +95,13 @@ class ScheduledMatch:
     home: Slot
     away: Slot
     preset: str  # the match's own or the tournament's default
+    # How long the match holds its hall (and its teams): the file's `slot_minutes`, else the
+    # preset's periods and breaks. 0: unknown (then only equal starts clash).
+    length: timedelta = timedelta(0)
+
+    @property
+    def end(self) -> datetime:
+        return self.start + self.length
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +113,12 @@ class Tournament:
     groups: tuple[Group, ...]
     matches: tuple[ScheduledMatch, ...]  # in start order (file order breaks ties)
     rules: StandingsRules
+    # What the schedule check found worth a look but not a refusal (a team playing back to
+    # back, home and away unbalanced): shown with the ledger's warnings.
+    warnings: tuple[str, ...] = ()
+    # The language of what the public reads (the public site): one of
+    # firmware_py.words.LANGUAGES.
+    language: str = "en"
 
     def match(self, match_id: str) -> ScheduledMatch | None:
         for m in self.matches:
@@ -205,6 +219,9 @@ class GroupTable:
     rows: tuple[Row, ...]
     provisional: bool = False  # counts a result not yet confirmed
     complete: bool = False  # every group match has a result
+    # A group match's result is under review: the order may still change at the office's
+    # word, so the bracket fills nothing from this table (not part of the wire's table).
+    under_review: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return wire.table_document(self.name, tuple(r.to_wire() for r in self.rows),
@@ -213,16 +230,23 @@ class GroupTable:
 
 class ResultState(StrEnum):
     """scheduled -> live -> final (the hall's last event) -> confirmed (the protest window
-    passed) ; corrected (by the office, audited) replaces any of them."""
+    passed) ; corrected (by the office, audited) replaces any of them.
+
+    needs_review: a final that does not fit the schedule as the office sees it (the hall
+    played other teams than the pairing names, or a bracket match while its teams were not
+    known). It never becomes confirmed by itself: the office corrects it or resolves it
+    (``office review``: keep, swap or replay, audited)."""
 
     SCHEDULED = "scheduled"
     LIVE = "live"
     FINAL = "final"
     CONFIRMED = "confirmed"
     CORRECTED = "corrected"
+    NEEDS_REVIEW = "needs_review"
 
     @property
     def has_result(self) -> bool:
+        """A result the bracket and the tables may count (not one under review)."""
         return self in (ResultState.FINAL, ResultState.CONFIRMED, ResultState.CORRECTED)
 
     @property
@@ -242,11 +266,22 @@ class PenaltyEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class GoalEntry:
+    """A goal from a match record, with the team by name (the top scorers count these)."""
+
+    team: str
+    player: int | None  # None: the scorer was not entered
+    period: int
+    clock_ms: int
+
+
+@dataclass(frozen=True, slots=True)
 class MatchOutcome:
     """What the office knows of one scheduled match: its state, its result once there is
-    one, and the penalties of its record (for the suspensions)."""
+    one, and the penalties and goals of its record (for the suspensions, the scorers)."""
 
     match: str
     state: ResultState
     result: GameResult | None = None
     penalties: tuple[PenaltyEntry, ...] = ()
+    goals: tuple[GoalEntry, ...] = ()

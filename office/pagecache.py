@@ -12,6 +12,13 @@ fold's ``changed`` (the matches whose view it replaced): what the page shows of 
 reads its view and its pairing only, and a pairing the fold did not change is the same
 object.
 
+What the office rules and reviews (the results waiting for it, the held matches, the
+placings, the top scorers, the green cards, the eliminations) and the alerts are made
+again whole on every build whose ledger moved: short lists, read off the ledger in one
+pass each; the placings and scorers are kept while the matches, tables and pairings they
+read are the same objects. A change of the voided matches (a forfeit eliminating a team)
+makes every match's entry again (each says whether it is voided).
+
 The document equals ``event_snapshot``'s for the same input (tests/office/test_page_cache.py).
 """
 
@@ -21,10 +28,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from . import merge, snapshot
+from .alerts import AlertStatus, Handled
 from .event import Category, Event
 from .ledger import Ledger
 from .model import ScheduledMatch
 from .snapshot import AlertView, HallLive
+
+# The rulings' lists of the document, in its order (``snapshot._rulings``).
+_RULINGS = ("placings", "scorers", "green_cards", "eliminated")
 
 
 class PageCache:
@@ -55,6 +66,10 @@ class PageCache:
         self._hall_docs: dict[str, tuple[HallLive, object, dict[str, Any]]] = {}
         self._lives: list[HallLive | None] = []
         self._hall_list: list[dict[str, Any]] = []
+        # category -> (the ledger, its review and held entries) and (what the placings and
+        # scorers read, them)
+        self._reviews: dict[str, tuple[Ledger, dict[str, list[dict[str, Any]]]]] = {}
+        self._standings: dict[str, tuple[tuple[object, ...], dict[str, Any]]] = {}
 
     def reset(self) -> None:
         """Make every part again next time."""
@@ -64,14 +79,18 @@ class PageCache:
     def build(self, ledgers: Mapping[str, Ledger], halls: Mapping[str, HallLive],
               alerts: Sequence[AlertView], now: Any, *,
               office: Mapping[str, Any] | None = None,
+              handled: Mapping[int, Handled] | None = None,
               changed: Mapping[str, set[str]] | None = None) -> dict[str, Any]:
-        """``event_snapshot(event, ledgers, halls, alerts, now, office=office)``.
+        """``event_snapshot(event, ledgers, halls, alerts, now, office=office,
+        handled=handled)``.
 
         ``changed``: by category, the matches whose view changed since the last build
         (None: not known, every match is looked at)."""
         event = self.event
         seen = self._seen
-        if changed is None or any(c.name not in seen for c in event.categories):
+        if changed is None or any(c.name not in seen
+                                  or seen[c.name].voided != ledgers[c.name].voided
+                                  for c in event.categories):
             seen = {}
         moved_halls = self._update_matches(ledgers, seen, changed)
         groups = self._update_groups(ledgers, seen, changed)
@@ -79,10 +98,15 @@ class PageCache:
         suspensions = self._update_suspensions(ledgers, seen)
         self._seen = dict(ledgers)
         hall_docs = self._update_halls(halls, ledgers, moved_halls if seen else None)
+        extras = [(c.name, self._extras(c.name, ledgers[c.name])) for c in event.categories]
+        done = handled or {}
         if event.plain:
             (only,) = event.categories
             t = only.tournament
+            extra = extras[0][1]
             return {
+                "review": extra["review"],
+                "held": extra["held"],
                 "office": dict(office or {}),
                 "generated": snapshot._iso(now),
                 "tournament": {"id": t.id, "name": t.name},
@@ -90,10 +114,16 @@ class PageCache:
                 "matches": self._matches,
                 "bracket": bracket,
                 "suspensions": suspensions,
+                **{key: extra[key] for key in _RULINGS},
                 "halls": hall_docs,
-                "alerts": [{"at": snapshot._iso(a.at), "text": a.text} for a in reversed(alerts)]
-                + [{"at": None, "text": w} for w in ledgers[only.name].warnings],
+                "alerts": [snapshot._alert(a, done) for a in reversed(alerts)]
+                + [{"at": None, "text": w, "status": AlertStatus.OPEN.value}
+                   for w in ledgers[only.name].warnings],
             }
+
+        def tagged(key: str) -> list[dict[str, Any]]:
+            return [{**item, "category": name} for name, extra in extras for item in extra[key]]
+
         return {
             "office": dict(office or {}),
             "generated": snapshot._iso(now),
@@ -105,11 +135,37 @@ class PageCache:
             "matches": self._matches,
             "bracket": bracket,
             "suspensions": suspensions,
+            "review": tagged("review"),
+            "held": tagged("held"),
+            **{key: tagged(key) for key in _RULINGS},
             "halls": hall_docs,
-            "alerts": [{"at": snapshot._iso(a.at), "text": a.text} for a in reversed(alerts)]
+            "alerts": [snapshot._alert(a, done) for a in reversed(alerts)]
             + [{"at": None, "text": f"{c.name}: {w}"} for c in event.categories
                for w in ledgers[c.name].warnings],
         }
+
+    def _extras(self, category: str, ledger: Ledger) -> dict[str, list[dict[str, Any]]]:
+        """The review, held and rulings entries of one category (``snapshot``'s)."""
+        kept = self._reviews.get(category)
+        if kept is not None and kept[0] is ledger:
+            reviewed = kept[1]
+        else:
+            t = ledger.tournament
+            reviewed = {
+                "review": [snapshot._review(v) for v in ledger.review()],
+                "held": [{"match": m.id, "hall": m.hall, "waiting_for": list(ledger.held(m))}
+                         for m in (ledger.next_for_hall(h) for h in t.halls())
+                         if m is not None and ledger.held(m)],
+            }
+            self._reviews[category] = (ledger, reviewed)
+        reads = (ledger.tournament, ledger.matches, ledger.tables, ledger.pairings,
+                 ledger.eliminations, ledger.voided, ledger.green_cards)
+        ruled = self._standings.get(category)
+        if ruled is None or len(ruled[0]) != len(reads) \
+                or any(a is not b for a, b in zip(ruled[0], reads, strict=True)):
+            ruled = (reads, snapshot._rulings(ledger))
+            self._standings[category] = ruled
+        return {**reviewed, **ruled[1]}
 
     def _match_doc(self, category: str, ledger: Ledger, match: str) -> dict[str, Any]:
         doc = snapshot._match(ledger, ledger.matches[match])

@@ -14,11 +14,16 @@ from pathlib import Path
 from types import FrameType
 
 from firmware_py.mqtt import OfficePeer, Tls, parse_broker_url
+from firmware_py.words import DEFAULT, LANGUAGES
 
 from .board import SnapshotBoard
+from .event import Event
 from .files import load_event
 from .model import DecidedBy
-from .service import OfficeService
+from .printouts import Printouts
+from .publicweb import PublicSite, PublicWeb
+from .schedule_cli import remember_started_file
+from .service import OfficeService, effective_event
 from .store import Store, StoreError, is_read_only
 from .tournament import TournamentError
 from .web import OfficeWeb
@@ -49,8 +54,19 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
                        "keep it fixed: the broker keeps this session's events while away")
     serve.add_argument("--http", type=int, metavar="PORT",
                        help="serve the office page on this port (0: any free port)")
+    serve.add_argument("--lang", default=DEFAULT, choices=LANGUAGES,
+                       help="the printouts' language on the page (/sheet/MATCH, /print/...; "
+                            "?lang= picks another; default %(default)s)")
     serve.add_argument("--host", default="0.0.0.0",
                        help="address the page listens on (default %(default)s)")
+    serve.add_argument("--public-port", type=int, metavar="PORT",
+                       help="serve the public results site (read-only, for phones) on this "
+                            "port (0: any free port)")
+    serve.add_argument("--public-bind", default="0.0.0.0", metavar="ADDR",
+                       help="address the public site listens on (default %(default)s)")
+    serve.add_argument("--export-site", type=Path, metavar="DIR",
+                       help="keep a static export of the public site in DIR, rewritten "
+                            "(atomically, at most once a second) on every change")
     serve.add_argument("--log-level", default="INFO",
                        choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     serve.set_defaults(func=run_serve)
@@ -78,7 +94,8 @@ def run_correct(args: argparse.Namespace) -> int:
     except TournamentError as err:
         print(f"office correct: {err}", file=sys.stderr)
         return 2
-    if event.match(args.match) is None:  # match ids are unique across an event
+    # Match ids are unique across an event; a reload may have added this one.
+    if event.match(args.match) is None and not _reloaded_match(args.db, event, args.match):
         print(f"office correct: no match {args.match!r} in {args.tournament}", file=sys.stderr)
         return 2
     found = _SCORE.match(args.score.strip())
@@ -103,6 +120,20 @@ def run_correct(args: argparse.Namespace) -> int:
         store.close()
     print(f"{args.match}: corrected to {home}-{away} ({args.reason.strip()})")
     return 0
+
+
+def _reloaded_match(db: Path, event: Event, match: str) -> bool:
+    """A match that `office reload` added: in the schedule in force, not in the file."""
+    if not db.exists():
+        return False
+    try:
+        store = Store(db)
+    except StoreError:
+        return False  # said when the correction is stored
+    try:
+        return effective_event(event, store).match(match) is not None
+    finally:
+        store.close()
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -136,6 +167,8 @@ def run_serve(args: argparse.Namespace) -> int:
             return 2
         read_only_because = f"{err}; serving it read-only (nothing is stored or acked)"
         log.error("%s", read_only_because)
+    if read_only_because is None:  # what `office reload` compares an edited file with
+        remember_started_file(store, args.tournament)
     peer = OfficePeer(broker.host, broker.port, event.id, username=args.username,
                       password=password, tls=tls, client_id=args.client_id)
     board = SnapshotBoard()
@@ -143,9 +176,28 @@ def run_serve(args: argparse.Namespace) -> int:
     service.store_error = read_only_because
     web = None
     if args.http is not None:
-        web = OfficeWeb(board, host=args.host, port=args.http)
+        printouts = Printouts(lambda: (service.event, service.ledgers or {}), store, args.lang)
+        web = OfficeWeb(board, host=args.host, port=args.http, printouts=printouts.page)
         web.start()
         log.info("office page on http://%s:%d/", args.host, web.port)
+    public: PublicSite | None = None
+    public_web: PublicWeb | None = None
+    if args.public_port is not None or args.export_site is not None:
+        public = PublicSite(board, event.language, export=args.export_site)
+        public.start()
+        if args.export_site is not None:
+            log.info("public site exported to %s", args.export_site)
+    if public is not None and args.public_port is not None:
+        try:
+            public_web = PublicWeb(public, host=args.public_bind, port=args.public_port)
+        except OSError as err:
+            public.stop()
+            if web is not None:
+                web.stop()
+            print(f"office serve: --public-port {args.public_port}: {err.strerror or err}",
+                  file=sys.stderr)
+            return 2
+        public_web.start()  # it logs its address
     stop = threading.Event()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
@@ -153,6 +205,9 @@ def run_serve(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
+    for category in service.event.categories:  # the page shows them too
+        for warning in category.tournament.warnings:
+            log.warning("schedule: %s", warning)
     peer.start()
     log.info("office serving %s (%d matches, %d groups, %d categories); store %s", event.id,
              len(event.schedule()), sum(len(c.tournament.groups) for c in event.categories),
@@ -169,5 +224,9 @@ def run_serve(args: argparse.Namespace) -> int:
         peer.close()
         if web is not None:
             web.stop()
+        if public_web is not None:
+            public_web.stop()
+        if public is not None:
+            public.stop()
         store.close()
     return 0

@@ -23,9 +23,10 @@ from typing import Any, Protocol
 
 from firmware_py import wire
 
-from . import bracket, faults, intake, merge
+from . import alerts, bracket, faults, intake, merge, rulings, schedule
 from .board import SnapshotBoard
 from .event import Event
+from .files import event_from_files
 from .fold import LedgerFold
 from .ledger import (
     Correction,
@@ -51,6 +52,11 @@ from .store import (
 )
 
 log = logging.getLogger("office")
+
+# kv: the file the service started with, {"source", "files"} (its text and its included
+# files'): what `office reload` compares an edited file with (edited in place, the file on
+# disk no longer says what runs).
+SCHEDULE_KEY = "schedule"
 
 # A hall's state (its clock) changes every second: the page's snapshot is rebuilt from it at
 # most this often, and without re-folding the ledger, which only events and the office's
@@ -98,6 +104,15 @@ def corrections_and_draws(store: Store) -> tuple[list[Correction], list[Draw]]:
                 match=str(data["match"]), home_goals=int(data["home"]),
                 away_goals=int(data["away"]), reason=str(data["reason"]), at=action.at,
                 decided_by=DecidedBy(decided) if decided else None))
+        elif action.kind == rulings.FORFEIT:
+            # Awarded under a rule (office forfeit / office unauthorised): a correction to
+            # 0:5 that also counts towards eliminations and expulsions (office.rulings).
+            forfeit = rulings.forfeit_of(data, action.at)
+            corrections.append(Correction(
+                match=forfeit.match, home_goals=int(data["home"]),
+                away_goals=int(data["away"]),
+                reason=f"{forfeit.cause.rule}: {forfeit.reason}", at=action.at,
+                decided_by=DecidedBy.FORFEIT, forfeit=forfeit))
         elif action.kind == "draw":
             seed = data.get("seed")
             category = data.get("category")
@@ -107,18 +122,41 @@ def corrections_and_draws(store: Store) -> tuple[list[Correction], list[Draw]]:
     return corrections, draws
 
 
+def schedule_steps(store: Store) -> list[schedule.Step]:
+    """The office's schedule changes (reloads, reschedules), in the order they were made."""
+    return [schedule.Step(a.id, a.kind, a.data, a.at) for a in store.admin_actions()
+            if a.kind in schedule.KINDS]
+
+
+def effective_event(base: Event, store: Store) -> Event:
+    """The schedule in force: ``base`` (the file the service started with) with the office's
+    reloads and reschedules (``office.schedule.replay``)."""
+    return schedule.replay(base, schedule_steps(store), event_from_files)
+
+
+def green_cards(store: Store) -> list[rulings.GreenCard]:
+    """The green cards the office recorded (rules 003), in the order recorded."""
+    return rulings.green_cards_of((a.kind, a.data, a.at) for a in store.admin_actions())
+
+
 def ledger_from_store(tournament: Tournament, store: Store, now: datetime | None,
                       category: str | None = None) -> Ledger:
     """The ledger as the service would fold it now (for the shell commands): without the
     events in quarantine. ``now`` None: every final counts as confirmed (``ledger.build``).
     ``category``: in an event of several, the one ``tournament`` is (only its lots count:
-    group names repeat across categories)."""
+    group names repeat across categories). A plain tournament file is read with the
+    office's schedule changes (``effective_event``)."""
+    if category is None:
+        (only,) = effective_event(Event.single(tournament), store).categories
+        tournament = only.tournament
     corrections, draws = corrections_and_draws(store)
     excluded = excluded_events(store)
     events = [Received(e, e.received) for e in store.events() if e.event_id not in excluded]
     if category is not None:
         draws = [d for d in draws if d.category == category]
-    return build(tournament, events, corrections, draws, now)
+    return build(tournament, events, corrections, draws, now,
+                 reviews=alerts.reviews_of(store.admin_actions()),
+                 green_cards=green_cards(store))
 
 
 def category_draws(event: Event, category: str, draws: list[Draw]) -> list[Draw]:
@@ -156,6 +194,16 @@ def _event_id(item: Received) -> str:
 
 
 class OfficeService:
+    # What ``_index_schedule`` keeps of the schedule in force.
+    _schedule: ScheduleIndex
+    _folds: dict[str, LedgerFold]
+    _touched: set[str] | None
+    _hall_of: dict[str, str]
+    _next_teams: dict[str, frozenset[str]]
+    _incremental: bool
+    _page: PageCache
+    _page_changed: dict[str, set[str]] | None
+
     def __init__(
         self,
         tournament: Tournament | Event,
@@ -167,8 +215,13 @@ class OfficeService:
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         # One ledger per category, each folded as a tournament of its own; a plain tournament
-        # file is a one-category event (office.event).
-        self.event = tournament if isinstance(tournament, Event) else Event.single(tournament)
+        # file is a one-category event (office.event). That is the file it started with;
+        # what it serves has the office's schedule changes (a restart keeps them: they are
+        # rows of the store, office.schedule).
+        self.base = tournament if isinstance(tournament, Event) else Event.single(tournament)
+        steps = schedule_steps(store)
+        self._schedule_rows = tuple(step.id for step in steps)
+        self.event = schedule.replay(self.base, steps, event_from_files)
         event = self.event
         self.store = store
         self.peer = peer
@@ -180,12 +233,7 @@ class OfficeService:
         # the ledger reads of them and no more (ledger.MatchDigest: the memory grows with
         # the matches, not with their events).
         self._events = {m.id: MatchDigest() for _, m in event.schedule()}
-        self._schedule = ScheduleIndex(event)
-        # Each category's ledger is folded again touching only what changed (office.fold);
-        # ``_touched`` are the matches with events since the last fold (None: look at all).
-        self._folds = {c.name: LedgerFold(c.tournament) for c in event.categories}
-        self._touched: set[str] | None = None
-        self._hall_of = {m.id: m.hall for _, m in event.schedule()}
+        self._index_schedule(event)
         self.refusals = faults.RefusalCounts()
         self.store_error: str | None = None  # the store's last failure, shown on the page
         # Quarantine: stored events the office will not fold (README "The office's faults").
@@ -203,17 +251,13 @@ class OfficeService:
         self._cache = MatchCache()
         self._published: dict[str, bytes] = {}  # topic -> retained payload last sent
         self._sent_tables: dict[tuple[str, str], GroupTable] = {}  # (category, group)
-        self._next_teams: dict[str, frozenset[str]] = {}  # hall -> the teams of its next
-        self._incremental = False  # the last fold was the folds' (else from scratch)
-        # The page's snapshot, made again from what changed; by category the matches whose
-        # view changed since it was last made (None: not known, look at every match).
-        self._page = PageCache(event)
-        self._page_changed: dict[str, set[str]] | None = None
         self._data_version = -1
         # Only this process adds alerts; the office's actions are re-read when another
         # process has written to the store (refresh_if_needed), not on every refresh.
-        self._alerts = [AlertView(a.at, a.text) for a in store.alerts()]
+        self._alerts = [AlertView(a.at, a.text, a.id, a.match) for a in store.alerts()]
         self._admin = corrections_and_draws(store)
+        self._read_reviews()
+        self._green = green_cards(store)
         self._dirty = True
         self._view_dirty = False
         self._view_at = float("-inf")  # monotonic time the snapshot was last rebuilt
@@ -363,8 +407,8 @@ class OfficeService:
             text = (f"{ev.event_id}: {ev.hall} sent other content for an event already "
                     f"stored; the first is kept, the other is in the conflicts")
             log.warning("%s", text)
-            self.store.add_alert(text, received)
-            self._alerts.append(AlertView(received, text))
+            alert_id = self.store.add_alert(text, received)
+            self._alerts.append(AlertView(received, text, alert_id))
             self._conflicts = self.store.conflicts()
             self._view_dirty = True
 
@@ -404,6 +448,9 @@ class OfficeService:
             # Another process wrote (`office correct`, `office draw-lots`): read its actions.
             self._data_version = version
             self._admin = corrections_and_draws(self.store)
+            self._read_reviews()
+            self._reschedule_if_changed()
+            self._green = green_cards(self.store)
             self._reload_quarantine()
             self._conflicts = self.store.conflicts()
             self._dirty = True
@@ -436,18 +483,35 @@ class OfficeService:
             before = previous.get(name) if previous is not None else None
             if before is None or before.pairings is ledger.pairings:
                 continue
-            for change in bracket.changes(before.pairings, ledger.pairings):
-                text = f"bracket re-filled: {name + ': ' if several else ''}{change}"
-                log.warning("%s", text)
-                try:
-                    self.store.add_alert(text, now)
-                except sqlite3.Error as err:
-                    self._store_failed("cannot store an alert", err)
-                self._alerts.append(AlertView(now, text))
+            prefix = f"{name}: " if several else ""
+            played = alerts.played_changes(before, ledger)
+            for match, change in bracket.changed(before.pairings, ledger.pairings):
+                if all(match != m for m, _ in played):
+                    self._alert(f"bracket re-filled: {prefix}{change}", now)
+            for match, change in played:
+                # Stays open until the office resolves the match (README "Held matches,
+                # needs review and alerts").
+                self._alert(prefix + change, now, match=match)
         self.ledgers = ledgers
         self._publish(ledgers, previous)
         self._show(ledgers, now)
         return ledgers
+
+    def _alert(self, text: str, now: datetime, *, match: str | None = None) -> None:
+        """Store and show an alert; ``match``: one the office must resolve."""
+        log.warning("%s", text)
+        alert_id: int | None = None
+        try:
+            alert_id = self.store.add_alert(text, now, match=match)
+        except sqlite3.Error as err:
+            self._store_failed("cannot store an alert", err)
+        self._alerts.append(AlertView(now, text, alert_id, match))
+
+    def _read_reviews(self) -> None:
+        """The office's reviews and what it did about each alert (``office alerts``)."""
+        actions = self.store.admin_actions()
+        self._reviews = alerts.reviews_of(actions)
+        self._handled = alerts.handled(actions)
 
     def _build(self, by_match: dict[str, MatchDigest], now: datetime) -> dict[str, Ledger]:
         """Each category's ledger from the events folded by match (ids are unique across
@@ -455,7 +519,8 @@ class OfficeService:
         corrections, draws = self._admin
         return {c.name: build_from(c.tournament, by_match, corrections,
                                    category_draws(self.event, c.name, draws), now,
-                                   cache=self._cache)
+                                   cache=self._cache, reviews=self._reviews,
+                                   green_cards=self._green)
                 for c in self.event.categories}
 
     def _fold(self, now: datetime) -> dict[str, Ledger]:
@@ -466,7 +531,8 @@ class OfficeService:
         try:
             ledgers = {c.name: self._folds[c.name].build(
                            self._events, corrections, category_draws(self.event, c.name, draws),
-                           now, touched=touched)
+                           now, touched=touched, reviews=self._reviews,
+                           green_cards=self._green)
                        for c in self.event.categories}
             self._incremental = True
             if self._page_changed is not None:
@@ -516,6 +582,63 @@ class OfficeService:
         self._events = trial
         return self._build(self._events, now)
 
+    def _reschedule_if_changed(self) -> None:
+        """Another process changed the schedule (``office reschedule``, ``office reload``):
+        the schedule in force again, swapped in one step; what is stored is untouched."""
+        steps = schedule_steps(self.store)
+        rows = tuple(step.id for step in steps)
+        if rows == self._schedule_rows:
+            return
+        seen = set(self._schedule_rows)
+        self._schedule_rows = rows
+        self._swap(schedule.replay(self.base, steps, event_from_files),
+                   [step for step in steps if step.id not in seen])
+
+    def _swap(self, new: Event, steps: list[schedule.Step]) -> None:
+        old, now = self.event, self.wall()
+        self.event = new
+        for hall in old.halls():
+            if hall not in new.halls():  # nothing left to play there
+                self._retain(wire.hall_topic(new.id, hall, wire.NEXT), b"")
+        for hall in new.halls():
+            self.halls.setdefault(hall, HallLive())
+            if hall not in self._stored:
+                self._stored[hall] = {}
+                self._publish_acks(hall)
+        events = {m.id: self._events.get(m.id) or MatchDigest() for _, m in new.schedule()}
+        added = [mid for mid in events if mid not in self._events]
+        self._events = events
+        for mid in added:  # a match back in the schedule: what is stored of it counts again
+            for stored in self.store.events(mid):
+                self._load(stored)
+        self._cache = MatchCache()  # the views hold each match's schedule entry
+        self._index_schedule(new)
+        for step in steps:
+            text = schedule.describe(step)
+            log.warning("%s", text)
+            try:
+                self.store.add_alert(text, now)
+            except sqlite3.Error as err:
+                self._store_failed("cannot store an alert", err)
+            self._alerts.append(AlertView(now, text))
+        self._dirty = True
+
+    def _index_schedule(self, event: Event) -> None:
+        """What is kept of the schedule in force, made again when it is swapped: the
+        intake's index, the folds and the page's parts (each folds from scratch next)."""
+        self._schedule = ScheduleIndex(event)
+        # Each category's ledger is folded again touching only what changed (office.fold);
+        # ``_touched`` are the matches with events since the last fold (None: look at all).
+        self._folds = {c.name: LedgerFold(c.tournament) for c in event.categories}
+        self._touched = None
+        self._hall_of = {m.id: m.hall for _, m in event.schedule()}
+        self._next_teams = {}  # hall -> the teams of its next
+        self._incremental = False  # the last fold was the folds' (else from scratch)
+        # The page's snapshot, made again from what changed; by category the matches whose
+        # view changed since it was last made (None: not known, look at every match).
+        self._page = PageCache(event)
+        self._page_changed = None
+
     def _reload_quarantine(self) -> None:
         """Another process released or discarded an event: fold the stored events again."""
         status = self.store.quarantine_status()
@@ -533,6 +656,7 @@ class OfficeService:
         if self.board is not None:
             self.board.publish(self._page.build(ledgers, self.halls, self._alerts, now,
                                                 office=self.office_document(),
+                                                handled=self._handled,
                                                 changed=self._page_changed))
             self._page_changed = {}
 

@@ -8,9 +8,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from . import merge
+from . import merge, rulings
+from .alerts import AlertStatus, Handled, todo
 from .event import Event
 from .ledger import Ledger, MatchView
+from .placings import placings
+from .scorers import top_scorers
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,13 +28,25 @@ class HallLive:
 class AlertView:
     at: datetime
     text: str
+    id: int | None = None  # the store's (None: it could not be stored)
+    match: str | None = None  # a played match the office must resolve
 
 
 def snapshot(ledger: Ledger, halls: Mapping[str, HallLive], alerts: Sequence[AlertView],
-             now: datetime, *, office: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """``office``: the service's own health (refusals, quarantine, conflicts, the store)."""
+             now: datetime, *, office: Mapping[str, Any] | None = None,
+             handled: Mapping[int, Handled] | None = None) -> dict[str, Any]:
+    """``office``: the service's own health (refusals, quarantine, conflicts, the store);
+    ``handled``: what the office did about each alert (``office.alerts.handled``).
+
+    ``review`` (the results waiting for the office) and the open alerts come first on the
+    page; acknowledged and resolved alerts stay in ``alerts`` as history."""
     t = ledger.tournament
+    done = handled or {}
     return {
+        "review": [_review(v) for v in ledger.review()],
+        "held": [{"match": m.id, "hall": m.hall, "waiting_for": list(ledger.held(m))}
+                 for m in (ledger.next_for_hall(h) for h in t.halls())
+                 if m is not None and ledger.held(m)],
         "office": dict(office or {}),
         "generated": _iso(now),
         "tournament": {"id": t.id, "name": t.name},
@@ -51,15 +66,30 @@ def snapshot(ledger: Ledger, halls: Mapping[str, HallLive], alerts: Sequence[Ale
              "served": list(s.served), "pending": list(s.pending), "waiting": s.waiting}
             for s in ledger.suspensions
         ],
+        **_rulings(ledger),
         "halls": [_hall(ledger, hall, halls.get(hall, HallLive())) for hall in t.halls()],
-        "alerts": [{"at": _iso(a.at), "text": a.text} for a in reversed(alerts)]
-        + [{"at": None, "text": w} for w in ledger.warnings],
+        "alerts": [_alert(a, done) for a in reversed(alerts)]
+        + [{"at": None, "text": w, "status": AlertStatus.OPEN.value} for w in ledger.warnings],
+    }
+
+
+def _rulings(ledger: Ledger) -> dict[str, Any]:
+    """What the tournament gives out and the office ruled (office.rulings): placings, top
+    scorers, green cards, eliminated teams with their voided matches."""
+    return {
+        "placings": [p.to_json() for p in placings(ledger)],
+        "scorers": [s.to_json() for s in top_scorers(ledger)],
+        "green_cards": [{"match": g.match, "team": g.team, "player": g.player,
+                         "name": g.name, "reason": g.reason} for g in ledger.green_cards],
+        "eliminated": [{"team": e.team, "forfeits": list(e.forfeits), "voided": list(e.voided),
+                        "rule": rulings.WAITING_PERIOD} for e in ledger.eliminations],
     }
 
 
 def event_snapshot(event: Event, ledgers: Mapping[str, Ledger], halls: Mapping[str, HallLive],
                    alerts: Sequence[AlertView], now: datetime, *,
-                   office: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                   office: Mapping[str, Any] | None = None,
+                   handled: Mapping[int, Handled] | None = None) -> dict[str, Any]:
     """The page's document for an event: a plain tournament file's exactly as
     ``snapshot`` makes it; an event file's with a category level: ``categories`` lists
     them, and every group, match, bracket match and suspension names its ``category``
@@ -67,7 +97,8 @@ def event_snapshot(event: Event, ledgers: Mapping[str, Ledger], halls: Mapping[s
     across the categories (``office.merge``)."""
     if event.plain:
         (only,) = event.categories
-        return snapshot(ledgers[only.name], halls, alerts, now, office=office)
+        return snapshot(ledgers[only.name], halls, alerts, now, office=office,
+                        handled=handled)
     parts = [(c.name, snapshot(ledgers[c.name], {}, (), now)) for c in event.categories]
 
     def tagged(key: str) -> list[dict[str, Any]]:
@@ -92,11 +123,38 @@ def event_snapshot(event: Event, ledgers: Mapping[str, Ledger], halls: Mapping[s
         "matches": sorted(tagged("matches"), key=lambda m: str(m["start"])),
         "bracket": sorted(tagged("bracket"), key=lambda m: str(m["start"])),
         "suspensions": tagged("suspensions"),
+        "review": tagged("review"),
+        "held": tagged("held"),
+        "placings": tagged("placings"),
+        "scorers": tagged("scorers"),
+        "green_cards": tagged("green_cards"),
+        "eliminated": tagged("eliminated"),
         "halls": [hall(h) for h in event.halls()],
-        "alerts": [{"at": _iso(a.at), "text": a.text} for a in reversed(alerts)]
+        "alerts": [_alert(a, handled or {}) for a in reversed(alerts)]
         + [{"at": None, "text": f"{c.name}: {w}"} for c in event.categories
            for w in ledgers[c.name].warnings],
     }
+
+
+def _alert(a: AlertView, done: Mapping[int, Handled]) -> dict[str, Any]:
+    step = done.get(a.id) if a.id is not None else None
+    out: dict[str, Any] = {"at": _iso(a.at), "text": a.text, "id": a.id, "match": a.match,
+                           "status": (step.status if step else AlertStatus.OPEN).value}
+    if step is not None:
+        out["note"] = step.note
+    else:
+        out["todo"] = todo(a.id, a.match)
+    return out
+
+
+def _review(v: MatchView) -> dict[str, Any]:
+    m = v.scheduled
+    return {"match": m.id, "hall": m.hall, "stage": m.stage.value, "why": v.review,
+            "played_as": list(v.hall_teams) if v.hall_teams else None,
+            "todo": (f"correct it (office correct {m.id} ...), or settle it: office review "
+                     f"{m.id} " + ("--swap (accept it for the schedule's teams)"
+                                   if m.group is not None else "--keep|--swap|--replay")
+                     + " --reason ...")}
 
 
 def _match(ledger: Ledger, v: MatchView) -> dict[str, Any]:
@@ -121,6 +179,7 @@ def _match(ledger: Ledger, v: MatchView) -> dict[str, Any]:
         if result is not None else None,
         "confirm_at": _iso(v.confirm_at) if v.confirm_at is not None else None,
         "gaps": list(v.gaps),
+        "voided": m.id in ledger.voided,  # rules 001 'Waiting period': does not count
         "correction": {"reason": v.correction.reason, "at": _iso(v.correction.at)}
         if v.correction is not None else None,
     }

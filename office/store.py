@@ -60,6 +60,13 @@ CREATE TABLE IF NOT EXISTS alerts (
     text TEXT NOT NULL,
     at TEXT NOT NULL
 );
+-- The match an alert is about, for the alerts the office must resolve (a played bracket
+-- match whose teams changed): one row per such alert, written with it. Acknowledging and
+-- resolving are office actions (the admin table), so no alert row is ever changed.
+CREATE TABLE IF NOT EXISTS alert_matches (
+    alert INTEGER PRIMARY KEY,
+    match TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 -- A stored event the office cannot fold (or that no longer passes the checks) is set aside
 -- here, never deleted: each row is one step of its history, the last one counts
@@ -81,7 +88,7 @@ CREATE TABLE IF NOT EXISTS conflicts (
 );
 """
 
-_APPEND_ONLY = ("events", "admin", "alerts", "quarantine", "conflicts")
+_APPEND_ONLY = ("events", "admin", "alerts", "alert_matches", "quarantine", "conflicts")
 QUARANTINED, RELEASED, DISCARDED = "quarantined", "released", "discarded"
 QUARANTINE_ACTIONS = (QUARANTINED, RELEASED, DISCARDED)
 
@@ -117,6 +124,7 @@ class Alert:
     id: int
     text: str
     at: datetime
+    match: str | None = None  # the match the office must resolve (office alerts resolve)
 
 
 @dataclass(frozen=True)
@@ -298,17 +306,30 @@ class Store:
         return [AdminAction(int(r[0]), str(r[1]), json.loads(r[2]), datetime.fromisoformat(r[3]))
                 for r in rows]
 
-    def add_alert(self, text: str, at: datetime) -> int:
+    def add_alert(self, text: str, at: datetime, *, match: str | None = None) -> int:
+        """Append an alert; ``match``: the match it asks the office to resolve (kept with
+        it in one transaction)."""
         with self._lock:
-            cur = self._db.execute("INSERT INTO alerts (text, at) VALUES (?, ?)",
-                                   (text, at.isoformat()))
-            assert cur.lastrowid is not None
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                cur = self._db.execute("INSERT INTO alerts (text, at) VALUES (?, ?)",
+                                       (text, at.isoformat()))
+                assert cur.lastrowid is not None
+                if match is not None:
+                    self._db.execute("INSERT INTO alert_matches VALUES (?, ?)",
+                                     (cur.lastrowid, match))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
             return cur.lastrowid
 
     def alerts(self) -> list[Alert]:
         with self._lock:
             rows = self._db.execute("SELECT id, text, at FROM alerts ORDER BY id").fetchall()
-        return [Alert(int(r[0]), str(r[1]), datetime.fromisoformat(r[2])) for r in rows]
+            matches = dict(self._optional("SELECT alert, match FROM alert_matches"))
+        return [Alert(int(r[0]), str(r[1]), datetime.fromisoformat(r[2]),
+                      matches.get(int(r[0]))) for r in rows]
 
     # Quarantine and conflicts -------------------------------------------------------------
 
@@ -518,7 +539,8 @@ def _salvage(src: sqlite3.Connection, target: Path) -> None:
     Store(target).close()
     dst = sqlite3.connect(target, isolation_level=None)
     try:
-        for table in ("events", "admin", "alerts", "kv", "quarantine", "conflicts"):
+        for table in ("events", "admin", "alerts", "alert_matches", "kv", "quarantine",
+                      "conflicts"):
             try:
                 rows = src.execute(f"SELECT * FROM {table}").fetchall()
             except sqlite3.Error:

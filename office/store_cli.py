@@ -14,6 +14,7 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
+from .files import load_event
 from .store import (
     DISCARDED,
     QUARANTINED,
@@ -25,6 +26,7 @@ from .store import (
     event_content,
     repair_file,
 )
+from .tournament import TournamentError
 
 DEFAULT_DB = "office.sqlite"
 
@@ -46,10 +48,16 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     q.set_defaults(func=run_quarantine)
 
     check = sub.add_parser(
-        "check", help="check the store's integrity (read-only)",
-        description="SQLite's integrity check of the store, opened read-only. Exit 0 when "
-                    "it is sound, 1 with the problems found.")
-    check.add_argument("--db", type=Path, default=Path(DEFAULT_DB))
+        "check", help="check the store's integrity (read-only), or a tournament file",
+        description="SQLite's integrity check of the store, opened read-only; with "
+                    "--tournament, the file's checks instead (the schedule as a whole: "
+                    "round robins, clashes), its warnings printed (back-to-back play, "
+                    "home and away unbalanced). Exit 0 when sound, 1 with the problems "
+                    "found.")
+    check.add_argument("--db", type=Path,
+                       help=f"the store (default {DEFAULT_DB}, unless --tournament alone)")
+    check.add_argument("--tournament", type=Path, metavar="FILE",
+                       help="check this tournament file")
     check.set_defaults(func=run_check)
 
     backup = sub.add_parser(
@@ -130,6 +138,30 @@ def run_quarantine(args: argparse.Namespace) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    code = 0
+    if args.tournament is not None:
+        code = _check_tournament(args.tournament)
+        if args.db is None:
+            return code
+    args.db = args.db or Path(DEFAULT_DB)
+    return max(code, _check_store(args))
+
+
+def _check_tournament(path: Path) -> int:
+    try:
+        event = load_event(path)
+    except TournamentError as err:
+        print(err)
+        return 1
+    groups = sum(len(c.tournament.groups) for c in event.categories)
+    print(f"{path}: ok ({len(event.schedule())} matches, {groups} groups)")
+    for category in event.categories:
+        for warning in category.tournament.warnings:
+            print(f"{path}: warning: {warning}")
+    return 0
+
+
+def _check_store(args: argparse.Namespace) -> int:
     problem = _existing("check", args.db)
     if problem:
         return _fail("check", problem)

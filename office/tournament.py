@@ -24,6 +24,13 @@ The format (examples/tournaments/README.md)::
     home = "Lions"                       # or "A1" (first of group A), "W:SF1" / "L:SF1"
     away = "Bears"
     preset = "..."                       # optional
+    slot_minutes = 60                    # optional, top level: how long a match holds
+                                         # its hall (default: the preset's periods+breaks)
+
+The schedule is checked as a whole once read (``check_schedule``): no hall and no team in
+two matches at overlapping times, each group a complete round robin (every two teams meet
+once, or twice with home and away swapped); a team playing back to back, or a group whose
+teams are at home unevenly, is a warning (``Tournament.warnings``), not a refusal.
 
 A slot's text is read as a team name first: a team literally named "A1" is that team, never
 "first of group A". So that "A12" can only mean one thing, group names may not end in a digit.
@@ -32,13 +39,14 @@ A slot's text is read as a team name first: a team literally named "A1" is that 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta
 from types import MappingProxyType
 from typing import Any
 
-from firmware_py import wire
+from firmware_py import wire, words
 from firmware_py.core.errors import PresetError
 from firmware_py.core.phase import Stage as PhaseStage
 from firmware_py.core.preset import Preset, StandingsRules, parse_standings
@@ -54,7 +62,8 @@ _PLAYER_NUMBER = re.compile(r"[0-9]{1,2}")
 _SHORT_MAX = 6
 _PLACEHOLDERS = "A1 = first of group A, W:SF1 / L:SF1 = winner / loser of match SF1"
 
-_TOP_KEYS = ("name", "id", "preset", "points", "standings", "groups", "matches")
+_TOP_KEYS = ("name", "id", "preset", "points", "standings", "slot_minutes", "groups",
+             "matches", "language")
 _GROUP_KEYS = ("name", "teams")
 _TEAM_KEYS = ("name", "short", "colours", "roster")
 _MATCH_KEYS = ("id", "group", "stage", "hall", "start", "home", "away", "preset")
@@ -96,14 +105,29 @@ def parse_tournament(data: Mapping[str, object], source: str,
     top = _read(data, source, _TOP_KEYS)
     name = top.string("name")
     tournament_id = top.name("id")
+    language = top.choice("language", words.LANGUAGES, words.DEFAULT)
     preset = _preset(top, presets)
     rules = _rules(top, preset)
+    slot = top.get("slot_minutes", None)
+    if slot is not None and (isinstance(slot, bool) or not isinstance(slot, int)
+                             or not 1 <= slot <= 24 * 60):
+        raise top.error("slot_minutes", f"must be a whole number of minutes from 1 to 1440, "
+                        f"got {slot!r}")
     teams, groups, group_of = _groups(top)
-    matches = _Schedule(top, presets=presets, default_preset=preset.name, teams=teams,
-                        groups=groups, group_of=group_of).matches()
+    schedule = _Schedule(top, presets=presets, default_preset=preset.name, teams=teams,
+                         groups=groups, group_of=group_of,
+                         slot=timedelta(minutes=slot) if slot is not None else None)
+    matches = schedule.matches()
     return Tournament(name=name, id=tournament_id, preset=preset.name,
                       teams=MappingProxyType(teams), groups=groups, matches=matches,
-                      rules=rules)
+                      rules=rules, warnings=schedule.warnings, language=language)
+
+
+def match_length(preset: Preset) -> timedelta:
+    """How long a match of ``preset`` holds its hall: its periods and the breaks between
+    them (regulation time; a file whose matches run longer says so with ``slot_minutes``)."""
+    nanos = preset.periods * preset.period_length + sum(preset.breaks)
+    return timedelta(microseconds=nanos // 1000)
 
 
 def _preset(table: _Table, presets: Mapping[str, Preset]) -> Preset:
@@ -258,8 +282,11 @@ class _Schedule:
 
     def __init__(self, top: _Table, *, presets: Mapping[str, Preset], default_preset: str,
                  teams: Mapping[str, TeamEntry], groups: tuple[Group, ...],
-                 group_of: Mapping[str, str]) -> None:
+                 group_of: Mapping[str, str], slot: timedelta | None = None) -> None:
         self.top = top
+        self.slot = slot
+        self.group_list = groups
+        self.warnings: tuple[str, ...] = ()
         self.presets = presets
         self.default_preset = default_preset
         self.teams = teams
@@ -277,7 +304,7 @@ class _Schedule:
             raw = self._read(i, table)
             self.raw[raw.id] = raw
         scheduled = [self._resolve(raw) for raw in self.raw.values()]
-        self._check_clashes(scheduled)
+        self._check(scheduled)
         # sorted() is stable: matches starting together keep their file order.
         return tuple(sorted(scheduled, key=lambda m: m.start))
 
@@ -317,8 +344,10 @@ class _Schedule:
             raise raw.table.error("away", f"the same team twice ({raw.home!r})")
         home = self._slot(raw, "home", raw.home)
         away = self._slot(raw, "away", raw.away)
+        length = self.slot if self.slot is not None else match_length(self.presets[raw.preset])
         return ScheduledMatch(id=raw.id, stage=raw.stage, group=raw.group, hall=raw.hall,
-                              start=raw.start, home=home, away=away, preset=raw.preset)
+                              start=raw.start, home=home, away=away, preset=raw.preset,
+                              length=length)
 
     def _slot(self, raw: _Raw, key: str, text: str) -> Slot:
         if raw.group is not None:
@@ -374,23 +403,185 @@ class _Schedule:
                                   f"{len(group.teams)}, not {place}")
         return Slot(text, SlotKind.GROUP_PLACE, group=group_name, place=place)
 
-    def _check_clashes(self, matches: list[ScheduledMatch]) -> None:
-        """One match at a time in a hall, and a team in one match at a time (same start)."""
-        halls: dict[tuple[str, datetime], str] = {}
-        playing: dict[tuple[str, datetime], str] = {}
-        for m in matches:
-            raw = self.raw[m.id]
-            if (m.hall, m.start) in halls:
-                raise raw.table.error("start", f"{m.hall} already has match "
-                                      f"{halls[m.hall, m.start]} at this time")
-            halls[m.hall, m.start] = m.id
-            for key, slot in (("home", m.home), ("away", m.away)):
-                if slot.team is None:
-                    continue
-                if (slot.team, m.start) in playing:
-                    raise raw.table.error(key, f"{slot.team!r} already plays match "
-                                          f"{playing[slot.team, m.start]} at this time")
-                playing[slot.team, m.start] = m.id
+    def _check(self, matches: list[ScheduledMatch]) -> None:
+        """The schedule as a whole (``check_schedule``): every error at once, each at the
+        key it is about; the warnings are kept for the tournament."""
+        found = check_schedule(matches, self.group_list)
+        if found.errors:
+            group_index = {g.name: i for i, g in enumerate(self.group_list)}
+            lines = []
+            for p in found.errors:
+                if p.match is not None:
+                    where = f"matches[{self.raw[p.match].index}].{p.key}"
+                else:
+                    where = f"groups[{group_index[p.group or '']}]"
+                lines.append(f"{self.top.source}: {where}: {p.text}")
+            raise TournamentError("\n".join(lines))
+        self.warnings = tuple(p.message() for p in found.warnings)
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduleProblem:
+    """One thing wrong (or worth a look) in a schedule, at a match's key or at a group."""
+
+    text: str
+    match: str | None = None  # the match it is reported at (None: the group's)
+    key: str = ""  # that match's key: start, home, away
+    group: str | None = None
+
+    def message(self) -> str:
+        """The problem on its own line: ``A3: ...`` or ``group A: ...``."""
+        return f"{self.match}: {self.text}" if self.match else f"group {self.group}: {self.text}"
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduleCheck:
+    errors: tuple[ScheduleProblem, ...]
+    warnings: tuple[ScheduleProblem, ...]
+
+
+def when_of(m: ScheduledMatch) -> str:
+    return m.start.isoformat(" ", "minutes")
+
+
+def _when(m: ScheduledMatch) -> str:
+    if not m.length:
+        return m.start.isoformat(" ", "minutes")
+    return f"{m.start.isoformat(' ', 'minutes')}-{m.end:%H:%M}"
+
+
+def overlap(a: ScheduledMatch, b: ScheduledMatch) -> bool:
+    """Both take place at some moment (a match of unknown length holds its start)."""
+    return a.start == b.start or (a.start < b.end and b.start < a.end)
+
+
+def _sides(m: ScheduledMatch) -> Iterable[tuple[str, str]]:
+    """(key, who) for each side the schedule names: a team, or a match whose winner or
+    loser plays here (placeholders for group places are not known before the group ends)."""
+    for key, slot in (("home", m.home), ("away", m.away)):
+        if slot.team is not None:
+            yield key, slot.team
+        elif slot.match is not None:
+            yield key, f"match:{slot.match}"
+
+
+def check_schedule(matches: Sequence[ScheduledMatch],
+                   groups: Sequence[Group]) -> ScheduleCheck:
+    """Pure: the schedule's clashes and round robins (module docstring). Errors: a hall or a
+    team in two matches at overlapping times, a match that waits for another's result while
+    it is still played, a group whose pairs do not meet equally often. Warnings: a team with
+    less rest between two matches than half a match, home and away unbalanced."""
+    errors: list[ScheduleProblem] = []
+    warnings: list[ScheduleProblem] = []
+    ordered = sorted(matches, key=lambda m: m.start)
+    by_id = {m.id: m for m in ordered}
+    in_hall: dict[str, list[ScheduledMatch]] = {}
+    for m in ordered:
+        booked = in_hall.setdefault(m.hall, [])
+        for other in booked:
+            if overlap(other, m):
+                errors.append(ScheduleProblem(
+                    f"{m.hall} already has match {other.id} at this time ({other.id} "
+                    f"{_when(other)}, {m.id} {_when(m)})", m.id, "start"))
+        booked.append(m)
+    # Each team's matches in order; a W:/L: slot plays "the team of that match".
+    playing: dict[str, list[tuple[ScheduledMatch, str]]] = {}
+    for m in ordered:
+        for key, who in _sides(m):
+            if who.startswith("match:"):
+                earlier = by_id.get(who[6:])
+                if earlier is not None:
+                    _follow(earlier, m, key, errors, warnings)
+                continue
+            playing.setdefault(who, []).append((m, key))
+    for team, played in playing.items():
+        for i, (m, key) in enumerate(played):
+            for other, _ in played[:i]:
+                if overlap(other, m):
+                    errors.append(ScheduleProblem(
+                        f"{team!r} already plays match {other.id} at this time ({other.id} "
+                        f"{_when(other)}, {m.id} {_when(m)})", m.id, key))
+            if i and not overlap(played[i - 1][0], m):
+                _rest(team, played[i - 1][0], m, warnings)
+    for group in groups:
+        _round_robin(group, [m for m in ordered if m.group == group.name], errors, warnings)
+    return ScheduleCheck(tuple(errors), tuple(warnings))
+
+
+def _follow(earlier: ScheduledMatch, m: ScheduledMatch, key: str,
+            errors: list[ScheduleProblem], warnings: list[ScheduleProblem]) -> None:
+    """``m`` waits for ``earlier``'s result: it cannot start before that match ends."""
+    slot = m.home if key == "home" else m.away
+    if m.start <= earlier.start:  # the file's own order is checked as it is read
+        errors.append(ScheduleProblem(
+            f"{slot.text!r}: {earlier.id} starts at {when_of(earlier)}, not before this "
+            f"match ({when_of(m)})", m.id, key))
+    elif m.start < earlier.end:
+        errors.append(ScheduleProblem(
+            f"{slot.text!r}: {earlier.id} ({_when(earlier)}) is still being played when "
+            f"this match starts ({_when(m)})", m.id, key))
+    elif earlier.end <= m.start:
+        _rest(f"the {'winner' if slot.text[0] == 'W' else 'loser'} of {earlier.id}",
+              earlier, m, warnings)
+
+
+def _rest(who: str, before: ScheduledMatch, after: ScheduledMatch,
+          warnings: list[ScheduleProblem]) -> None:
+    """A warning when ``who``'s rest between two matches is shorter than half the first
+    one: a change-over, not a rest (a format that plays every round, with an hour's rest
+    between 67-minute games, is not warned of; consecutive slots of 40 or 60 minutes are)."""
+    rest = after.start - before.end
+    if before.length and rest < before.length / 2:
+        minutes = int(rest.total_seconds() // 60)
+        warnings.append(ScheduleProblem(
+            f"{who} plays back to back: {before.id} ({_when(before)}) then {after.id} "
+            f"({_when(after)}), {minutes} min apart", after.id, "start"))
+
+
+def _round_robin(group: Group, matches: Sequence[ScheduledMatch],
+                 errors: list[ScheduleProblem], warnings: list[ScheduleProblem]) -> None:
+    """Every two teams of the group meet equally often: once (a single round robin) or
+    twice with home and away swapped (a double one), told apart by how often most pairs
+    meet. The pairs that meet too often and those that meet too seldom are named."""
+    met: dict[frozenset[str], list[ScheduledMatch]] = {}
+    for m in matches:
+        if m.home.team is not None and m.away.team is not None:
+            met.setdefault(frozenset((m.home.team, m.away.team)), []).append(m)
+    teams = group.teams
+    pairs = [frozenset((a, b)) for i, a in enumerate(teams) for b in teams[i + 1:]]
+    counts = Counter(len(met.get(p, ())) for p in pairs)
+    # The commonest count (the smaller on a tie) is the format meant: once or twice.
+    rounds = min(2, max(1, min(counts, key=lambda n: (-counts[n], n))))
+    if not matches:
+        errors.append(ScheduleProblem("no match of the group is scheduled (a round robin "
+                                      f"of {', '.join(teams)})", group=group.name))
+        return
+    word = {1: "once", 2: "twice"}
+    problems: list[str] = []
+    for p in pairs:
+        games = met.get(p, [])
+        a, b = (t for t in teams if t in p)
+        ids = ", ".join(m.id for m in games)
+        if not games:
+            problems.append(f"{a} v {b} never meet")
+        elif len(games) != rounds:
+            problems.append(f"{a} v {b} meet {word.get(len(games), f'{len(games)} times')} "
+                            f"({ids})")
+        elif rounds == 2 and games[0].home.team == games[1].home.team:
+            problems.append(f"{a} v {b} meet twice with {games[0].home.team} at home both "
+                            f"times ({ids}): a double round robin swaps home and away")
+    if problems:
+        errors.append(ScheduleProblem(
+            f"not a complete round robin (every two teams meet {word[rounds]}): "
+            + "; ".join(problems), group=group.name))
+        return
+    home = Counter(m.home.team for m in matches)
+    away = Counter(m.away.team for m in matches)
+    uneven = [f"{t} {home[t]} at home, {away[t]} away" for t in teams
+              if abs(home[t] - away[t]) > 1]
+    if uneven:
+        warnings.append(ScheduleProblem("home and away unbalanced: " + "; ".join(uneven),
+                                        group=group.name))
 
 
 def _looks_like_placeholder(text: str) -> bool:

@@ -1,8 +1,11 @@
 """The office page: a standard library HTTP server over a :class:`SnapshotBoard`.
 
 Routes: ``/`` the page (one HTML file, inline CSS and JS, no build step), ``/api/snapshot``
-(long-poll: ``?since=N`` answers as soon as the board is past version N), ``/tables.csv``
-and ``/results.csv`` (exports for the office's spreadsheets), ``/healthz``.
+(long-poll: ``?since=N`` answers as soon as the board is past version N), ``/tables.csv``,
+``/results.csv``, ``/placings.csv`` and ``/scorers.csv`` (exports for the office's
+spreadsheets; each also as ``.xlsx``, which opens with no import dialog), the printouts
+when given them (``/sheet/<match>``, ``/print/schedule?hall=``, ``/print/tables``,
+``/print/placings``: ``office.printouts``), ``/healthz``.
 
 The snapshot is whatever the service publishes; this module only reads it, tolerating
 missing or odd parts, so a half-built document can never take the page or the server down.
@@ -19,13 +22,14 @@ import re
 import socket
 import sys
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from office import xlsx
 from office.board import SnapshotBoard
 
 log = logging.getLogger(__name__)
@@ -42,6 +46,16 @@ RESULTS_COLUMNS = (
     "match", "stage", "group", "hall", "start", "home", "away", "home_goals", "away_goals",
     "decided_by", "state", "correction_reason",
 )
+XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+# The printouts (office.printouts.Printouts.page): the HTML page at an address, None where
+# there is none; a ValueError names what is wrong (an unknown match or hall).
+PrintoutPages = Callable[[str, Mapping[str, list[str]]], str | None]
+# A printout is our own static page: its inline stylesheet and nothing else.
+PRINT_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
+
+PLACINGS_COLUMNS = ("place", "team", "shared", "decided_in", "provisional", "note")
+SCORERS_COLUMNS = ("rank", "team", "player", "name", "goals")
 
 # The page loads nothing from elsewhere; the policy makes that a guarantee, and also stops
 # any injected markup from running even if a rendering bug ever let some through.
@@ -102,7 +116,7 @@ def _by_category(doc: Mapping[str, Any]) -> bool:
     return "categories" in doc
 
 
-def tables_csv(doc: Mapping[str, Any]) -> bytes:
+def tables_rows(doc: Mapping[str, Any]) -> tuple[list[str], list[list[Any]]]:
     """One line per table row, groups in the snapshot's order."""
     first = ["category"] if _by_category(doc) else []
 
@@ -119,10 +133,10 @@ def tables_csv(doc: Mapping[str, Any]) -> bytes:
                     bool(row.get("lots_needed")), bool(group.get("provisional")),
                 ]
 
-    return _csv_bytes([*first, *TABLES_COLUMNS], rows())
+    return [*first, *TABLES_COLUMNS], list(rows())
 
 
-def results_csv(doc: Mapping[str, Any]) -> bytes:
+def results_rows(doc: Mapping[str, Any]) -> tuple[list[str], list[list[Any]]]:
     """One line per scheduled match, results blank until there is one."""
     first = ["category"] if _by_category(doc) else []
 
@@ -139,17 +153,77 @@ def results_csv(doc: Mapping[str, Any]) -> bytes:
                 correction.get("reason"),
             ]
 
-    return _csv_bytes([*first, *RESULTS_COLUMNS], rows())
+    return [*first, *RESULTS_COLUMNS], list(rows())
 
 
-def _download_name(doc: Mapping[str, Any], what: str) -> str:
+def placings_rows(doc: Mapping[str, Any]) -> tuple[list[str], list[list[Any]]]:
+    """One line per place (then the teams not placed), categories in the snapshot's order."""
+    first = ["category"] if _by_category(doc) else []
+
+    def rows() -> Iterable[list[Any]]:
+        for p in _dicts(doc.get("placings")):
+            yield [*([p.get("category")] if first else []), p.get("place"),
+                   p.get("team") or p.get("label"), bool(p.get("shared")), p.get("match"),
+                   bool(p.get("provisional")), p.get("label") if p.get("place") is None
+                   else None]
+
+    return [*first, *PLACINGS_COLUMNS], list(rows())
+
+
+def scorers_rows(doc: Mapping[str, Any]) -> tuple[list[str], list[list[Any]]]:
+    """One line per scorer, most goals first."""
+    first = ["category"] if _by_category(doc) else []
+
+    def rows() -> Iterable[list[Any]]:
+        for s in _dicts(doc.get("scorers")):
+            yield [*([s.get("category")] if first else []), s.get("rank"), s.get("team"),
+                   s.get("player"), s.get("name"), s.get("goals")]
+
+    return [*first, *SCORERS_COLUMNS], list(rows())
+
+
+def tables_csv(doc: Mapping[str, Any]) -> bytes:
+    return _csv_bytes(*tables_rows(doc))
+
+
+def results_csv(doc: Mapping[str, Any]) -> bytes:
+    return _csv_bytes(*results_rows(doc))
+
+
+def placings_csv(doc: Mapping[str, Any]) -> bytes:
+    return _csv_bytes(*placings_rows(doc))
+
+
+def scorers_csv(doc: Mapping[str, Any]) -> bytes:
+    return _csv_bytes(*scorers_rows(doc))
+
+
+_ROWS = {"tables": tables_rows, "results": results_rows, "placings": placings_rows,
+         "scorers": scorers_rows}
+
+
+def export_xlsx(doc: Mapping[str, Any], what: str) -> bytes:
+    """An export as a spreadsheet file (``office.xlsx``): the CSV's columns and rows, with
+    numbers as numbers; opens in Excel and LibreOffice with no import dialog."""
+    header, rows = _ROWS[what](doc)
+    return xlsx.workbook(what, header, ([_xlsx_cell(v) for v in r] for r in rows))
+
+
+def _xlsx_cell(value: Any) -> str | int | float | None:
+    cell = _cell(value)
+    return None if cell == "" else cell
+
+
+def _download_name(doc: Mapping[str, Any], what: str, suffix: str = "csv") -> str:
     """``<tournament id>-<what>.csv``, reduced to characters safe in a header and a file
     system, so two tournaments' exports do not overwrite each other in Downloads."""
     tournament = doc.get("tournament")
     tid = tournament.get("id") if isinstance(tournament, Mapping) else None
     safe = re.sub(r"[^A-Za-z0-9._-]+", "-", tid).strip(".-") if isinstance(tid, str) else ""
-    return f"{safe}-{what}.csv" if safe else f"{what}.csv"
+    return f"{safe}-{what}.{suffix}" if safe else f"{what}.{suffix}"
 
+
+_EXPORTS = {"/placings.csv": ("placings", placings_csv), "/scorers.csv": ("scorers", scorers_csv)}
 
 # --- HTTP -------------------------------------------------------------------------------
 
@@ -161,9 +235,10 @@ class _Server(ThreadingHTTPServer):
     block_on_close = False
 
     def __init__(self, address: tuple[str, int], board: SnapshotBoard, page: bytes,
-                 poll_timeout: float) -> None:
+                 poll_timeout: float, printouts: PrintoutPages | None = None) -> None:
         super().__init__(address, _Handler)
         self.board = board
+        self.printouts = printouts
         self.page = page
         self.poll_timeout = poll_timeout
         # Connections being answered, so stop() can drop them: a parked long-poll would
@@ -237,6 +312,18 @@ class _Handler(BaseHTTPRequestHandler):
         elif url.path == "/results.csv":
             doc = self.server.board.current()
             self._csv(results_csv(doc), _download_name(doc, "results"))
+        elif url.path.endswith(".xlsx") and url.path[1:-5] in _ROWS:
+            doc = self.server.board.current()
+            what = url.path[1:-5]
+            self._send(HTTPStatus.OK, export_xlsx(doc, what), XLSX_TYPE,
+                       {"Content-Disposition":
+                        f'attachment; filename="{_download_name(doc, what, "xlsx")}"'})
+        elif url.path in _EXPORTS:
+            doc = self.server.board.current()
+            what, export = _EXPORTS[url.path]
+            self._csv(export(doc), _download_name(doc, what))
+        elif url.path.startswith(("/sheet/", "/print/")) and self.server.printouts:
+            self._printout(url.path, query)
         elif url.path == "/healthz":
             self._send(HTTPStatus.OK, b"ok", "text/plain; charset=utf-8")
         else:
@@ -259,6 +346,20 @@ class _Handler(BaseHTTPRequestHandler):
         # JSON served as JSON, so markup inside names is inert data to the browser.
         body = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         self._send(HTTPStatus.OK, body, "application/json; charset=utf-8")
+
+    def _printout(self, path: str, query: Mapping[str, list[str]]) -> None:
+        printouts = self.server.printouts
+        assert printouts is not None
+        try:
+            html = printouts(path, query)
+        except ValueError as err:  # an unknown match or hall: say which
+            self._send(HTTPStatus.NOT_FOUND, f"{err}\n".encode(), "text/plain; charset=utf-8")
+            return
+        if html is None:
+            self._send(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
+            return
+        self._send(HTTPStatus.OK, html.encode("utf-8"), "text/html; charset=utf-8",
+                   {"Content-Security-Policy": PRINT_CSP})
 
     def _csv(self, body: bytes, filename: str) -> None:
         self._send(HTTPStatus.OK, body, "text/csv; charset=utf-8",
@@ -287,11 +388,12 @@ class OfficeWeb:
     """
 
     def __init__(self, board: SnapshotBoard, host: str = "0.0.0.0", port: int = 0,
-                 poll_timeout: float = POLL_TIMEOUT_S) -> None:
+                 poll_timeout: float = POLL_TIMEOUT_S,
+                 printouts: PrintoutPages | None = None) -> None:
         self.board = board
         # Bound here, not in start(): a port clash is reported to the caller at once, and
         # .port is known before the first request.
-        self._server = _Server((host, port), board, load_page(), poll_timeout)
+        self._server = _Server((host, port), board, load_page(), poll_timeout, printouts)
         self._thread: threading.Thread | None = None
 
     @property

@@ -35,6 +35,7 @@ from firmware_py.journal import encode, scan
 from firmware_py.loopback import find_mosquitto
 from firmware_py.script import parse_script
 from office.files import load_event
+from office.publicsite import slug
 from office.store import Store
 from tests.demo_fake_hall import record_match
 
@@ -285,6 +286,11 @@ def test_the_office_command_serves_its_page_on_loopback_only(tmp_path: Path) -> 
     assert argv[argv.index("--http") + 1] == "8123"
     assert argv[argv.index("--host") + 1] == "127.0.0.1"
     assert "--http" not in configs.office_command(Path("t.toml"), tmp_path, "mqtt://127.0.0.1:1")
+    argv = configs.office_command(Path("t.toml"), tmp_path / "o.sqlite", "mqtt://127.0.0.1:1",
+                                  public_port=8124, site=tmp_path / "site")
+    assert argv[argv.index("--public-port") + 1] == "8124"
+    assert argv[argv.index("--public-bind") + 1] == "127.0.0.1"
+    assert argv[argv.index("--export-site") + 1] == str(tmp_path / "site")
 
 
 def test_the_private_broker_listens_on_loopback_and_stays_root_only_as_root(
@@ -597,7 +603,17 @@ def test_the_whole_demo_runs_headless_with_the_office(tmp_path: Path) -> None:
     assert done.returncode == 0, out[-6000:] + done.stderr[-3000:]
     assert "mosquitto: private broker on 127.0.0.1:" in out
     assert re.search(r"its page: http://127\.0\.0\.1:\d+/", out)
+    assert re.search(r"public results site \(for phones\): http://127\.0\.0\.1:\d+/", out)
     d = loaded()
+    # The public site's static export, beside the PNGs: every result in it.
+    site = work / "site"
+    assert f"The public site's static export: {site}" in out
+    public = json.loads((site / "public.json").read_text(encoding="utf-8"))
+    assert all(m["state"] in ("final", "confirmed") for m in public["matches"]), public
+    index = (site / "index.html").read_text(encoding="utf-8")
+    for category in d.categories:
+        assert (site / "category" / slug(category.name) / "index.html").is_file()
+    assert "FC Kontu Valkoinen" in index and "alerts" not in public
     heading = f"{d.name}: the office's tables"
     assert heading in out
     sections = _sections(out[out.index(heading):])

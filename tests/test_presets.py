@@ -132,18 +132,22 @@ def test_the_floorball_presets_state_their_shared_rules_once(name: str) -> None:
 
 def test_the_floorball_presets_are_what_they_were_before_extends() -> None:
     # The same rules as the one-file preset of before (citations aside, now data), but for
-    # what was added since: IFF 603.3's shorter-first order of penalties given together and
-    # the strict order of shootout shots. The old text (as a journal holds it) still reads
-    # as it played: neither is on by default.
+    # what was added since: IFF 603.3's shorter-first order of penalties given together,
+    # IFF 608's match penalty before or after the match without bench time, and the strict order of
+    # shootout shots. The old text (as a journal holds it) still reads as it played: none
+    # is on by default.
     before = presets.parse_journalled(OLD_FLOORBALL_TEXT, "floorball-2x15.toml")
     now = presets.load("floorball-2x15")
     assert before.citations == {} and now.citations
     assert now.penalties.shorter_first and not before.penalties.shorter_first
+    assert now.penalties.ejection_only_outside_match
+    assert not before.penalties.ejection_only_outside_match
     assert now.shootout is not None and before.shootout is not None
     assert now.shootout.strict_order and not before.shootout.strict_order
     assert before == type(now)(**{**{f: getattr(now, f) for f in now.__dataclass_fields__},
                                   "citations": {},
-                                  "penalties": replace(now.penalties, shorter_first=False),
+                                  "penalties": replace(now.penalties, shorter_first=False,
+                                                       ejection_only_outside_match=False),
                                   "shootout": replace(now.shootout, strict_order=False)})
 
 

@@ -528,3 +528,22 @@ def test_journalled_events_that_disagree_with_the_inputs_give_a_warning_and_the_
         assert recorder.match.state == played.recorder.match.state
         assert recorder.match.state.goals[0].player == 7
         assert any(e.data.get("player") == 8 for e in journalled)
+
+
+def test_a_placeholder_team_survives_a_restart_and_is_still_refused_start(
+        tmp_path: Path) -> None:
+    # Issue 17: a match whose team is not known yet stays unplayable after a restart too.
+    path = tmp_path / "hall-1" / "SF1.journal"
+    setup = MatchSetup(match_id="SF1", stage=Stage.PLAYOFF,
+                       home=TeamInfo("1st A", ("#10233f", "#ffffff"), placeholder=True),
+                       away=SETUP.away)
+    created = open_or_create(path, PRESET_TOML, PRESET_SOURCE, setup)
+    with journal_of(created.recorder):
+        pass
+    assert records_of(path)[0]["teams"]["home"]["placeholder"] is True
+    assert "placeholder" not in records_of(path)[0]["teams"]["away"]
+    resumed = open_or_create(path, PRESET_TOML, PRESET_SOURCE, SETUP)
+    with journal_of(resumed.recorder):
+        assert resumed.recorder.match.setup == setup
+        fed = feed(resumed.recorder.match, Start(at=0))
+        assert fed.refused is not None and fed.refused.reason == "teams not known: 1st A"

@@ -364,3 +364,25 @@ def test_next_may_name_the_matchs_category() -> None:
     for bad in (11, "U 11", ""):
         assert "'category' must be a category name" in refused(
             wire.check_next, NEXT, edited(GOOD_NEXT, category=bad), PRESETS).reason
+
+
+def test_a_waiting_next_round_trips_with_its_placeholder_sides() -> None:
+    # Issue 17: the office names the match but not yet its teams; the hall must not load it.
+    held = Next("SF1", "floorball-2x15", "playoff",
+                Team("1st A", ("#10233f", "#ffffff"), placeholder=True), A_NEXT.away,
+                waiting=True)
+    doc = wire.next_document(held)
+    assert doc["waiting"] is True and doc["teams"]["home"]["placeholder"] is True
+    assert "placeholder" not in doc["teams"]["away"]
+    assert wire.check_next(NEXT, wire.build_next(held)) == held
+    assert "waiting" not in wire.next_document(A_NEXT)  # as halls have always read it
+
+
+@pytest.mark.parametrize(("body", "reason"), [
+    (edited(GOOD_NEXT, teams=teams(placeholder=True)),
+     "'waiting' must be true when a team is a placeholder (Lions)"),
+    (edited(GOOD_NEXT, waiting="yes"), "'waiting' must be true or false"),
+    (edited(GOOD_NEXT, teams=teams(placeholder=1)), "'teams.home.placeholder' must be true or"),
+])
+def test_a_placeholder_team_is_never_a_next_to_load(body: bytes, reason: str) -> None:
+    assert reason in refused(wire.check_next, NEXT, body, PRESETS).reason

@@ -11,7 +11,8 @@ played here::
 Wide screens set two tables side by side, narrow ones stack them; a narrow table drops the
 W/D/L columns before a name is cut. Groups that do not fit are left out (the daemon can
 page through them by passing a few at a time). Without tables (no office yet) the next match
-fills the screen.
+fills the screen. With a public address (``public_url``) its QR code stands at the right of
+the tables (display/screens/address.py).
 """
 
 from __future__ import annotations
@@ -25,11 +26,12 @@ from .. import values
 from ..document import BetweenView, NextMatchView, StateView, StatusView, TableView
 from ..fit import fit_text, line_height
 from ..items import PANEL, Box, Item, Rect
+from .address import address_column
 from .common import Canvas, footer, halves, row_cap_top, stripe, team_name, text
 
-FULL = (("P", "played"), ("W", "won"), ("D", "drawn"), ("L", "lost"), ("GOALS", "goals"),
-        ("PTS", "points"))
-COMPACT = (("GOALS", "goals"), ("PTS", "points"))
+# The number columns by their keys; the headers are the words display.table.<key>.
+FULL = ("played", "won", "drawn", "lost", "goals", "points")
+COMPACT = ("goals", "points")
 
 
 def between_screen(canvas: Canvas, between: BetweenView, status: StatusView,
@@ -53,11 +55,17 @@ def between_screen(canvas: Canvas, between: BetweenView, status: StatusView,
         items += block
         table_top = max((i.rect[1] + i.rect[3] for i in block), default=0) + u(1.5)
     else:
-        title = text(canvas, full, u(3.5), u(5.5), "STANDINGS", colour=pal.CLOCK, role="title")
+        title = text(canvas, full, u(3.5), u(5.5), canvas.word("display.standings"),
+                     colour=pal.CLOCK, role="title")
         items += [title] if title else []
     if between.tables:
         top = max(u(22.5), table_top) if between.next is not None else u(13)
-        items += tables(canvas, (canvas.margin, top, full[2], u(92.5) - top), between.tables,
+        width = full[2]
+        if between.public_url:  # the public site's QR code at the right of the tables
+            column, used = address_column(canvas, between.public_url, top)
+            items += column
+            width -= used + canvas.x(1.5) if used else 0
+        items += tables(canvas, (canvas.margin, top, width, u(92.5) - top), between.tables,
                         between.page)
     items += footer(canvas, None, status)
     return items
@@ -71,19 +79,27 @@ def pregame_lines(canvas: Canvas, match: NextMatchView | None, state: StateView
     and the players the office says are suspended. (text, role), most important first."""
     opts = canvas.options
     lines: list[tuple[str, str]] = []
-    plan = f"{opts.periods} PERIOD{'S' if opts.periods != 1 else ''} OF " \
-        f"{values.minutes_seconds(opts.period_ms)}"
+    length = values.minutes_seconds(opts.period_ms)
+    plan = canvas.word("display.plan.one", length=length) if opts.periods == 1 \
+        else canvas.word("display.plan", n=opts.periods, length=length)
     if state.countdown is not None:
         shown = values.minutes_seconds(state.countdown.remaining_ms)
-        plan = f"{state.countdown.label.upper()} {shown}  \u00b7  {plan}"
+        plan = f"{countdown_label(canvas, state.countdown.label)} {shown}  \u00b7  {plan}"
     lines.append((plan, "pregame.periods"))
     if match is not None and match.suspended:
         def team(side: str) -> str:
             return (match.home if side == "home" else match.away).name.upper()
 
         who = " \u00b7 ".join(f"{team(s.team)} #{s.player}" for s in match.suspended)
-        lines.append((f"SUSPENDED: {who}", "pregame.suspended"))
+        lines.append((canvas.word("display.suspended", who=who), "pregame.suspended"))
     return lines
+
+
+def countdown_label(canvas: Canvas, label: str) -> str:
+    """The countdown's label (the core's ``resurfacing``, ``warm-up``, ``start in``) in the
+    hall's language; a label the words do not know is shown as it came."""
+    key = f"display.countdown.{label.lower()}"
+    return canvas.word(key) if canvas.knows(key) else label.upper()
 
 
 def _pregame_cap(canvas: Canvas) -> int:
@@ -109,7 +125,8 @@ def next_match_big(canvas: Canvas, match: NextMatchView) -> list[Item]:
     u = canvas.u
     full = (canvas.margin, 0, canvas.width - 2 * canvas.margin, 0)
     items: list[Item | None] = [
-        text(canvas, full, u(12), u(8), "NEXT MATCH", colour=pal.CLOCK, role="title")]
+        text(canvas, full, u(12), u(8), canvas.word("display.next_match"), colour=pal.CLOCK,
+             role="title")]
     if match.time:
         items.append(text(canvas, full, u(27), u(11), _clock_time(match.time), colour=pal.WHITE,
                           role="next.time"))
@@ -117,7 +134,7 @@ def next_match_big(canvas: Canvas, match: NextMatchView) -> list[Item]:
         team = match.home if side == "home" else match.away
         items += team_name(canvas, area, u(50), u(8), team, side=side)
         items.append(stripe((area[0], u(50) + line_height(u(8)), area[2], u(1.6)), team, side))
-    about = _about(match)
+    about = _about(canvas, match)
     if about:
         items.append(text(canvas, full, u(70), u(5), about, colour=pal.LABEL, role="next.about"))
     return [item for item in items if item is not None]
@@ -129,7 +146,8 @@ def next_match_bar(canvas: Canvas, match: NextMatchView) -> list[Item]:
     cap, top = u(5), u(3)
     full = (canvas.margin, 0, canvas.width - 2 * canvas.margin, 0)
     items: list[Item | None] = []
-    title = text(canvas, full, top, cap, "NEXT MATCH", colour=pal.CLOCK, align="left", role="title")
+    title = text(canvas, full, top, cap, canvas.word("display.next_match"), colour=pal.CLOCK,
+                 align="left", role="title")
     items.append(title)
     left = title.rect[0] + title.rect[2] + canvas.x(2) if title else full[0]
     right = full[0] + full[2]
@@ -138,7 +156,7 @@ def next_match_bar(canvas: Canvas, match: NextMatchView) -> list[Item]:
                     align="right", role="next.time")
         items.append(when)
         right = when.rect[0] - canvas.x(2) if when else right
-    about = _about(match)
+    about = _about(canvas, match)
     if about and right - left > canvas.u(10):
         items.append(text(canvas, (left, 0, right - left, 0), top, cap, about, colour=pal.LABEL,
                           role="next.about"))
@@ -151,12 +169,12 @@ def next_match_bar(canvas: Canvas, match: NextMatchView) -> list[Item]:
     return [item for item in items if item is not None]
 
 
-def _about(match: NextMatchView) -> str:
-    return " \u00b7 ".join(x for x in (match.label, _match_id(match.match)) if x).upper()
-
-
-def _match_id(match: str | None) -> str | None:
-    return f"MATCH {match}" if match else None
+def _about(canvas: Canvas, match: NextMatchView) -> str:
+    # A match whose teams the office does not know yet says so where its label goes: the
+    # slots' names ("2ND B") show above it, so nobody lines up for it.
+    parts = (match.label, canvas.word("display.match", match=match.match) if match.match
+             else None, canvas.word("display.waiting") if match.waiting else None)
+    return " \u00b7 ".join(x for x in parts if x).upper()
 
 
 def _clock_time(value: str) -> str:
@@ -185,7 +203,7 @@ def tables(canvas: Canvas, area: Rect, groups: tuple[TableView, ...], page: int
     column, else (wide screens) side by side, each at the largest size (then the loosest
     rows) that does it. Failing that, the most that fit at the smallest size; if not all do,
     ``page`` (which the daemon counts up every few seconds) chooses the screenful shown."""
-    texts = "".join(_texts(t) for t in groups)
+    texts = "".join(_texts(canvas, t) for t in groups)
     arrangements = (1, 2) if canvas.wide and len(groups) > 1 else (1,)
     styles = [TableStyle(cap, spacing, texts)
               for cap in range(max(canvas.min_px, canvas.u(4.8)), canvas.min_px - 1, -1)
@@ -237,9 +255,14 @@ def _table_height(canvas: Canvas, table: TableView, style: TableStyle) -> int:
     return (len(table.rows) + 1) * style.row_height() + canvas.u(1)
 
 
-def _texts(table: TableView) -> str:
+def _group(canvas: Canvas, table: TableView) -> str:
+    return canvas.word("display.group", group=table.group).upper() if table.group \
+        else canvas.word("display.table")
+
+
+def _texts(canvas: Canvas, table: TableView) -> str:
     """Every character the table shows."""
-    return "".join([f"GROUP {table.group}".upper(), *(h for h, _k in FULL),
+    return "".join([_group(canvas, table), *(canvas.word(f"display.table.{k}") for k in FULL),
                     *(r.team.upper() for r in table.rows), "0123456789:"])
 
 
@@ -278,7 +301,9 @@ def table_items(canvas: Canvas, area: Rect, table: TableView, style: TableStyle
     right = name_x + name_w
     y = area[1] + canvas.u(0.5)
     cap_top = row_cap_top(y, row_h, cap, texts)
-    group = f"GROUP {table.group}".upper() if table.group else "TABLE"
+    group = _group(canvas, table)
+    if table.group and canvas.measure(group, "sans", cap) > right - inner_x:
+        group = table.group.upper()  # "GROUP A" where it fits, else the group's name alone
     head = text(canvas, (inner_x, 0, right - inner_x, 0), cap_top, cap, group, colour=pal.CLOCK,
                 align="left", role="table.group")
     items += [head] if head else []
@@ -311,10 +336,11 @@ def _columns(canvas: Canvas, table: TableView, cap: int, width: int, gap: int
              ) -> list[tuple[str, str, int]]:
     """The number columns with their widths: all of them if the names keep at least half
     the table, else the compact set (goals, points)."""
-    def widths(spec: tuple[tuple[str, str], ...]) -> list[tuple[str, str, int]]:
+    def widths(spec: tuple[str, ...]) -> list[tuple[str, str, int]]:
+        headers = [(canvas.word(f"display.table.{key}"), key) for key in spec]
         return [(header, key, max(canvas.measure(s, "sans", cap)
                                   for s in [header] + [_cell(r, key) for r in table.rows]))
-                for header, key in spec]
+                for header, key in headers]
 
     full = widths(FULL)
     used = sum(w + gap for _h, _k, w in full)

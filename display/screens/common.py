@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
+
+from firmware_py.words import DEFAULT as DEFAULT_LANGUAGE
+from firmware_py.words import LANGUAGES, table, word
 
 from .. import colour as pal
 from .. import segments
@@ -33,6 +37,12 @@ class LayoutOptions:
     periods: int = 2  # the pregame screen's "2 x 20:00" (preset clock.periods)
     period_ms: int = 1_200_000  # (preset clock.period_s)
     hall: HallGeometry = DEFAULT_HALL  # the screen's height and the farthest seat ([display])
+    language: str = DEFAULT_LANGUAGE  # the words' language ([display] language, README "Languages")
+
+    def __post_init__(self) -> None:
+        if self.language not in LANGUAGES:
+            raise ValueError(f"display language {self.language!r}: one of "
+                             f"{', '.join(LANGUAGES)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +51,16 @@ class Canvas:
     height: int
     measure: Measure
     options: LayoutOptions
+
+    def word(self, key: str, **fields: object) -> str:
+        """The display's word ``key`` (``display.*`` in firmware_py/words/) in the hall's
+        language."""
+        return word(key, self.options.language, **fields)
+
+    def knows(self, key: str) -> bool:
+        """Whether ``key`` is a word (for values that come from the document, such as a
+        countdown's label: an unknown one is shown as it came)."""
+        return key in table(DEFAULT_LANGUAGE)
 
     @property
     def wide(self) -> bool:
@@ -103,8 +123,10 @@ def row_cap_top(top: int, height: int, cap: int, texts: str | None = None) -> in
     return top + (height - line_height(cap, texts)) // 2 + math.ceil(extents(texts)[0] * cap)
 
 
+@lru_cache(maxsize=1024)
 def digit_height(text_: str, max_width: int, max_height: int) -> int:
-    """The tallest seven-segment setting of ``text_`` no wider than ``max_width``."""
+    """The tallest seven-segment setting of ``text_`` no wider than ``max_width`` (pure, and
+    a search down from ``max_height``: remembered, as every frame asks the same few)."""
     height = max_height
     while height > 1 and segments.text_width(text_, height) > max_width:
         height -= 1
@@ -180,21 +202,22 @@ def footer(canvas: Canvas, entry: EntryView | None, status: StatusView) -> list[
     # waits for the timekeeper (red), then the restored clock and journals set aside (amber).
     marks: list[tuple[str, Colour, Colour, str]] = []
     if not status.recording:
-        marks.append(("NOT RECORDING - STORAGE FAULT", pal.FAULT_BOX, pal.WHITE,
+        marks.append((canvas.word("display.status.recording"), pal.FAULT_BOX, pal.WHITE,
                       "status.recording"))
     if status.journal_damaged is not None:
-        marks.append((f"JOURNAL DAMAGED AT BYTE {status.journal_damaged} - HOLD NEXT",
+        marks.append((canvas.word("display.status.damaged", byte=status.journal_damaged),
                       pal.FAULT_BOX, pal.WHITE, "status.damaged"))
     if status.restored:
-        marks.append(("CLOCK RESTORED - CHECK", pal.RESTORED_BOX, pal.BLACK, "status.restored"))
+        marks.append((canvas.word("display.status.restored"), pal.RESTORED_BOX, pal.BLACK,
+                      "status.restored"))
     if status.set_aside is not None:
         # Never sent: the timekeeper must know an old hall's journals were found here.
-        marks.append((f"OTHER JOURNALS SET ASIDE: {status.set_aside}", pal.RESTORED_BOX,
-                      pal.BLACK, "status.set_aside"))
+        marks.append((canvas.word("display.status.set_aside", what=status.set_aside),
+                      pal.RESTORED_BOX, pal.BLACK, "status.set_aside"))
     if status.schedule is not None:
         # The hall plays on without it; the technician must know why it is not used.
-        marks.append((f"SCHEDULE NOT USED: {status.schedule}", pal.RESTORED_BOX, pal.BLACK,
-                      "status.schedule"))
+        marks.append((canvas.word("display.status.schedule", why=status.schedule),
+                      pal.RESTORED_BOX, pal.BLACK, "status.schedule"))
     for rank, (message, fill, ink, role) in enumerate(marks):
         width = canvas.measure(message, "sans", cap) + 2 * canvas.u(1.5)
         if right - width < canvas.margin and rank > 0:
@@ -222,7 +245,7 @@ def footer(canvas: Canvas, entry: EntryView | None, status: StatusView) -> list[
         else:
             assert entry is not None
             fill, role = pal.OPERATOR_BOX, "entry"
-            wordings = entry_lines(entry)
+            wordings = entry_lines(entry, canvas)
         for candidate in wordings:  # the fullest wording that fits uncut, else the last cut
             line = text(canvas, room, cap_top, cap, candidate, colour=pal.WHITE,
                         align="left", role=role)
@@ -234,12 +257,19 @@ def footer(canvas: Canvas, entry: EntryView | None, status: StatusView) -> list[
     return items
 
 
-def entry_lines(entry: EntryView) -> list[str]:
+def entry_lines(entry: EntryView, canvas: Canvas | None = None) -> list[str]:
     """What the timekeeper is typing, fullest wording first: ``PENALTY HOME  #7  KIND:
     1 MINOR  2 DOUBLE MINOR  3 MAJOR`` (as many choices as fit, then "…"), ``PENALTY HOME
     #7  KIND?``; the team as its button names it, the digits typed so far. An entry with a
     ``prompt`` (every entry of the keypad grammar) shows the prompt, what was typed, then
-    as many of its numbered choices as fit: the operator view shows them all."""
+    as many of its numbered choices as fit: the operator view shows them all. The fixed
+    words are the hall's language (``canvas``; English without one); the prompt and the
+    choices are the keypad's own."""
+    def say(key: str, fallback: str) -> str:
+        if canvas is None or not canvas.knows(key):
+            return fallback
+        return canvas.word(key)
+
     if entry.prompt:
         head = f"{entry.prompt.upper()}  {entry.typed or '_'}"
         numbered = [f"{key} {label.upper()}" for key, label in entry.keys if key.isdigit()]
@@ -247,13 +277,17 @@ def entry_lines(entry: EntryView) -> list[str]:
                  + ("   \u2026" if n < len(numbered) else "")
                  for n in range(len(numbered), 0, -1)]
         return [*lines, head, entry.prompt.upper()]
-    what = entry.what.upper() or "ENTRY"
+    what = say(f"display.entry.{entry.what}", entry.what.upper()) if entry.what \
+        else say("display.entry", "ENTRY")
     player = f"#{entry.player}" if entry.player else "#_"
-    head = f"{what} {(entry.team or '').upper()}".strip()
+    team = say(f"display.entry.{entry.team}", (entry.team or "").upper()) if entry.team else ""
+    head = f"{what} {team}".strip()
     if entry.stage == "kind":
+        kind = say("display.entry.kind", "KIND")
         kinds = [k.replace("_", " ").upper() for k in entry.kinds]
-        lines = [f"{head}  {player}  KIND: " + "   ".join(kinds[:n])
+        lines = [f"{head}  {player}  {kind}: " + "   ".join(kinds[:n])
                  + ("   \u2026" if n < len(kinds) else "") for n in range(len(kinds), 0, -1)]
-        return [*lines, f"{head}  {player}  KIND?", f"{head}  {player}"]
-    prompt = "SCORER" if entry.what == "goal" else "PLAYER"
+        return [*lines, f"{head}  {player}  {kind}?", f"{head}  {player}"]
+    prompt = say("display.entry.scorer", "SCORER") if entry.what == "goal" \
+        else say("display.entry.player", "PLAYER")
     return [f"{head}  {prompt} {player}", f"{head}  {player}"]

@@ -17,19 +17,15 @@ from ..document import StateView, StatusView
 from ..items import PANEL, Box, Item
 from .common import Canvas, digit_height, digits, footer, halves, stripe, team_name, text
 
-DECIDED = {
-    "regulation": "REGULATION TIME",
-    "overtime": "AFTER OVERTIME",
-    "shootout": "AFTER SHOOTOUT",
-    "forfeit": "FORFEIT",
-}
+DECIDED = ("regulation", "overtime", "shootout", "forfeit")  # display.decided.* words
 
 
 def final_screen(canvas: Canvas, state: StateView, status: StatusView) -> list[Item]:
     u = canvas.u
     items: list[Item] = []
     full = (canvas.margin, 0, canvas.width - 2 * canvas.margin, 0)
-    title = text(canvas, full, u(4), u(8), "FINAL", colour=pal.CLOCK, role="title")
+    title = text(canvas, full, u(4), u(8), canvas.word("display.final"), colour=pal.CLOCK,
+                 role="title")
     if title:
         items.append(title)
     result = state.result
@@ -46,7 +42,12 @@ def final_screen(canvas: Canvas, state: StateView, status: StatusView) -> list[I
         shown = str(goals)
         height = digit_height(shown if len(shown) > 2 else "00", inner[2], u(33))
         items += digits(inner, shown, height, pal.WHITE, role=f"score.{side}")
-    how = DECIDED.get(result.decided_by, result.decided_by.upper()) if result else "FULL TIME"
+    if result is None:
+        how = canvas.word("display.full_time")
+    elif result.decided_by in DECIDED:
+        how = canvas.word(f"display.decided.{result.decided_by}")
+    else:
+        how = result.decided_by.upper()
     if result and result.decided_by == "shootout" and state.shootout is not None:
         how += f" {sum(state.shootout.home)}:{sum(state.shootout.away)}"
     line = text(canvas, full, u(79), u(6), how, colour=pal.LABEL, role="decided_by")

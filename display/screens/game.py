@@ -39,11 +39,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from firmware_py.words import word
+
 from .. import colour as pal
 from .. import segments, values
 from ..document import GoalView, PenaltyView, StateView, StatusView
 from ..fit import extents, line_height
-from ..items import CONTENT, PANEL, Align, Bar, Box, Item, Mark, Rect, Text, intersects
+from ..items import CONTENT, PANEL, Align, Bar, Box, Colour, Item, Mark, Rect, Text, intersects
 from .common import (
     Canvas,
     digit_height,
@@ -62,16 +64,21 @@ MAX_PENALTIES = 3  # running penalties a side shown as blocks at most, then "+N"
 PENALTY_TARGET = 12.0  # percent: penalty times take at least this when the hall asks less
 PERIOD_TARGET = 11.0  # percent: likewise the period's value
 BAR = 2.2  # the line-change bar's height, percent of the screen height
-# Short labels that tell the kinds apart (IIHF scoresheet abbreviations); a minor has none.
-KIND_LABELS = {"minor": "", "double_minor": "2+2", "major": "MAJ", "misconduct": "MISC",
-               "game_misconduct": "GM", "match": "MP", "personal": "PERS",
-               "bench_minor": "BENCH"}
+# Short labels that tell the kinds apart (the words display.kind.*: IIHF scoresheet
+# abbreviations in English); a minor has none.
+KIND_LABELS = ("double_minor", "major", "misconduct", "game_misconduct", "match", "personal",
+               "bench_minor")
 PLAY = ("period", "overtime")  # the phases whose clock is game time a spectator watches
+OVERTIME = ("overtime", "overtime_break")
 
 
-def kind_label(kind: str) -> str:
+def kind_label(kind: str, canvas: Canvas | None = None) -> str:
+    """A penalty kind's short label in the hall's language (English without ``canvas``)."""
+    if kind == "minor":
+        return ""
     if kind in KIND_LABELS:
-        return KIND_LABELS[kind]
+        key = f"display.kind.{kind}"
+        return canvas.word(key) if canvas is not None else word(key)
     return kind.replace("_", " ").upper()[:5]
 
 
@@ -166,12 +173,9 @@ def _game(canvas: Canvas, g: Grid, state: StateView, status: StatusView, *,
     items: list[Item] = []
     items += header(canvas, g, state)
     stopped = state.phase in PLAY and not state.running
-    clock_colour = pal.BREAK_CLOCK if is_break else (pal.WHITE if stopped else pal.CLOCK)
-    shown = values.clock_text(state.clock_ms, canvas.options.tenths_below_ms)
-    height = digit_height("00:00", g.clock_area[2], g.clock_cap)  # the same size in SS.t
-    items += digits(g.clock_area, shown, height, clock_colour, role="clock", per_char=True)
+    items += clock_face(canvas, g, state).items(state.clock_ms)
     left, centre, right = g.columns
-    rows = Rows(g.row_cap, zone_row_height(canvas, g.row_cap, state))
+    rows = Rows(g.row_cap, zone_row_height(canvas, g.row_cap, state), zone_text(canvas))
     period_items, below = period(canvas, g, state, is_break, far=far)
     items += period_items
     for side, area, penalties in zip(("home", "away"), (left, right), state.penalties,
@@ -190,6 +194,30 @@ def _game(canvas: Canvas, g: Grid, state: StateView, status: StatusView, *,
     items += indicators(canvas, ind_area, rows, state, is_break, stopped=stopped, far=far)
     items += footer(canvas, state.entry, status)
     return items
+
+
+@dataclass(frozen=True, slots=True)
+class ClockFace:
+    """Where and how the clock is drawn: everything its items depend on but the time, so a
+    frame that only ticks the clock re-lays just these (display/layoutcache.py)."""
+
+    area: Rect
+    height: int
+    colour: Colour
+    tenths_below_ms: int
+
+    def items(self, clock_ms: int) -> list[Item]:
+        shown = values.clock_text(clock_ms, self.tenths_below_ms)
+        return list(digits(self.area, shown, self.height, self.colour, role="clock",
+                           per_char=True))
+
+
+def clock_face(canvas: Canvas, g: Grid, state: StateView) -> ClockFace:
+    is_break = state.phase in ("intermission", "overtime_break")
+    stopped = state.phase in PLAY and not state.running
+    colour = pal.BREAK_CLOCK if is_break else (pal.WHITE if stopped else pal.CLOCK)
+    height = digit_height("00:00", g.clock_area[2], g.clock_cap)  # the same size in SS.t
+    return ClockFace(g.clock_area, height, colour, canvas.options.tenths_below_ms)
 
 
 def header(canvas: Canvas, g: Grid, state: StateView) -> list[Item]:
@@ -212,9 +240,9 @@ def header(canvas: Canvas, g: Grid, state: StateView) -> list[Item]:
     return items
 
 
-def period_label(state: StateView) -> str:
-    if state.phase in ("overtime", "overtime_break"):
-        return "OT"
+def period_label(canvas: Canvas, state: StateView) -> str:
+    if state.phase in OVERTIME:
+        return canvas.word("display.period.overtime")
     return str(state.period)
 
 
@@ -231,15 +259,15 @@ def period(canvas: Canvas, g: Grid, state: StateView, is_break: bool, *, far: bo
     legible size. Also where the area under it starts."""
     items: list[Item] = []
     area = g.period_area
-    label = period_label(state)
+    label = period_label(canvas, state)
+    overtime = state.phase in OVERTIME
     if state.phase == "pregame":
-        caption, value = "PERIODS", pregame_line(canvas)
+        caption, value = canvas.word("display.periods"), pregame_line(canvas)
     elif is_break:
-        caption, value = "NEXT", label if label == "OT" else f"P{label}"
-    else:
-        caption, value = ("OVERTIME" if label == "OT" else "PERIOD"), label
-    if label == "OT" and not is_break and state.phase != "pregame":
-        caption = "PERIOD"
+        caption = canvas.word("display.next")
+        value = label if overtime else canvas.word("display.period.next", n=label)
+    else:  # in overtime too: "PERIOD OT" (the value says which)
+        caption, value = canvas.word("display.period"), label
     cap_caption = canvas.min_px if not canvas.wide else max(canvas.min_px, canvas.u(4.4))
     top = area[1] + canvas.u(0.5)
     # Wide, in play: the caption stands beside the number (a row saved for the indicators);
@@ -257,7 +285,8 @@ def period(canvas: Canvas, g: Grid, state: StateView, is_break: bool, *, far: bo
     target = max(canvas.legible, canvas.u(PERIOD_TARGET))
     room = bottom - top
     if canvas.wide:  # leave the indicators below two rows (far: one, STOP or the time-out)
-        room -= (1 if far else 2) * (line_height(g.row_cap, ZONE_TEXT) + canvas.u(1.2)) \
+        room -= (1 if far else 2) * (line_height(g.row_cap, zone_text(canvas))
+                                     + canvas.u(1.2)) \
             + canvas.u(1)
     above, below_ = extents(value)
     cap = max(canvas.min_px, min(target, math.floor((room - 2) / (1 + above + below_))))
@@ -296,12 +325,12 @@ def block_height(canvas: Canvas, rows_: Rows, plan: PenaltyPlan) -> int:
     """A penalty block: the time's digits and the number with the kind beside them (inline)
     or over them, and a gap."""
     if plan.inline:
-        return max(plan.cap, 2 * line_height(rows_.cap, ZONE_TEXT)) + canvas.u(1.2)
+        return max(plan.cap, 2 * line_height(rows_.cap, rows_.texts)) + canvas.u(1.2)
     return rows_.height + plan.cap + canvas.u(1.2)
 
 
-def _lines(p: PenaltyView) -> tuple[str, str]:
-    return (f"#{p.player}" if p.player else "#?"), kind_label(p.kind)
+def _lines(canvas: Canvas, p: PenaltyView) -> tuple[str, str]:
+    return (f"#{p.player}" if p.player else "#?"), kind_label(p.kind, canvas)
 
 
 def penalty_plan(canvas: Canvas, area: Rect, rows_: Rows, penalties: tuple[PenaltyView, ...],
@@ -316,7 +345,7 @@ def penalty_plan(canvas: Canvas, area: Rect, rows_: Rows, penalties: tuple[Penal
     if not mine:
         return PenaltyPlan(0, target)
     template = "00:00" if any(p.remaining_ms > 599_000 for p in mine) else "0:00"
-    cell = max(canvas.measure(text_, "sans", rows_.cap) for p in mine for text_ in _lines(p)
+    cell = max(canvas.measure(text_, "sans", rows_.cap) for p in mine for text_ in _lines(canvas, p)
                if text_) + canvas.u(1.5)
     room = area[3] - (rows_.height if extra else 0)
     best: tuple[tuple[int, int, int], PenaltyPlan] | None = None
@@ -348,34 +377,38 @@ def goal_panel(canvas: Canvas, area: Rect, goal: GoalView, cap: int, *, side: st
     bottom = inner[1] + inner[3]
     name = goal.name.upper() if goal.name else ""
     name_h = line_height(small, name) + pad if name else 0
-    title_h = line_height(small, "GOAL") + pad
+    title_word = canvas.word("display.goal")
+    title_h = line_height(small, title_word) + pad
     number = goal.player
     target = max(cap, canvas.legible)
-    title_w = canvas.measure("GOAL", "sans", small) + canvas.u(2)
+    title_w = canvas.measure(title_word, "sans", small) + canvas.u(2)
     over = digit_height(number or "0", inner[2], min(target, inner[3] - name_h - title_h))
     beside = digit_height(number or "0", inner[2] - title_w, min(target, inner[3] - name_h))
     y = inner[1]
     if number and beside > over:  # GOAL to the left of the number, on its line
-        title = text(canvas, (inner[0], 0, title_w, 0), row_cap_top(y, beside, small, "GOAL"),
-                     small, "GOAL", colour=pal.CLOCK, align="left", role=f"goal.{side}.title")
+        title = text(canvas, (inner[0], 0, title_w, 0),
+                     row_cap_top(y, beside, small, title_word), small, title_word,
+                     colour=pal.CLOCK, align="left", role=f"goal.{side}.title")
         items += [title] if title else []
         items += digits((inner[0] + title_w, y, inner[2] - title_w, beside), number, beside,
                         pal.WHITE, role=f"goal.{side}.player")
         y += beside + pad
     else:
-        title = text(canvas, inner, row_cap_top(y, title_h - pad, small, "GOAL"), small, "GOAL",
-                     colour=pal.CLOCK, role=f"goal.{side}.title")
+        title = text(canvas, inner, row_cap_top(y, title_h - pad, small, title_word), small,
+                     title_word, colour=pal.CLOCK, role=f"goal.{side}.title")
         items += [title] if title else []
         y += title_h
         if number and over >= canvas.min_px:
             items += digits((inner[0], y, inner[2], over), number, over, pal.WHITE,
                             role=f"goal.{side}.player")
             y += over + pad
-        elif not number:
-            item = text(canvas, inner, row_cap_top(y, title_h - pad, small), small, "NO SCORER",
+        elif not number:  # its own line's height: "EI MAALINTEKIJÄÄ" needs room above
+            nobody = canvas.word("display.no_scorer")
+            nobody_h = line_height(small, nobody)
+            item = text(canvas, inner, row_cap_top(y, nobody_h, small, nobody), small, nobody,
                         colour=pal.LABEL, role=f"goal.{side}.player")
             items += [item] if item else []
-            y += title_h
+            y += nobody_h + pad
     if name and y + line_height(small, name) <= bottom:
         item = text(canvas, inner, row_cap_top(y, line_height(small, name), small, name),
                     small, name, colour=pal.WHITE, role=f"goal.{side}.name")
@@ -390,21 +423,30 @@ class Rows:
 
     cap: int
     height: int
+    texts: str  # every character the rows write (zone_text)
 
     def cap_top(self, top: int) -> int:
-        return row_cap_top(top, self.height, self.cap, ZONE_TEXT)
+        return row_cap_top(top, self.height, self.cap, self.texts)
 
 
-# Everything the bottom zone writes except player numbers: capitals, digits and signs.
-ZONE_TEXT = ("#+:0123456789 EXTRA PLAYER TIME-OUT ON STOP LINE CHANGE INTERMISSION OVERTIME BREAK"
-             " MAJ MISC GM MP PERS BENCH")
+# The words the bottom zone writes; with player numbers, digits and signs, all it writes.
+ZONE_WORDS = ("display.extra_player", "display.timeout", "display.strength", "display.stop",
+              "display.stop_time", "display.line_change", "display.intermission",
+              "display.overtime_break", *(f"display.kind.{k}" for k in KIND_LABELS))
+
+
+def zone_text(canvas: Canvas) -> str:
+    """Every character the bottom zone writes except player numbers, in the hall's language
+    (an accented word needs taller rows than plain capitals)."""
+    return "#+:0123456789 " + " ".join(
+        canvas.word(key, time="", home="", away="", seconds="") for key in ZONE_WORDS)
 
 
 def zone_row_height(canvas: Canvas, cap: int, state: StateView) -> int:
     """Rows as tall as their characters need (plain capitals need far less room than a
     name with accents), so more fits on a 4:3 screen."""
     players = "".join(p.player for side in state.penalties for p in side)
-    return line_height(cap, ZONE_TEXT + players) + canvas.u(1.2)
+    return line_height(cap, zone_text(canvas) + players) + canvas.u(1.2)
 
 
 def team_column(canvas: Canvas, area: Rect, rows_: Rows, penalties: tuple[PenaltyView, ...], *,
@@ -418,7 +460,8 @@ def team_column(canvas: Canvas, area: Rect, rows_: Rows, penalties: tuple[Penalt
     items: list[Item] = []
     y = area[1]
     if extra:
-        item = text(canvas, area, rows_.cap_top(y), cap, "EXTRA PLAYER", colour=pal.ALERT,
+        item = text(canvas, area, rows_.cap_top(y), cap, canvas.word("display.extra_player"),
+                    colour=pal.ALERT,
                     align=outer, role=f"extra.{side}")
         if item:
             items.append(item)
@@ -428,19 +471,19 @@ def team_column(canvas: Canvas, area: Rect, rows_: Rows, penalties: tuple[Penalt
     reserve = canvas.measure(f"+{rest}", "sans", cap) + canvas.u(2) if rest else 0
     more_y = y  # the line "+N" shares: the first block's number line, or one of its own
     for i, p in enumerate(blocks):
-        number, label = _lines(p)
+        number, label = _lines(canvas, p)
         shown_time = values.minutes_seconds(p.remaining_ms)
         if plan.inline:
             time_w = segments.text_width(shown_time, plan.cap)
             block_w = plan.cell + time_w
             x0 = area[0] if side == "home" else area[0] + area[2] - block_w
             cell = (x0, y, plan.cell - canvas.u(1.5), 0)
-            line_h = line_height(cap, ZONE_TEXT)
+            line_h = line_height(cap, rows_.texts)
             top = y + (max(plan.cap, 2 * line_h) - 2 * line_h) // 2
             for j, content in enumerate((number, label)):
                 if content:
                     item = text(canvas, cell, row_cap_top(top + j * line_h, line_h, cap,
-                                                          ZONE_TEXT),
+                                                          rows_.texts),
                                 cap, content, colour=pal.WHITE if j == 0 else pal.LABEL,
                                 align="left", role=f"penalty.{side}.player")
                     if item:
@@ -527,15 +570,16 @@ def _indicator(canvas: Canvas, area: Rect, row: tuple[int, int, int, int], kind:
     bar_h = canvas.u(BAR)
     items: list[Item] = []
     if kind == "break":
-        label = "OVERTIME BREAK" if state.phase == "overtime_break" else "INTERMISSION"
+        label = canvas.word("display.overtime_break" if state.phase == "overtime_break"
+                            else "display.intermission")
         item = text(canvas, area, cap_top, cap, label, colour=pal.BREAK_CLOCK, role="break")
         return [item] if item else []
     if kind == "timeout" and state.timeout is not None:
         arrow = cap
         inner = (area[0] + arrow + canvas.u(1), 0, area[2] - 2 * (arrow + canvas.u(1)), 0)
         shown = values.minutes_seconds(state.timeout.remaining_ms)
-        item = text(canvas, inner, cap_top, cap, f"TIME-OUT {shown}", colour=pal.ALERT,
-                    role="timeout")
+        item = text(canvas, inner, cap_top, cap, canvas.word("display.timeout", time=shown),
+                    colour=pal.ALERT, role="timeout")
         if item is None:
             return []
         items.append(item)
@@ -548,11 +592,13 @@ def _indicator(canvas: Canvas, area: Rect, row: tuple[int, int, int, int], kind:
         return items
     if kind == "strength" and state.strength is not None:
         home, away = state.strength
-        item = text(canvas, area, cap_top, cap, f"{home} ON {away}", colour=pal.ALERT,
+        item = text(canvas, area, cap_top, cap,
+                    canvas.word("display.strength", home=home, away=away), colour=pal.ALERT,
                     role="strength")
         return [item] if item else []
     if kind == "stopped":  # white on red: the one red mark of the game screen
-        item = text(canvas, area, cap_top, cap, "STOP", colour=pal.WHITE, role="stopped")
+        item = text(canvas, area, cap_top, cap, canvas.word("display.stop"), colour=pal.WHITE,
+                    role="stopped")
         if item is None:
             return []
         pad = canvas.u(2.5)
@@ -561,11 +607,13 @@ def _indicator(canvas: Canvas, area: Rect, row: tuple[int, int, int, int], kind:
         box = (left, y, right - left, row_h - canvas.u(0.6))
         return [Box(box, pal.STOP_BOX, PANEL, "stopped.box"), item]
     if kind == "stop":  # the stop-time window: amber, so it is never taken for STOP
-        item = text(canvas, area, cap_top, cap, "STOP TIME", colour=pal.ALERT, role="stop_time")
+        item = text(canvas, area, cap_top, cap, canvas.word("display.stop_time"),
+                    colour=pal.ALERT, role="stop_time")
         return [item] if item else []
     if kind == "shift" and state.shift_ms is not None:
         secs = values.whole_seconds(state.shift_ms)
-        item = text(canvas, area, cap_top, cap, f"LINE CHANGE {secs}", colour=pal.WHITE,
+        item = text(canvas, area, cap_top, cap,
+                    canvas.word("display.line_change", seconds=secs), colour=pal.WHITE,
                     role="shift")
         if item:
             items.append(item)

@@ -38,7 +38,7 @@ def shootout_screen(canvas: Canvas, state: StateView, status: StatusView) -> lis
     shots = state.shootout or ShootoutView((), (), None)
     items: list[Item] = []
     title = text(canvas, (canvas.margin, 0, canvas.width - 2 * canvas.margin, 0), u(3), u(7),
-                 "SHOOTOUT", colour=pal.CLOCK, role="title")
+                 canvas.word("display.shootout"), colour=pal.CLOCK, role="title")
     if title:
         items.append(title)
     count = slots(shots, canvas.options.shootout_rounds)
@@ -71,7 +71,8 @@ def shootout_screen(canvas: Canvas, state: StateView, status: StatusView) -> lis
     if shots.next is not None:
         name = state.team(shots.next).name.upper()
         line = text(canvas, (canvas.margin, 0, canvas.width - 2 * canvas.margin, 0), u(84),
-                    canvas.min_px, f"NEXT: {name}", colour=pal.LABEL, role="next")
+                    canvas.min_px, canvas.word("display.shootout.next", team=name),
+                    colour=pal.LABEL, role="next")
         if line:
             items.append(line)
     items += footer(canvas, state.entry, status)

@@ -50,6 +50,7 @@ from .gameclock import GameClock
 from .penalties import Change, ShiftEnd
 from .penalties import Penalty as ServedPenalty
 from .phase import Phase, Team
+from .pregame import Countdown, PregamePlan
 from .preset import Preset
 from .shootout import ShotRecord
 from .undo import UndoEntry, UndoKind
@@ -95,10 +96,31 @@ class Match:
         self.preset = preset
         self.setup = setup or MatchSetup()
         self._state = state or MatchState(clock=GameClock.stopped_at(preset.period_length))
+        # The match day's timetable before the first face-off (core/pregame.py), if the
+        # shell knows when the match is scheduled. Derived, never journalled: it changes
+        # nothing of the match, only what is shown and the warm-up's horn.
+        self._pregame: PregamePlan | None = None
 
     @property
     def state(self) -> MatchState:
         return self._state
+
+    @property
+    def pregame(self) -> PregamePlan | None:
+        return self._pregame
+
+    def schedule(self, plan: PregamePlan | None) -> None:
+        """Hand over the pregame's timetable (the shell built it from the scheduled start);
+        None: the start is not known (today's pregame). Swapped as one reference, so the
+        horn's thread reads either plan whole."""
+        self._pregame = plan
+
+    def countdown(self, now: Nanos) -> Countdown | None:
+        """The pregame's countdown at ``now``: only while the match is in pregame."""
+        plan = self._pregame
+        if plan is None or self._state.phase is not Phase.PREGAME:
+            return None
+        return plan.countdown(now)
 
     def restore(self, state: MatchState) -> None:
         """Put back a state this match had: the recorder does so when the journal cannot be
@@ -186,7 +208,9 @@ class Match:
 
     def horn_sounding(self, now: Nanos) -> bool:
         """Whether the horn sounds at ``now``: an automatic signal or the manual button."""
-        s = self._state
+        s, plan = self._state, self._pregame
+        if plan is not None and s.phase is Phase.PREGAME and plan.horn_sounding(now):
+            return True  # the warm-up's end (rules 002 presets)
         return any(h is not None and h.sounding(now) for h in (s.horn_auto, s.horn_manual))
 
     def horn_outlook(self, now: Nanos) -> HornOutlook:
@@ -199,11 +223,17 @@ class Match:
         is immutable, so the copy is cheap and this match is not touched, and replaying the
         journal reaches the same state, so the horn never sounds for something the journal
         will not hold. The state is read once: a caller on another thread gets a consistent
-        answer while this match moves on."""
+        answer while this match moves on. The warm-up's end horn (core/pregame.py) is the
+        one horn not journalled: it comes from the schedule the shell handed over
+        (``schedule``), sounds only while the match is in pregame and records nothing."""
         ahead = Match(self.preset, self.setup, self._state)
+        ahead.schedule(self._pregame)
         ahead.advance(now)
         s = ahead.state
         horns = [h for h in (s.horn_auto, s.horn_manual) if h is not None]
+        plan = ahead.pregame
+        if plan is not None and plan.horn is not None and s.phase is Phase.PREGAME:
+            horns.append(plan.horn)  # the warm-up's end: switched at its instant too
         # A horn edge, or the next deadline, which may start a horn.
         changes: list[Nanos | None] = [t for h in horns for t in (h.start, h.end)]
         changes.append(ahead.next_deadline())
@@ -250,6 +280,9 @@ class Match:
         due = self.next_deadline()
         if due is not None and due > now:
             candidates.append(due)
+        plan = self._pregame
+        if plan is not None and s.phase is Phase.PREGAME:
+            candidates += plan.changes(now)  # the pregame's countdown and its steps
         return min((c for c in candidates if c is not None), default=None)
 
     def goal_shown(self, now: Nanos) -> GoalRecord | None:
@@ -344,6 +377,9 @@ class Match:
             # A break ends early when the teams are ready: the next period starts at once.
             self._end_break(step, at, early=True)
         elif s.phase is Phase.PREGAME:
+            unknown = [t.name for t in (self.setup.home, self.setup.away) if t.placeholder]
+            if unknown:
+                raise Refused("start", f"teams not known: {', '.join(unknown)}")
             step.enter(Phase.PERIOD)
         s = step.state
         if not s.started:
@@ -473,6 +509,12 @@ class Match:
                                 coincidental=cmd.coincidental, given=elapsed, period=period,
                                 clock_ms=clock_ms,
                                 rank=kind.length if rules.shorter_first else 0)
+        if rules.ejection_only_outside_match and kind.ejects and s.phase in (
+                Phase.PREGAME, Phase.FINAL):
+            # IFF 608: given before or after the match, it is reported (and before, the
+            # player sits the match out), but no bench penalty is imposed: recorded as
+            # served, the team never short.
+            penalty = replace(penalty, done=True)
         # Given together with this one (same game time: keyed in the same stoppage) and not
         # served a moment yet: the team's penalties of this instant are queued again with
         # it, so that the order of serving is the rules' (IFF 603.3 shorter first; IIHF a

@@ -2,8 +2,9 @@
 
 Time here is *game time played* (``elapsed``): it advances only while the game clock runs,
 stands still in breaks and carries into the next period and into overtime (IIHF 1.6/IFF
-602: penalty time is playing time). A correction of the game clock corrects the penalties
-with it, as on every real scoreboard, because both are read off the same coordinate.
+601.4: penalty time is synchronised to game time). A correction of the game clock corrects
+the penalties with it, as on every real scoreboard, because both are read off the same
+coordinate.
 
 Rules applied here, all driven by the preset's penalty kinds:
 - at most ``max_shorthanded`` penalised players of a team serve shorthanded time at once; a
@@ -17,7 +18,8 @@ Rules applied here, all driven by the preset's penalty kinds:
   floorball 10 min personal) only when the player has no team penalty to serve, and a running
   one is paused while a new team penalty of his is served (IFF 603.5);
 - a goal against a shorthanded team releases one releasable penalty: the current part of the
-  one with the least time left (IIHF rule 16 and appendix IV table 14; IFF 603/609.2);
+  one with the least time left (IIHF rule 16 and appendix IV table 14; IFF 604, the minor
+  bench penalty; never a personal penalty, IFF 609.2);
 - coincidental penalties change no strength, are not released and are served in full.
 """
 
@@ -211,7 +213,8 @@ def _next_part(p: Penalty, at: Nanos, shift_end: ShiftEnd | None) -> Penalty:
 def release(box: Box, against: Team, elapsed: Nanos, goal_seq: int,
             shift_end: ShiftEnd | None) -> tuple[Box, Change | None]:
     """A goal against ``against`` while it is shorthanded: end the current part of its
-    running releasable penalty with the least time left (only one; IIHF 555, IFF 606)."""
+    running releasable penalty with the least time left (only one; IIHF 555, IFF 604: a
+    goal ends a minor bench penalty, not a major one or a personal penalty, 606 and 609.2)."""
     candidates = [
         (p.expiry - elapsed, p.queue_key(), i) for i, p in enumerate(box)
         if p.team is against and p.running and p.shorthanded and p.releasable

@@ -86,6 +86,9 @@ class PenaltyRules:
     # Penalties of a team given at the same game time are measured shorter first, whatever
     # order they were keyed in (IFF 603.3); else in the order keyed.
     shorter_first: bool = False
+    # A penalty that sends the player off, given before the match starts or after it ended,
+    # serves no bench time: it is recorded and bars the player (IFF 608).
+    ejection_only_outside_match: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +111,31 @@ class ExtraPlayerRules:
 
     lead: int
     until: int
+
+
+@dataclass(frozen=True, slots=True)
+class PregameRules:
+    """The match day around a scheduled start (README "The match day"), as the rule
+    document says it: what happens on the ice before the first face-off, how long a
+    match's slot in the hall is, and whether the referees may shorten a game to keep the
+    schedule. Every field is optional: a preset without ``[pregame]`` has none of it."""
+
+    resurfacing: Nanos | None = None  # the ice is resurfaced for this long before the warm-up
+    warmup: Nanos | None = None  # the warm-up's length
+    warmup_lead: Nanos | None = None  # the warm-up starts this long before the scheduled start
+    warmup_horn: bool = False  # the horn sounds at the warm-up's end
+    teams_ready: Nanos | None = None  # the teams must be ready this long before the start
+    slot: Nanos | None = None  # a match's slot in the hall, its warm-up included
+    shorten: bool = False  # the referees may shorten the playing time to keep the schedule
+    resurfacing_after: tuple[int, ...] = ()  # periods after which the ice is resurfaced
+
+    @property
+    def lead(self) -> Nanos:
+        """How long before its start a match needs the ice (resurfacing and warm-up): when
+        the match before it must be over."""
+        if self.warmup_lead is None:
+            return 0
+        return self.warmup_lead + (self.resurfacing or 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +238,7 @@ class Preset:
     extra_player: ExtraPlayerRules | None = None
     standings: StandingsRules = field(default_factory=StandingsRules)
     forfeit_goals: int = 5  # a forfeit is recorded 0 : forfeit_goals against the loser
+    pregame: PregameRules = field(default_factory=PregameRules)
     # Field path ("clock.period_s") -> the rule document and section behind it.
     citations: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
@@ -336,6 +365,9 @@ def parse_preset(data: Mapping[str, object], source: str) -> Preset:
             manual_cap=ms(horn_table.integer("manual_cap_ms", minimum=100, default=10_000)),
         )
         horn_table.done()
+    pregame_table = top.optional_table("pregame")
+    pregame = PregameRules() if pregame_table is None else _parse_pregame(pregame_table,
+                                                                           periods)
     top.done()
 
     return Preset(
@@ -358,6 +390,7 @@ def parse_preset(data: Mapping[str, object], source: str) -> Preset:
         extra_player=extra_player,
         standings=standings,
         forfeit_goals=forfeit_goals,
+        pregame=pregame,
         citations=MappingProxyType(dict(top.cites)),
     )
 
@@ -436,6 +469,7 @@ def _parse_penalties(table: _Table | None) -> PenaltyRules:
     max_shorthanded = table.integer("max_shorthanded", minimum=1, maximum=9, default=2)
     major_first = table.boolean("major_first", default=False)
     shorter_first = table.boolean("shorter_first", default=False)
+    ejection_only_outside_match = table.boolean("ejection_only_outside_match", default=False)
     if major_first and shorter_first:
         raise table.error("shorter_first", "cannot be true with major_first: a player's "
                           "major and minor given together are served in one order only")
@@ -459,7 +493,8 @@ def _parse_penalties(table: _Table | None) -> PenaltyRules:
         kind.done()
     kinds_table.done()
     table.done()
-    return PenaltyRules(max_shorthanded, kinds, major_first, shorter_first)
+    return PenaltyRules(max_shorthanded, kinds, major_first, shorter_first,
+                        ejection_only_outside_match)
 
 
 def _parse_shootout(table: _Table | None) -> ShootoutRules | None:
@@ -520,6 +555,46 @@ def _parse_extra_player(table: _Table | None) -> ExtraPlayerRules | None:
     until = table.integer("until", minimum=0, maximum=lead - 1)
     table.done()
     return ExtraPlayerRules(lead, until)
+
+
+def _parse_pregame(table: _Table, periods: int) -> PregameRules:
+    """``[pregame]``: every key optional; the checks keep the match day's order possible
+    (a warm-up that ends by the start, resurfacing in a break that exists)."""
+    day = 24 * 3600
+    warmup_s = table.optional_integer("warmup_s", minimum=1, maximum=day)
+    lead_s = table.optional_integer("warmup_lead_s", minimum=1, maximum=day)
+    if (warmup_s is None) != (lead_s is None):
+        raise table.error("warmup_s" if warmup_s is None else "warmup_lead_s",
+                          "missing: warmup_s and warmup_lead_s go together (how long the "
+                          "warm-up lasts, and how long before the start it begins)")
+    if warmup_s is not None and lead_s is not None and lead_s < warmup_s:
+        raise table.error("warmup_lead_s", f"the warm-up ({warmup_s} s) would not be over by "
+                          f"the start: it begins {lead_s} s before it")
+    for key in ("resurfacing_s", "warmup_horn"):
+        if warmup_s is None and table.has(key):
+            raise table.error(key, "means nothing without a warm-up (warmup_s)")
+    resurfacing_s = table.optional_integer("resurfacing_s", minimum=1, maximum=day)
+    ready_s = table.optional_integer("teams_ready_s", minimum=1, maximum=day)
+    # A slot shorter than regulation is not refused: a preset copied and given more periods
+    # keeps working, and the timekeeper's line says the game runs behind from the start.
+    slot_s = table.optional_integer("slot_s", minimum=1, maximum=day)
+    after = table.integers("resurfacing_after", minimum=1, default=[])
+    for period in after:
+        if period >= periods:
+            raise table.error("resurfacing_after", f"period {period} has no break after it "
+                              f"(the last of {periods} periods)")
+    rules = PregameRules(
+        resurfacing=None if resurfacing_s is None else seconds(resurfacing_s),
+        warmup=None if warmup_s is None else seconds(warmup_s),
+        warmup_lead=None if lead_s is None else seconds(lead_s),
+        warmup_horn=table.boolean("warmup_horn", default=False),
+        teams_ready=None if ready_s is None else seconds(ready_s),
+        slot=None if slot_s is None else seconds(slot_s),
+        shorten=table.boolean("shorten", default=False),
+        resurfacing_after=tuple(after),
+    )
+    table.done()
+    return rules
 
 
 def _parse_decision(table: _Table, players: int) -> Decision:

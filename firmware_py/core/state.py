@@ -57,6 +57,10 @@ def state_document(match: Match, now: Nanos, entry: dict[str, Any] | None = None
     goal = _goal(match, now)
     if goal is not None:  # only for a few seconds after a goal: most documents lack it
         doc["goal"] = goal
+    countdown = match.countdown(now)
+    if countdown is not None:  # only before a scheduled start (core/pregame.py)
+        doc["countdown"] = {"label": countdown.step.value,
+                            "remaining_ms": ceil_ms(countdown.remaining)}
     return doc
 
 

@@ -36,6 +36,9 @@ class DecidedBy(StrEnum):
 class TeamInfo:
     name: str
     colours: tuple[str, str]
+    # Not a team yet: a bracket slot's label ("2nd B", "Winner SF1"). A match with one is
+    # not played: START is refused until the office names the team.
+    placeholder: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,7 +55,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", type=Path, metavar="DIR",
                    help="work dir to keep: the PNG snapshots (DIR/<hall>/), the logs "
                    "(DIR/logs/), the halls' journals (DIR/state/), the office store "
-                   "(DIR/office/) and the generated configs. Must be empty, new, or a "
+                   "(DIR/office/), the public site's static export (DIR/site/) and the generated "
+                   "configs. Must be empty, new, or a "
                    "previous demo's. Default: a temporary folder, removed after a good run")
     p.add_argument("--time-scale", type=_positive, default=DEFAULT_TIME_SCALE, metavar="X",
                    help="the halls' clocks run X times real time (default %(default)g: the "

@@ -86,12 +86,18 @@ def hall_command(config: Path, *, display: str, state_dir: Path, script_dir: Pat
 
 
 def office_command(tournament: Path, db: Path, broker: str,
-                   http_port: int | None = None) -> list[str]:
-    """``office serve`` for the demo's event (its page on 127.0.0.1 only)."""
+                   http_port: int | None = None, *, public_port: int | None = None,
+                   site: Path | None = None) -> list[str]:
+    """``office serve`` for the demo's event (its page and the public site on 127.0.0.1
+    only; ``site``: the public site's static export)."""
     argv = [sys.executable, "-m", "office", "serve", "--tournament", str(tournament),
             "--db", str(db), "--broker", broker, "--log-level", "INFO"]
     if http_port is not None:
         argv += ["--http", str(http_port), "--host", "127.0.0.1"]
+    if public_port is not None:
+        argv += ["--public-port", str(public_port), "--public-bind", "127.0.0.1"]
+    if site is not None:
+        argv += ["--export-site", str(site)]
     return argv
 
 

@@ -55,6 +55,7 @@ from firmware_py.loopback import find_mosquitto, free_port
 from firmware_py.timesource import SYSTEM, monotonic_s
 
 DEFAULT_TIME_SCALE = 30.0
+SITE = "site"  # the public site's static export, in the work dir beside the halls' PNGs
 DEFAULT_TIMEOUT_S = 120.0
 NO_MOSQUITTO = ("mosquitto is not installed (sudo apt install mosquitto): "
                 "the halls play without the office")
@@ -151,12 +152,17 @@ def _start_office(demo: DemoEvent, broker: Broker, work: Path, say: Printer, *,
     db = work / "office" / f"{demo.id}.sqlite"
     db.parent.mkdir(parents=True, exist_ok=True)
     http = free_port()
-    child = Child(f"office {demo.id}", office_command(demo.file, db, broker.url, http),
+    public = free_port()
+    child = Child(f"office {demo.id}",
+                  office_command(demo.file, db, broker.url, http, public_port=public,
+                                 site=work / SITE),
                   work / "logs" / f"office-{demo.id}.log")
     child.start()
     offices.append(Office(demo, child, db, LotsDrawer(demo.file, db, say, clock)))
     say(f"office for {demo.name} ({demo.file.name}, {len(demo.categories)} categories): "
         f"pid {child.pid}; its page: http://127.0.0.1:{http}/")
+    say(f"public results site (for phones): http://127.0.0.1:{public}/ "
+        f"(its static export: {work / SITE})")
 
 
 def _play(halls: list[Hall], offices: list[Office], timeout: float, clock: Clock,
@@ -316,6 +322,8 @@ def _say_where_things_are(halls: list[Hall], work: Path, temporary: bool, ok: bo
                 "temporary work dir (use --out DIR to keep them).")
         else:
             say(f"PNG snapshots of the hall displays: {where}")
+    if (work / SITE / "index.html").exists() and not temporary:
+        say(f"The public site's static export: {work / SITE} (open index.html)")
     if temporary and ok:
         shutil.rmtree(work, ignore_errors=True)
     elif temporary:

@@ -54,6 +54,8 @@ mode = "windowed"
 size = "1024x768"
 screen_height_cm = 180
 farthest_seat_m = 42.5
+public_url = "https://cup.example.org/results/"
+language = "cs"
 [serial]
 url = "loop://"
 state_hz = 2.5
@@ -71,6 +73,9 @@ hall = "hall-1"
     assert loaded.match.setup.away.colours == ("#000000", "#ffffff")
     assert loaded.display_mode == "windowed" and loaded.display_size == (1024, 768)
     assert (loaded.screen_height_cm, loaded.farthest_seat_m) == (180, 42.5)
+    assert loaded.public_url == "https://cup.example.org/results/"
+    assert loaded.display_language == "cs"
+    assert config.parse({}, "defaults").display_language == "en"
     assert loaded.serial.url == "loop://" and loaded.serial.state_hz == 2.5
     assert loaded.console.horn_pin == 21 and not loaded.console.horn_active_high
     assert loaded.console.horn_audio is HornAudio.OFF
@@ -103,6 +108,17 @@ def test_the_audio_horn_is_auto_true_or_false(tmp_path: Path, text: str,
      "picture's visible height, 1 to 5000 cm, got 0"),
     ("[display]\nfarthest_seat_m = 900", "hall.toml: display.farthest_seat_m: must be 0.5 to "
      "500 m, got 900"),
+    ("[display]\npublic_url = \"results.local\"", "hall.toml: display.public_url: must be an "
+     "http:// or https:// address, got 'results.local'"),
+    ("[display]\npublic_url = \"ftp://results.local/\"", "display.public_url: must be an http"),
+    ("[display]\npublic_url = \"http:///x\"", "display.public_url: must be an http"),
+    ("[display]\npublic_url = \"http://results.local/a b\"", "display.public_url: must have no "
+     "spaces"),
+    (f"[display]\npublic_url = \"http://x.org/{'a' * 200}\"", "display.public_url: must be at "
+     "most 200 characters (213 bytes of UTF-8: what a QR code on the screen holds), got 213"),
+    ("[display]\npublic_url = \"\"", "display.public_url: must be a non-empty string"),
+    ("[display]\nlanguage = \"de\"", "hall.toml: display.language: must be one of en, cs, sr, "
+     "fi, got 'de'"),
     ("[operator]\nbind = \"\"", "hall.toml: operator.bind: must not be empty"),
     ("[gpio]\npin_factory = \"rpigpio\"", "hall.toml: gpio.pin_factory: must be one of"),
     ("[serial]\nbaud = \"fast\"", "hall.toml: serial.baud: must be a whole number"),
@@ -176,6 +192,11 @@ BAD = [
     ("[display]\nscreen_height_cm = \"tall\"", "display.screen_height_cm"),
     ("[display]\nfarthest_seat_m = true", "display.farthest_seat_m"),
     ("[display]\nfarthest_m = 30", "display.farthest_m"),
+    ("[display]\npublic_url = 5", "display.public_url"),
+    ("[display]\npublic_url = [\"http://x/\"]", "display.public_url"),
+    ("[display]\npublic_uri = \"http://x/\"", "display.public_uri"),
+    ("[display]\nlanguage = 1", "display.language"),
+    ("[display]\nlanguage = \"CS\"", "display.language"),
     ("[operator]\nport = \"8080\"", "operator.port"),
     ("[operator]\nport = 70000", "operator.port"),
     ("[operator]\nprt = 8080", "operator.prt"),

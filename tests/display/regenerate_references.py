@@ -24,7 +24,7 @@ def main() -> int:
     from display.hall import DEFAULT  # noqa: PLC0415
     from display.options import options_for_name  # noqa: PLC0415
     from display.snapshot import snapshot  # noqa: PLC0415
-    from tests.display.states import HALLS, SIZES  # noqa: PLC0415
+    from tests.display.states import HALLS, LANGUAGE_REFERENCE, LANGUAGE_SIZE, SIZES  # noqa: PLC0415
     from tests.display.states import REFERENCE as SCREENS  # noqa: PLC0415
 
     REFERENCE.mkdir(exist_ok=True)
@@ -34,6 +34,12 @@ def main() -> int:
                             status=status, options=options_for_name(
                                 doc.get("preset"), HALLS.get(name, DEFAULT)))
             print(path.relative_to(ROOT))
+    for name, lang in LANGUAGE_REFERENCE:
+        doc, between, status = SCREENS[name]
+        path = snapshot(doc, LANGUAGE_SIZE, reference_path(f"{name}-{lang}", LANGUAGE_SIZE),
+                        between=between, status=status, options=options_for_name(
+                            doc.get("preset"), HALLS.get(name, DEFAULT), lang))
+        print(path.relative_to(ROOT))
     return 0
 
 

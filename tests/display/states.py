@@ -149,6 +149,11 @@ PREGAME_DATA: dict[str, Any] = {
     "tables": BETWEEN_DATA["tables"],
 }
 
+# The public site's address ([display] public_url): a QR code beside the tables.
+PUBLIC_URL = "http://results.local/"
+LONG_URL = ("https://results.example.org/" + "tournament/2025/u11-boys/" * 7)[:200]  # the most
+BETWEEN_QR: dict[str, Any] = {**BETWEEN_DATA, "public_url": PUBLIC_URL}
+
 # name -> (state document, between-games data, status): the reference images.
 REFERENCE: dict[str, tuple[dict[str, Any], dict[str, Any] | None, dict[str, Any] | None]] = {
     "game": (GAME, None, None),
@@ -157,6 +162,7 @@ REFERENCE: dict[str, tuple[dict[str, Any], dict[str, Any] | None, dict[str, Any]
     "shootout": (SHOOTOUT, None, None),
     "final": (FINAL, None, None),
     "between": (BETWEEN, BETWEEN_DATA, {"office_online": True}),
+    "between-qr": (BETWEEN, BETWEEN_QR, {"office_online": True}),
     "goal": (GOAL, None, None),
     "pregame": (PREGAME, {"next": PREGAME_DATA["next"]}, None),
     "pregame-tables": (PREGAME, PREGAME_DATA, None),
@@ -165,6 +171,11 @@ REFERENCE: dict[str, tuple[dict[str, Any], dict[str, Any] | None, dict[str, Any]
 # The hall each reference is laid out for (display/hall.py); the default otherwise.
 HALLS: dict[str, HallGeometry] = {"far": HallGeometry(68.5, 40)}
 SIZES = [(1920, 1080), (1280, 720), (1024, 768)]
+# The game screens in each language besides English (README "Languages"), at 1920x1080:
+# reference images named <screen>-<language>-1920x1080.png.
+LANGUAGE_REFERENCE = [(screen, lang) for lang in ("cs", "sr", "fi")
+                      for screen in ("game", "game-extras")]
+LANGUAGE_SIZE = (1920, 1080)
 
 
 def with_names(doc: dict[str, Any], home: str, away: str) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from display.hall import PROJECTOR, TV55, HallGeometry, parse_hall
 from display.items import Frame, Text
 from display.layout import LayoutOptions, layout
 from display.screens.game import KEY_ROLES, kind_label
+from firmware_py import words
 from tests.display import states
 from tests.display.checks import problems
 
@@ -33,9 +34,9 @@ SCREENS = [((1920, 1080), TV55), ((1280, 720), TV55), ((1024, 768), TV55),
 
 
 def frame_for(doc: dict[str, Any], size: tuple[int, int], hall: HallGeometry = TV55, *,
-              between: dict[str, Any] | None = None) -> Frame:
+              between: dict[str, Any] | None = None, language: str = "en") -> Frame:
     return layout(doc, size, between=between, measure=fonts.measure,
-                  options=LayoutOptions(hall=hall))
+                  options=LayoutOptions(hall=hall, language=language))
 
 
 def key_texts(frame: Frame) -> list[Text]:
@@ -104,12 +105,14 @@ def game_states(draw: st.DrawFn) -> dict[str, Any]:
                              draw(st.sampled_from(states.NAMES)))
 
 
+@pytest.mark.parametrize("language", words.LANGUAGES)  # the longer Czech and Finnish words
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(doc=game_states(), screen=st.sampled_from(SCREENS))
 def test_nothing_overlaps_or_leaves_the_screen_in_any_hall(
-        doc: dict[str, Any], screen: tuple[tuple[int, int], HallGeometry]) -> None:
+        language: str, doc: dict[str, Any], screen: tuple[tuple[int, int], HallGeometry]
+) -> None:
     size, hall = screen
-    frame = frame_for(doc, size, hall)
+    frame = frame_for(doc, size, hall, language=language)
     assert problems(frame) == []
     assert len([t for t in frame.texts() if t.role == "clock"]) >= 4  # never dropped
     if frame.screen == "game" and doc["phase"] != "pregame":

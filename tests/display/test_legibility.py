@@ -58,6 +58,16 @@ def variations() -> dict[str, tuple[dict[str, Any], dict[str, Any] | None]]:
             for g in "ABCD"]
     out["between-many"] = (states.BETWEEN, {"next": states.BETWEEN_DATA["next"],
                                             "tables": many})
+    # The public site's QR code beside the tables (display/screens/address.py): a long
+    # address, only tables, many tables, the pregame lines above them.
+    out["between-qr-long"] = (states.BETWEEN, {**states.BETWEEN_QR, "public_url":
+                                               states.LONG_URL})
+    out["between-qr-tables-only"] = (states.BETWEEN, {"tables": states.BETWEEN_DATA["tables"],
+                                                      "public_url": states.PUBLIC_URL})
+    out["between-qr-many"] = (states.BETWEEN, {"next": states.BETWEEN_DATA["next"],
+                                               "tables": many, "public_url": states.PUBLIC_URL})
+    out["pregame-tables-qr"] = (states.PREGAME, {**states.PREGAME_DATA,
+                                                 "public_url": states.PUBLIC_URL})
     return out
 
 

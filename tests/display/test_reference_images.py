@@ -41,6 +41,22 @@ def test_the_screen_matches_its_reference_image(name: str, size: tuple[int, int]
         "changed: if deliberate, regenerate the references and review them")
 
 
+@pytest.mark.parametrize(("name", "lang"), states.LANGUAGE_REFERENCE,
+                         ids=str)
+def test_the_screen_in_another_language_matches_its_reference_image(name: str,
+                                                                    lang: str) -> None:
+    doc, between, status = states.REFERENCE[name]
+    size = states.LANGUAGE_SIZE
+    options = options_for_name(doc["preset"], states.HALLS.get(name, DEFAULT), lang)
+    drawn = render(FrameInputs(doc, size, between, status, options))
+    path = reference_path(f"{name}-{lang}", size)
+    assert path.exists(), f"{path} missing: run tests/display/regenerate_references.py"
+    found = difference(drawn, pygame.image.load(str(path)))
+    assert found.mean <= MAX_MEAN and found.strong_share <= MAX_STRONG_SHARE, (
+        f"{path.name}: mean difference {found.mean:.2f}, {found.strong_share:.3%} of pixels "
+        "changed: if deliberate, regenerate the references and review them")
+
+
 def test_the_comparison_notices_a_wrong_digit() -> None:
     """A guard on the tolerance: the clock one tenth later is not the same picture."""
     doc, _between, _status = states.REFERENCE["game"]

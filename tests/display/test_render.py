@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import copy
 
+import pytest
+
 from display import fonts
 from display._pygame import pygame
 from display.items import Frame, contains
@@ -114,3 +116,21 @@ def _painted(surface: pygame.Surface, background: tuple[int, int, int] = (0, 0, 
         return None
     box = rects[0].unionall(rects[1:])
     return (box.x, box.y, box.w, box.h)
+
+
+def test_digits_copied_ready_blended_equal_digits_blended_on_the_screen(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The clock (on the bare background) is blitted already blended onto the background:
+    pixel for pixel what blending it on the screen gives, a tenth later too."""
+    docs = [states.GAME, dict(states.GAME, clock_ms=states.GAME["clock_ms"] - 100),
+            dict(states.GAME, running=False)]
+    fast = Renderer(SIZE)
+    fast_pixels = []
+    for doc in docs:
+        fast.draw(frame_for(doc))
+        fast_pixels.append(pygame.image.tobytes(fast.surface, "RGB"))
+    monkeypatch.setattr(Renderer, "_on_background", lambda self, image, key: image)
+    blended = Renderer(SIZE)
+    for doc, expected in zip(docs, fast_pixels, strict=True):
+        blended.draw(frame_for(doc))
+        assert pygame.image.tobytes(blended.surface, "RGB") == expected

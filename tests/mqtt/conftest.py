@@ -33,13 +33,15 @@ MOSQUITTO_PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passw
 
 
 def tournament_file(path: Path, tournament: str, matches: list[tuple[str, str]]) -> Path:
-    """A tournament file with these ``(match, hall)`` group matches (teams X v Y): all an
-    office needs to accept their events."""
+    """A tournament file with these ``(match, hall)`` group matches (teams X v Y, home and
+    away swapped each time, as a double round robin has them): all an office needs to
+    accept their events."""
     lines = [f'name = "{tournament}"', f'id = "{tournament}"', 'preset = "floorball-2x15"',
              "", "[[groups]]", 'name = "A"', 'teams = ["X", "Y"]']
     for i, (match, hall) in enumerate(matches):
         lines += ["", "[[matches]]", f'id = "{match}"', 'group = "A"', f'hall = "{hall}"',
-                  f"start = 2026-12-05T{9 + i:02d}:00:00", 'home = "X"', 'away = "Y"']
+                  f"start = 2026-12-05T{9 + i:02d}:00:00",
+                  *(('home = "X"', 'away = "Y"') if i % 2 == 0 else ('home = "Y"', 'away = "X"'))]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 

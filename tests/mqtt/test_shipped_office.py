@@ -54,6 +54,14 @@ hall = "hall-1"
 start = 2026-12-05T10:00:00
 home = "Bears"
 away = "Wolves"
+
+[[matches]]
+id = "A3"
+group = "A"
+hall = "hall-1"
+start = 2026-12-05T11:00:00
+home = "Wolves"
+away = "Lions"
 """
 USERS = {"office": "office-secret", "hall-1": "hall-1-secret", "display": "display-secret"}
 START_S = 600  # the game starts 10 min into the script: the first tables come before it

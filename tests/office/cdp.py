@@ -214,3 +214,12 @@ class Tab:
         data = self.send("Page.captureScreenshot", {"format": "png"})["data"]
         path.write_bytes(base64.b64decode(data))
         return path
+
+    def print_pdf(self, path: Path) -> Path:
+        """Print the page to PDF as a person would (the print stylesheet, the page's own
+        ``@page`` size and margins, no header or footer)."""
+        data = self.send("Page.printToPDF", {"preferCSSPageSize": True,
+                                             "displayHeaderFooter": False,
+                                             "printBackground": False})["data"]
+        path.write_bytes(base64.b64decode(data))
+        return path

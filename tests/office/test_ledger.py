@@ -17,7 +17,7 @@ from firmware_py.core.phase import Stage as CoreStage
 from firmware_py.mqtt import parse_next
 from office import bracket
 from office.files import load_tournament
-from office.ledger import Correction, Ledger, Received, build
+from office.ledger import Correction, Ledger, Received, Review, ReviewAction, build
 from office.model import ResultState, Stage, Tournament
 
 from .games import Play, hall_event, play
@@ -181,20 +181,30 @@ def test_every_next_document_passes_the_halls_own_check() -> None:
             assert parse_next(json.dumps(doc).encode())["match"] == doc["match"]
 
 
-def test_a_bracket_match_played_under_placeholder_names_counts_for_the_real_teams(
+def test_a_bracket_match_played_under_placeholder_names_needs_review_until_swapped(
         cup: Tournament) -> None:
     evs, ledger = complete_groups(cup, T0 + timedelta(hours=1))
     semi = next(m for m in cup.matches if m.stage is Stage.PLAYOFF and m.home.group)
-    # The hall loaded `next` before the group ended: it played under "1st A" / "2nd B".
+    # The hall played it under "1st A" / "2nd B" (a local schedule: the office never sends
+    # such a match): the office does not credit the real teams with it on its own.
     evs += events_of(cup, [Play(semi.id, semi.home.label(), semi.away.label(), 4, 2,
                                 stage=CoreStage.PLAYOFF)])
-    after = build(cup, evs, now=T0 + timedelta(hours=2))
-    result = after.matches[semi.id].outcome.result
-    assert result is not None
-    assert result.winner == ledger.pairings[semi.id].home
+    later = T0 + timedelta(hours=2)
+    after = build(cup, evs, now=later)
+    view = after.matches[semi.id]
+    assert view.outcome.state is ResultState.NEEDS_REVIEW  # never confirmed by the window
+    assert view.review is not None and "1st A" in view.review
+    assert [v.scheduled.id for v in after.review()] == [semi.id]
     final = next(m for m in cup.matches if semi.id in (m.home.match, m.away.match))
-    assert ledger.pairings[semi.id].home in (after.pairings[final.id].home,
-                                             after.pairings[final.id].away)
+    assert None in (after.pairings[final.id].home, after.pairings[final.id].away)
+    # The office accepts it for the pairing (office review --swap): the real teams.
+    p = ledger.pairings[semi.id]
+    swap = Review(semi.id, ReviewAction.SWAP, "hall used the slot names", later, p.home, p.away)
+    settled = build(cup, evs, now=later, reviews=[swap])
+    result = settled.matches[semi.id].outcome.result
+    assert result is not None and result.winner == p.home
+    assert settled.matches[semi.id].outcome.state is ResultState.CONFIRMED
+    assert p.home in (settled.pairings[final.id].home, settled.pairings[final.id].away)
 
 
 def test_a_cancelled_golden_goal_reopens_the_match_at_the_office() -> None:

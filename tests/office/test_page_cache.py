@@ -1,10 +1,12 @@
 """The service re-ranking only what changed (issue 17) shows and publishes exactly what a
 fold from scratch would: after every step of random sequences of hall messages (events in
-any order, with gaps and repeats, states, statuses), corrections and lots from the shell and
-the wall time moving, its ledgers equal ``ledger_from_store``'s, its page snapshot
-``event_snapshot``'s of those ledgers, and every retained ``standings`` and ``next`` the
-documents of those ledgers. A plain tournament file (rules 000) and an event of several
-categories sharing halls (rules 001, examples/events)."""
+any order, with gaps and repeats, states, statuses), corrections, lots, reviews (``office
+review --keep/--swap``), forfeits (rules 001: late twice eliminates, an unauthorised start
+expels) and green cards (rules 003) from the shell and the wall time moving, its ledgers
+equal ``ledger_from_store``'s, its page snapshot ``event_snapshot``'s of those ledgers, and
+every retained ``standings`` and ``next`` the documents of those ledgers. A plain
+tournament file (rules 000) and an event of several categories sharing halls (rules 001,
+examples/events)."""
 
 from __future__ import annotations
 
@@ -20,10 +22,11 @@ from hypothesis import strategies as st
 
 from firmware_py import wire
 from firmware_py.core.phase import Stage as CoreStage
-from office import merge
+from office import alerts, merge, rulings
 from office.board import SnapshotBoard
 from office.event import Event
 from office.files import load_event, load_tournament
+from office.ledger import Review, ReviewAction
 from office.service import OfficeService, ledger_from_store
 from office.snapshot import event_snapshot
 from office.store import Store
@@ -79,7 +82,8 @@ def check(svc: OfficeService, peer: FakePeer, store: Store, wall: Wall) -> None:
     page = dict(svc.board.current()) if svc.board is not None else {}
     page.pop("version")
     expected = event_snapshot(event, fresh, svc.halls, svc._alerts, wall.now,
-                              office=svc.office_document())
+                              office=svc.office_document(),
+                              handled=alerts.handled(store.admin_actions()))
     page.pop("generated"), expected.pop("generated")  # when it was made: not what it says
     assert page == expected
     for topic, table in merge.standings(event, fresh):
@@ -91,7 +95,8 @@ def check(svc: OfficeService, peer: FakePeer, store: Store, wall: Wall) -> None:
 
 
 steps = st.lists(st.tuples(st.sampled_from(("events", "events", "one", "state", "status",
-                                            "correct", "draw", "time")),
+                                            "correct", "draw", "time", "review",
+                                            "forfeit", "green")),
                            st.integers(0, 10_000), st.integers(0, 10_000)),
                  min_size=1, max_size=25)
 
@@ -140,6 +145,33 @@ def test_what_the_service_shows_and_publishes_is_the_fold_from_scratch(
             order = random.Random(b).sample(group.teams, len(group.teams))
             shell.admin("draw", {"group": group.name, "order": order,
                                  "category": None if event.plain else c.name}, wall.now)
+        elif kind == "review":
+            # One of the results waiting for the office (else any match), kept for the teams
+            # who played it or credited to the pairing the schedule names now.
+            assert svc.ledgers is not None
+            c = event.categories[a % len(event.categories)]
+            ledger = svc.ledgers[c.name]
+            waiting = ledger.review()
+            view = waiting[a % len(waiting)] if waiting else ledger.matches[
+                c.tournament.matches[a % len(c.tournament.matches)].id]
+            pairing = ledger.pairings[view.scheduled.id]
+            review = Review(view.scheduled.id, ReviewAction.KEEP, "played", wall.now,
+                            *view.hall_teams) if b % 2 and view.hall_teams is not None \
+                else Review(view.scheduled.id, ReviewAction.SWAP, "credited", wall.now,
+                            pairing.home, pairing.away)
+            shell.admin(alerts.REVIEW, alerts.review_data(review, []), wall.now)
+        elif kind == "forfeit":
+            # Few teams: two late forfeits of one eliminate it.
+            team = m.home.team or m.away.team or m.home.text
+            late = b % 4 != 0
+            forfeit = rulings.Forfeit(m.id, team, rulings.ForfeitCause.LATE if late
+                                      else rulings.ForfeitCause.UNAUTHORISED, "jury", wall.now,
+                                      None if late else 2 + b % 4)
+            shell.admin(rulings.FORFEIT, rulings.forfeit_data(forfeit, "home"), wall.now)
+        elif kind == "green":
+            team = m.home.team or m.away.team or m.home.text
+            shell.admin(rulings.GREEN_CARD, {"match": m.id, "team": team,
+                                             "player": 2 + b % 5, "reason": ""}, wall.now)
         elif kind == "time":
             wall.now += timedelta(minutes=b % 20)
         svc.pump()
@@ -173,4 +205,64 @@ def test_a_ban_earned_in_one_hall_reaches_the_next_of_another(tmp_path: Path) ->
     upcoming = json.loads(peer.retained[wire.hall_topic(event.id, "hall-2", wire.NEXT)])
     assert upcoming["match"] == "A4"
     assert upcoming["suspended"] == [{"team": "home", "player": 7}]
+    store.close()
+
+
+@pytest.mark.parametrize("name", ["plain", "categories"])
+def test_rulings_and_reviews_after_the_results_are_shown_as_from_scratch(
+        tmp_path: Path, name: str) -> None:
+    """Every match played (the bracket under its slots' text, so its results wait for the
+    office), then from the shell: a team late twice (rules 001 'Waiting period': eliminated,
+    its group matches voided), a player's unauthorised start (rules 001 "Player's start":
+    expelled), a green card (rules 003) and a review of every result waiting (office review
+    --keep). After each the page and the retained documents are a fold from scratch's."""
+    event, games = event_named(name)
+    path = tmp_path / "office.sqlite"
+    store, shell = Store(path), Store(path)
+    peer, wall = FakePeer(), Wall()
+    svc = OfficeService(event, store, peer, SnapshotBoard(), wall=wall, monotonic=wall.seconds)
+    for _, m in event.schedule():
+        topic = wire.hall_topic(event.id, m.hall, wire.EVENTS)
+        peer.inbox = [FakeMessage(topic, json.dumps(p).encode()) for p in games[m.id]]
+        svc.pump()
+    wall.now += timedelta(hours=1)  # every protest window closed
+    svc.pump()
+    check(svc, peer, store, wall)
+    category = event.categories[0]
+    group = [m for m in category.tournament.matches if m.group is not None]
+    team = group[0].home.team
+    assert team is not None
+    own = [m for m in group if team in (m.home.team, m.away.team)]
+    other = next(m for m in group if team not in (m.home.team, m.away.team))
+    assert other.home.team is not None
+    forfeits = [rulings.Forfeit(m.id, team, rulings.ForfeitCause.LATE, "late", wall.now)
+                for m in own[:2]]
+    forfeits.append(rulings.Forfeit(other.id, other.home.team,
+                                    rulings.ForfeitCause.UNAUTHORISED, "start", wall.now, 7))
+    for forfeit in forfeits:
+        side = "home" if forfeit.team == category.tournament.match(forfeit.match).home.team \
+            else "away"  # type: ignore[union-attr]
+        shell.admin(rulings.FORFEIT, rulings.forfeit_data(forfeit, side), wall.now)
+        svc.pump()
+        check(svc, peer, store, wall)
+    assert svc.ledgers is not None and svc.ledgers[category.name].eliminations
+    shell.admin(rulings.GREEN_CARD, {"match": other.id, "team": other.home.team, "player": 4,
+                                     "reason": ""}, wall.now)
+    svc.pump()
+    check(svc, peer, store, wall)
+    reviewed = 0
+    for _ in range(len(list(event.schedule()))):
+        waiting = [(c, v) for c in event.categories for v in svc.ledgers[c.name].review()]
+        if not waiting:
+            break
+        _, view = waiting[0]
+        assert view.hall_teams is not None
+        review = Review(view.scheduled.id, ReviewAction.KEEP, "played", wall.now,
+                        *view.hall_teams)
+        shell.admin(alerts.REVIEW, alerts.review_data(review, []), wall.now)
+        svc.pump()
+        check(svc, peer, store, wall)
+        reviewed += 1
+    assert reviewed  # results played under placeholders waited for the office
+    shell.close()
     store.close()

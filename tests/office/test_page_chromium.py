@@ -227,3 +227,27 @@ def test_an_events_page_names_each_tables_category(browser: Chromium, tmp_path: 
     finally:
         tab.close()
         server.stop()
+
+
+def test_results_to_review_and_open_alerts_come_first_the_rest_in_the_history(
+        tab: Tab, board: SnapshotBoard) -> None:
+    # Issue 17: a result that does not fit the schedule stays at the top with what to do;
+    # an acknowledged or resolved alert leaves the top and stays in the history.
+    tab.wait_for(f"{cell('A', 'Lions', 'points')} === '4'")
+    doc = sample_snapshot()
+    doc["review"] = [{"match": "SF1", "hall": "hall-1", "stage": "playoff",
+                      "why": "hall-1 played it as 1st A - 2nd B while its teams were not known",
+                      "played_as": ["1st A", "2nd B"],
+                      "todo": "correct it, or settle it: office review SF1 --keep|--swap|--replay"}]
+    doc["alerts"] = [
+        {"at": "2026-12-05T10:05:00", "text": "SF2 was already played", "id": 3, "match": "SF2",
+         "status": "open", "todo": "office alerts resolve 3 --replay|--keep|--swap"},
+        {"at": "2026-12-05T10:01:00", "text": "bracket re-filled: F home", "id": 2,
+         "match": None, "status": "acknowledged", "note": "seen"}]
+    board.publish(doc)
+    tab.wait_for("document.querySelectorAll('#review li').length === 1")
+    assert "office review SF1" in tab.evaluate(text("#review li .todo"))
+    assert tab.evaluate("document.querySelectorAll('#alerts li').length") == 1
+    assert "office alerts resolve 3" in tab.evaluate(text("#alerts li .todo"))
+    assert tab.evaluate(text("#alert-history-count")) == "1"
+    assert "acknowledged" in tab.evaluate(text("#alert-history li"))

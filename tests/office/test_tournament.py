@@ -23,7 +23,8 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "tournaments"
 ALL_PRESETS: dict[str, Preset] = {name: presets.load(name) for name in presets.names()}
 
 # A small valid file; the bad files below are this with one change. Match indices in the
-# file: [0] A1, [1] B1, [2] SF1, [3] SF2, [4] F.
+# file: [0] A1, [1] B1, [2] SF1, [3] SF2, [4] F; then the rest of each group's round robin
+# (the schedule check refuses a group where two teams never meet), earlier in the day.
 BASE = """\
 name = "Test Cup"
 id = "test-cup"
@@ -78,6 +79,38 @@ hall = "hall-1"
 start = 2026-12-05T13:00:00
 home = "W:SF1"
 away = "W:SF2"
+
+[[matches]]
+id = "A2"
+group = "A"
+hall = "hall-1"
+start = 2026-12-05T05:00:00
+home = "Bears"
+away = "Wolves"
+
+[[matches]]
+id = "B2"
+group = "B"
+hall = "hall-2"
+start = 2026-12-05T05:00:00
+home = "Hawks"
+away = "Owls"
+
+[[matches]]
+id = "A3"
+group = "A"
+hall = "hall-1"
+start = 2026-12-05T07:00:00
+home = "Wolves"
+away = "Lions"
+
+[[matches]]
+id = "B3"
+group = "B"
+hall = "hall-2"
+start = 2026-12-05T07:00:00
+home = "Owls"
+away = "Eagles"
 """
 
 
@@ -199,15 +232,16 @@ def test_football_example_gives_everyone_four_matches() -> None:
 def test_matches_are_sorted_by_start_keeping_file_order_on_ties(tmp_path: Path) -> None:
     # The file lists F first and the group matches last.
     text = BASE.split("[[matches]]")
-    head, a1, b1, sf1, sf2, final = text
-    reordered = "[[matches]]".join([head, final, sf2, sf1, b1, a1])
+    head, a1, b1, sf1, sf2, final, *earlier = text
+    reordered = "[[matches]]".join([head, final, sf2, sf1, b1, a1, *earlier])
     t = load_text(tmp_path, reordered)
-    assert [m.id for m in t.matches] == ["B1", "A1", "SF2", "SF1", "F"]
+    assert [m.id for m in t.matches] == ["A2", "B2", "A3", "B3", "B1", "A1", "SF2", "SF1",
+                                         "F"]
 
 
 def test_a_team_named_like_a_placeholder_is_the_team(tmp_path: Path) -> None:
     # Documented in office/tournament.py: the team name wins over "first of group A".
-    text = edited('teams = ["Eagles", "Hawks", "Owls"]', 'teams = ["Eagles", "Hawks", "A1"]')
+    text = BASE.replace('"Owls"', '"A1"')
     t = load_text(tmp_path, text)
     sf1 = t.match("SF1")
     assert sf1 is not None and sf1.home.kind is SlotKind.TEAM and sf1.home.team == "A1"
@@ -264,7 +298,7 @@ def test_tournament_presets_names_every_preset_with_its_key() -> None:
 def test_parse_tournament_is_pure_and_names_its_source() -> None:
     data = tomllib.loads(BASE)
     t = parse_tournament(data, "cup.toml", ALL_PRESETS)
-    assert (t.name, t.id, len(t.matches)) == ("Test Cup", "test-cup", 5)
+    assert (t.name, t.id, len(t.matches)) == ("Test Cup", "test-cup", 9)
     with pytest.raises(TournamentError, match=r"^cup\.toml: preset: unknown preset "
                        r"'ice-hockey-2x20' \(one of none loaded\)"):
         parse_tournament(data, "cup.toml", {})
@@ -430,7 +464,7 @@ def test_an_unreadable_file_names_the_file(tmp_path: Path) -> None:
 def test_start_times_are_naive_local_wall_time(tmp_path: Path) -> None:
     t = load_text(tmp_path, BASE)
     first = t.matches[0]
-    assert first.start == datetime(2026, 12, 5, 9, 0) and first.start.tzinfo is None
+    assert first.start == datetime(2026, 12, 5, 5, 0) and first.start.tzinfo is None
 
 
 def test_groups_without_a_schedule_are_enough_to_rank(tmp_path: Path) -> None:

@@ -1,0 +1,26 @@
+"""Every language has every word (README "Languages"): a missing one shows in English, and
+this test names each gap so it is filled, not forgotten."""
+
+from __future__ import annotations
+
+import pytest
+
+from firmware_py import words
+
+
+@pytest.mark.parametrize("lang", [lang for lang in words.LANGUAGES if lang != words.DEFAULT])
+def test_every_language_has_every_word(lang: str) -> None:
+    assert words.missing(lang) == [], f"{lang} lacks: {', '.join(words.missing(lang))}"
+    assert words.unknown(lang) == [], f"{lang} has words English does not"
+
+
+def test_a_missing_word_falls_back_to_english_and_an_unknown_key_is_an_error(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from firmware_py.words import fi  # noqa: PLC0415
+
+    monkeypatch.setattr(fi, "WORDS", {})
+    assert words.word("period", "fi") == words.word("period", "en")
+    with pytest.raises(KeyError, match="no word 'no-such-word'"):
+        words.word("no-such-word", "fi")
+    with pytest.raises(ValueError, match="language 'de'"):
+        words.word("period", "de")
