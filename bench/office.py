@@ -7,8 +7,8 @@ from a seeded RNG, so the office reads exactly the ``events`` payloads a hall pu
 
 1. re-rank: every match but the last is finished and the last is live (all its events but
    the final ``match_ended``); then the final arrives. Timed ``--repeat`` times, interleaved:
-   (a) what the service does, ``build_from`` with a warm ``MatchCache`` (only the changed
-   match is read again; the cache is warmed with the live state outside the timed region),
+   (a) what the service does, ``LedgerFold.build`` told the one match that changed (the
+   fold is warmed with the live state outside the timed region: office/fold.py),
    (b) the baseline, a full ``build`` from all events without a cache. Prints p50/p99/max of
    both and the ratio of the p50s; then p50/p99 of ``rank_group`` for one group alone.
 2. final event -> retained standings: starts its own mosquitto on a free port of 127.0.0.1
@@ -24,15 +24,30 @@ from a seeded RNG, so the office reads exactly the ``events`` payloads a hall pu
    QoS 1 retained, of a payload the size of a standings document; prints its p50/p99 and
    the ratio of the p50s (the office's overhead).
 
+``--scale N [N ...]`` (issue 17) measures instead, for cups of about N group matches each
+(groups of 6, a hall per 60 matches, a knockout of 7 fed by the first 8 groups):
+3. the service's refresh after one result: a real ``OfficeService`` (store on disk, a
+   counting peer, a page board) starts with every match stored but the last quarter (at
+   most ``--repeat``); those are played one by one, each match's events handled and
+   folded, then its final handled and the refresh after it timed: wall and the thread's
+   CPU time, p50/p99, and their ratios against the first size. The service's ledger must
+   then equal a fold from scratch of the store.
+4. at the largest size, final event -> retained standings through mosquitto with every
+   hall sending: each hall plays its last ``--per-hall`` matches, the events of all halls
+   interleaved at ``--rate`` a second and every hall's retained state once a round; the
+   time from each final's publish to the standings that count it, p50/p99/max.
+
 With ``--load`` every core is kept busy by a busy-loop process during both measurements.
 A benchmark on real time, not a test: it always exits 0; its figures depend on the machine.
 
     python bench/office.py [--repeat 200] [--matches 40] [--seed 7] [--load]
+    python bench/office.py --scale 240 960 3000 [--per-hall 2] [--rate 50]
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import signal
@@ -41,6 +56,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 from pathlib import Path
@@ -58,9 +74,11 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_py import presets, wire
 from firmware_py.mqtt import OfficePeer
-from office.ledger import MatchCache, Received, build, build_from
+from office.board import SnapshotBoard
+from office.fold import LedgerFold
+from office.ledger import MatchDigest, Received, build
 from office.model import Tournament
-from office.service import OfficeService
+from office.service import OfficeService, ledger_from_store
 from office.standings import rank_group
 from office.store import Store
 from office.tournament import parse_tournament
@@ -92,26 +110,55 @@ def round_robin(teams: list[str]) -> list[list[tuple[str, str]]]:
     return rounds
 
 
-def big_cup() -> Tournament:
-    """16 groups of 6 in 4 halls; group g plays in hall g % 4, one match an hour a hall,
-    rounds interleaved across a hall's groups (the last match scheduled is group P's)."""
-    groups = [chr(ord("A") + g) for g in range(GROUPS)]
+def group_name(g: int) -> str:
+    """A, B, ... Z, BA, BB, ...: letters only (a group name may not end in a digit)."""
+    name = chr(ord("A") + g % 26)
+    while g >= 26:
+        g //= 26
+        name = chr(ord("A") + g % 26) + name
+    return name
+
+
+def big_cup(groups: int = GROUPS, halls: int = HALLS, *, knockout: bool = False) -> Tournament:
+    """``groups`` groups of 6 in ``halls`` halls; group g plays in hall g % halls, one match
+    an hour a hall, rounds interleaved across a hall's groups (the last match scheduled is
+    the last group's). ``knockout``: quarter-finals of the first 8 groups' top two, semis
+    and a final, after the group stage."""
+    names = [group_name(g) for g in range(groups)]
     matches: list[dict[str, Any]] = []
-    slot = [0] * HALLS
-    numbers = dict.fromkeys(groups, 0)
-    rounds = {g: round_robin([f"{g} {n}" for n in NAMES[:TEAMS]]) for g in groups}
+    slot = [0] * halls
+    numbers = dict.fromkeys(names, 0)
+    rounds = {g: round_robin([f"{g} {n}" for n in NAMES[:TEAMS]]) for g in names}
+
+    def start(hall: int) -> datetime:
+        at = DAY1 + timedelta(days=slot[hall] // 12, hours=slot[hall] % 12)
+        slot[hall] += 1
+        return at
+
     for r in range(TEAMS - 1):
-        for g_index, g in enumerate(groups):
-            hall = g_index % HALLS
+        for g_index, g in enumerate(names):
+            hall = g_index % halls
             for home, away in rounds[g][r]:
                 numbers[g] += 1
-                start = DAY1 + timedelta(days=slot[hall] // 12, hours=slot[hall] % 12)
-                slot[hall] += 1
-                matches.append({"id": f"{g}{numbers[g]}", "group": g, "hall": f"hall-{hall + 1}",
-                                "start": start, "home": home, "away": away})
+                matches.append({"id": f"{g}{numbers[g]}", "group": g,
+                                "hall": f"hall-{hall + 1}", "start": start(hall),
+                                "home": home, "away": away})
+    if knockout and groups >= 8:
+        last = max(range(halls), key=lambda h: slot[h])
+        ko_hall = f"hall-{last + 1}"
+        for i in range(4):
+            matches.append({"id": f"QF{i + 1}", "stage": "playoff", "hall": ko_hall,
+                            "start": start(last), "home": f"{names[2 * i]}1",
+                            "away": f"{names[2 * i + 1]}2"})
+        for i in range(2):
+            matches.append({"id": f"SF{i + 1}", "stage": "playoff", "hall": ko_hall,
+                            "start": start(last), "home": f"W:QF{2 * i + 1}",
+                            "away": f"W:QF{2 * i + 2}"})
+        matches.append({"id": "F", "stage": "playoff", "hall": ko_hall, "start": start(last),
+                        "home": "W:SF1", "away": "W:SF2"})
     data = {"name": "Bench Cup", "id": "bench-cup", "preset": PRESET,
             "groups": [{"name": g, "teams": [f"{g} {n}" for n in NAMES[:TEAMS]]}
-                       for g in groups],
+                       for g in names],
             "matches": matches}
     return parse_tournament(data, "bench-cup", {PRESET: presets.load(PRESET)})
 
@@ -123,6 +170,8 @@ def play_all(t: Tournament, seed: int) -> Payloads:
     weights = [w for _, w in PENALTIES]
     out: Payloads = {}
     for m in t.matches:
+        if m.group is None:
+            continue  # the knockout's matches are not played here
         assert m.home.team is not None and m.away.team is not None
         pens = [(rng.choice(("home", "away")), rng.randint(2, 9),
                  rng.choices(kinds, weights)[0]) for _ in range(rng.choice((0, 0, 1, 2)))]
@@ -152,18 +201,22 @@ def rerank(t: Tournament, games: Payloads, repeat: int) -> None:
     before = {**after, last.id: {s: r for s, r in after[last.id].items()
                                  if r.event.type != "match_ended"}}
     everything = [r for seqs in after.values() for r in seqs.values()]
+    digests_after = {mid: MatchDigest.of(seqs.values()) for mid, seqs in after.items()}
+    digests_before = {**digests_after, last.id: MatchDigest.of(before[last.id].values())}
 
-    check = MatchCache()
-    build_from(t, before, now=now, cache=check)
-    cached, full = build_from(t, after, now=now, cache=check), build(t, everything, now=now)
-    assert cached.tables == full.tables and cached.matches == full.matches
+    check = LedgerFold(t)
+    check.build(digests_before, now=now)
+    cached = check.build(digests_after, now=now, touched={last.id})
+    full = build(t, everything, now=now)
+    assert cached == full
 
     with_cache: list[int] = []
     without: list[int] = []
     for _ in range(repeat):
-        cache = MatchCache()
-        build_from(t, before, now=now, cache=cache)  # the previous refresh: the match live
-        with_cache.append(timed(partial(build_from, t, after, now=now, cache=cache)))
+        fold = LedgerFold(t)
+        fold.build(digests_before, now=now)  # the previous refresh: the match live
+        with_cache.append(timed(partial(fold.build, digests_after, now=now,
+                                        touched={last.id})))
         without.append(timed(partial(build, t, everything, now=now)))
 
     group = next(g for g in t.groups if g.name == last.group)
@@ -175,7 +228,7 @@ def rerank(t: Tournament, games: Payloads, repeat: int) -> None:
     print(f"re-rank after one result: {len(t.teams)} teams, {len(t.groups)} groups, "
           f"{len(t.matches)} matches, {len(everything)} events; last match {last.id}; "
           f"{repeat} repetitions")
-    for label, values in (("build_from, warm MatchCache (service)", with_cache),
+    for label, values in (("LedgerFold after one result (service)", with_cache),
                           ("build, all events, no cache (baseline)", without)):
         print(f"  {label:40} p50 {ms(percentile(values, 50))}  "
               f"p99 {ms(percentile(values, 99))}  max {ms(max(values))}")
@@ -183,6 +236,133 @@ def rerank(t: Tournament, games: Payloads, repeat: int) -> None:
     print(f"  p50 baseline / p50 service: {ratio:.1f}x")
     print(f"  rank_group, group {group.name} alone ({len(group.teams)} teams, {len(results)} "
           f"results): p50 {ms(percentile(ranks, 50))}  p99 {ms(percentile(ranks, 99))}")
+
+
+# -- 1b. the service's refresh after one result, by the size of the event -------------------
+
+
+@dataclass(frozen=True)
+class Message:
+    topic: str
+    payload: bytes
+
+
+class CountingPeer:
+    """The broker side of the service in process: counts what it would publish."""
+
+    def __init__(self) -> None:
+        self.published = 0
+
+    def poll(self, timeout: float = 0.0) -> list[Any]:
+        return []
+
+    def ack(self, message: Any) -> bool:
+        return True
+
+    def publish_retained(self, topic: str, payload: bytes, qos: int = 1) -> None:
+        self.published += 1
+
+
+class FakeClock:
+    """The service's wall and monotonic clocks, moved by the bench (a minute a result)."""
+
+    def __init__(self, start: datetime) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def seconds(self) -> float:
+        return (self.now - DAY1).total_seconds()
+
+
+def scaled(matches: int) -> tuple[Tournament, int]:
+    """The cup of about ``matches`` group matches (groups of 6: 15 each), one hall per 60
+    matches (4 halls at 240, 50 at 3,000), and a knockout of 7 matches; its hall count."""
+    groups = max(8, round(matches / 15))
+    halls = max(4, round(groups * 15 / 60))
+    return big_cup(groups, halls, knockout=True), halls
+
+
+def bulk_prefill(store: Store, games: Payloads, ids: list[str], received: datetime) -> int:
+    """``prefill`` in one transaction (one fsync, not one an event: 120,000 at 3,000 matches).
+    The bench's own shortcut into the store's connection; the office commits every event."""
+    n = 0
+    with store._lock:
+        store._db.execute("BEGIN")
+    for mid in ids:
+        for p in games[mid]:
+            n += store.add_event(hall_event(p), received)
+    with store._lock:
+        store._db.execute("COMMIT")
+    return n
+
+
+def refresh_by_size(work: Path, size: int, seed: int, results: int
+                    ) -> tuple[int, tuple[int, int, int, int], Tournament, Payloads]:
+    """The service's refresh (fold, publish, page snapshot) after one result, ``results``
+    times, at a cup of ``size`` matches whose every other match is already stored; prints
+    and returns the matches, (p50, p99) of its wall and of its CPU time, the cup, its games."""
+    t, halls = scaled(size)
+    games = play_all(t, seed)
+    group = [m for m in t.matches if m.group is not None]
+    results = min(results, len(group) // 4)  # the same late state of the event at every size
+    played, measured = group[:-results], group[-results:]
+    clock = FakeClock(DAY1 + timedelta(days=30))
+    store = Store(work / f"scale-{size}.sqlite")
+    stored = bulk_prefill(store, games, [m.id for m in played], clock.now - timedelta(days=1))
+    peer = CountingPeer()
+    t0 = time.monotonic()
+    service = OfficeService(t, store, peer, SnapshotBoard(), wall=clock, monotonic=clock.seconds)
+    service.refresh()
+    gc.freeze()  # as `office serve` does after its start
+    start_s = time.monotonic() - t0
+    refreshes: list[int] = []
+    cpu: list[int] = []  # the refresh's own CPU time: what other processes' load leaves out
+    stores: list[int] = []
+    published = 0
+    for m in measured:
+        topic = wire.hall_topic(t.id, m.hall, wire.EVENTS)
+        *live, final = games[m.id]
+        for p in live:  # the match played: every event folded, not timed
+            service.handle(Message(topic, wire.encode(p)))
+            service.refresh_if_needed()
+        clock.now += timedelta(minutes=1)
+        before = peer.published
+        stores.append(timed(partial(service.handle, Message(topic, wire.encode(final)))))
+        cpu0, t0_ns = time.thread_time_ns(), time.perf_counter_ns()
+        service.refresh_if_needed()
+        refreshes.append(time.perf_counter_ns() - t0_ns)
+        cpu.append(time.thread_time_ns() - cpu0)
+        published += peer.published - before
+    assert service.ledger is not None
+    fresh = ledger_from_store(t, store, clock.now)
+    assert service.ledger == fresh, "the incremental fold differs from a fold from scratch"
+    store.close()
+    p50, p99 = percentile(refreshes, 50), percentile(refreshes, 99)
+    c50, c99 = percentile(cpu, 50), percentile(cpu, 99)
+    print(f"  {len(t.matches):5} matches ({len(t.groups)} groups, {halls} halls, {stored} "
+          f"events stored; service start {start_s:.1f} s), {results} results:\n"
+          f"        refresh p50 {ms(p50)}  p99 {ms(p99)}  max {ms(max(refreshes))};  its CPU "
+          f"time p50 {ms(c50)}  p99 {ms(c99)};  store+ack of the final p50 "
+          f"{ms(percentile(stores, 50))}; {published / len(measured):.1f} retained "
+          f"publishes a result")
+    return len(t.matches), (p50, p99, c50, c99), t, games
+
+
+def refresh_scale(work: Path, sizes: list[int], seed: int, results: int
+                  ) -> tuple[Tournament, Payloads]:
+    """The refresh at every size; the largest cup and its games (for the broker part)."""
+    print(f"refresh after one result, by size: the service (OfficeService, its store on "
+          f"disk, a counting peer) with every match stored but the last {results} (at most a "
+          f"quarter); those are played one by one, the refresh after each final timed")
+    figures = [refresh_by_size(work, size, seed, results) for size in sizes]
+    base, (b50, b99, bc50, bc99) = figures[0][0], figures[0][1]
+    for matches, (p50, p99, c50, c99), _, _ in figures[1:]:
+        print(f"  {matches} / {base} matches: p50 {p50 / b50:.2f}x  p99 {p99 / b99:.2f}x;  "
+              f"CPU time p50 {c50 / bc50:.2f}x  p99 {c99 / bc99:.2f}x")
+    largest = max(figures, key=lambda f: f[0])
+    return largest[2], largest[3]
 
 
 # -- 2. final event -> retained standings through mosquitto -----------------------------------
@@ -380,6 +560,145 @@ def latency(work: Path, t: Tournament, games: Payloads, matches: int) -> None:
         broker.wait(10)
 
 
+# -- 2b. final -> retained standings through mosquitto, every hall sending -----------------
+
+
+class FinalsWatcher:
+    """Subscribed to every group's retained standings: a final is seen when its group's
+    table counts it (the teams' ``played`` summed reaches the final's target)."""
+
+    def __init__(self, port: int, topics: str) -> None:
+        self.cond = threading.Condition()
+        self.played: dict[str, int] = {}
+        self.pending: dict[str, list[tuple[int, int]]] = {}  # group -> (target, sent ns)
+        self.latencies: list[int] = []
+        self.client = subscribed(port, f"bench-office-finals-{os.getpid()}", [(topics, 1)],
+                                 self._on_message)
+
+    def _on_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
+        now = time.monotonic_ns()
+        if not msg.payload:
+            return
+        table = wire.check_standings(msg.topic, msg.payload)
+        played = sum(r.played for r in table.rows)
+        with self.cond:
+            self.played[table.group] = played
+            waiting = self.pending.get(table.group, [])
+            self.latencies.extend(now - sent for target, sent in waiting if played >= target)
+            self.pending[table.group] = [w for w in waiting if played < w[0]]
+            self.cond.notify_all()
+
+    def expect(self, group: str, target: int, sent: int) -> None:
+        with self.cond:
+            if self.played.get(group, 0) >= target:
+                self.latencies.append(time.monotonic_ns() - sent)  # already there
+            else:
+                self.pending.setdefault(group, []).append((target, sent))
+
+    def wait(self, ready: Callable[[], bool], what: str, timeout: float = 60) -> None:
+        with self.cond:
+            if not self.cond.wait_for(ready, timeout):
+                raise SystemExit(f"timed out waiting for {what}")
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def latency_busy(work: Path, t: Tournament, games: Payloads, per_hall: int, rate: float
+                 ) -> None:
+    """Every hall plays its last ``per_hall`` group matches at once, their events
+    interleaved across the halls at ``rate`` a second in all, and each hall's retained
+    ``state`` once per round (as a scoreboard sends it every second); the time from a
+    final's publish to the retained standings that count it."""
+    halls = t.halls()
+    queues: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    measured: set[str] = set()
+    for hall in halls:
+        mine = [m for m in t.matches if m.hall == hall and m.group is not None][-per_hall:]
+        measured.update(m.id for m in mine)
+        queues[hall] = [(m.id, p) for m in mine for p in games[m.id]]
+    store = Store(work / "busy.sqlite")
+    t0 = time.monotonic()
+    stored = bulk_prefill(store, games, [mid for mid in games if mid not in measured],
+                          datetime.now() - timedelta(days=1))
+    prefill_s = time.monotonic() - t0
+    group_of = {m.id: m.group for m in t.matches}
+    port = free_port()
+    broker = start_broker(work, port)
+    peer = office = watcher = pub = None
+    try:
+        peer = OfficePeer("127.0.0.1", port, t.id, client_id=f"bench-office-{os.getpid()}")
+        peer.start()
+        deadline = time.monotonic() + 10
+        while not peer.subscribed and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if not peer.subscribed:
+            raise SystemExit("the office did not subscribe")
+        service = OfficeService(t, store, peer, SnapshotBoard())
+        watcher = FinalsWatcher(port, wire.standings_filter(t.id))
+        office = ServiceThread(service)
+        pub = publisher(port)
+        watcher.wait(lambda: len(watcher.played) == len(t.groups), "the first tables")
+        gc.freeze()  # as `office serve` does after its start (and the bench's own games)
+        with watcher.cond:
+            initial = dict(watcher.played)
+        finals = dict.fromkeys(initial, 0)
+        period = 1.0 / rate
+        due = time.monotonic()
+        sent = 0
+        started = time.monotonic()
+        while any(queues.values()):
+            for hall in halls:
+                if not queues[hall]:
+                    continue
+                mid, payload = queues[hall].pop(0)
+                topic = wire.hall_topic(t.id, hall, wire.EVENTS)
+                body = wire.encode(payload)
+                while (left := due - time.monotonic()) > 0:
+                    time.sleep(left)
+                due += period
+                if payload["type"] == "match_ended":
+                    group = group_of[mid]
+                    assert group is not None
+                    finals[group] += 1  # both teams' played go up by one a final
+                    start = time.monotonic_ns()
+                    pub.publish(topic, body, qos=1)
+                    watcher.expect(group, initial[group] + 2 * finals[group], start)
+                else:
+                    pub.publish(topic, body, qos=1)
+                sent += 1
+            for hall in halls:  # each hall's state, once a round
+                pub.publish(wire.hall_topic(t.id, hall, wire.STATE),
+                            wire.encode({"match": queues[hall][0][0] if queues[hall] else None,
+                                         "phase": "running", "clock_ms": sent}), qos=0,
+                            retain=True)
+        total = sum(finals.values())
+        watcher.wait(lambda: len(watcher.latencies) >= total, f"{total} finals' standings")
+        elapsed = time.monotonic() - started
+        lat = watcher.latencies
+        print(f"final event -> retained standings through mosquitto, {len(halls)} halls "
+              f"sending: {len(t.matches)} matches, the store held {stored} events "
+              f"(prefilled in {prefill_s:.1f} s); {sent} events at {sent / elapsed:.0f}/s "
+              f"and every hall's state once a round, {total} finals timed")
+        print(f"  office: match_ended -> standings/<group>  p50 {ms(percentile(lat, 50))}  "
+              f"p99 {ms(percentile(lat, 99))}  max {ms(max(lat))}; "
+              f"{service.refused} messages refused")
+    finally:
+        if pub is not None:
+            pub.disconnect()
+            pub.loop_stop()
+        if watcher is not None:
+            watcher.close()
+        if office is not None:
+            office.close()
+        if peer is not None:
+            peer.close()
+        store.close()
+        os.kill(broker.pid, signal.SIGTERM)
+        broker.wait(10)
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -388,10 +707,27 @@ def main() -> int:
     p.add_argument("--matches", type=whole_number(GROUPS * TEAMS * (TEAMS - 1) // 2), default=40,
                    help="matches published through mosquitto (the last ones scheduled)")
     p.add_argument("--seed", type=int, default=7, help="seed of the scores and penalties")
+    p.add_argument("--scale", type=whole_number(), nargs="+", metavar="N",
+                   help="instead: the service's refresh after one result at cups of about N "
+                        "matches each (e.g. 240 960 3000), ratios against the first, then "
+                        "final -> retained standings through mosquitto at the largest, "
+                        "its halls all sending")
+    p.add_argument("--per-hall", type=whole_number(), default=2,
+                   help="with --scale: matches each hall plays through mosquitto")
+    p.add_argument("--rate", type=float, default=50.0,
+                   help="with --scale: hall events a second through mosquitto, all halls "
+                        "together (a real game sends a few a minute)")
     p.add_argument("--load", action="store_true",
                    help="keep every core busy (one busy-loop process each) while measuring")
     args = p.parse_args()
 
+    if args.scale:
+        with busy_cores(args.load) as workers, \
+                tempfile.TemporaryDirectory(prefix="office-bench-") as tmp:
+            print(f"load: {workers} busy-loop processes" if workers else "load: none")
+            t, games = refresh_scale(Path(tmp), args.scale, args.seed, args.repeat)
+            latency_busy(Path(tmp), t, games, args.per_hall, args.rate)
+        return 0
     t0 = time.monotonic()
     t = big_cup()
     games = play_all(t, args.seed)

@@ -84,28 +84,67 @@ def suspensions(tournament: Tournament, pairings: Mapping[str, Pairing],
     """Every ban earned so far, in the order of the offences (schedule, then record order;
     an expulsion after the penalties of its match). A ``voided`` match not played (its team
     eliminated, rules 001 'Waiting period') will not be: it serves no ban and none waits on it."""
-    offences = _offences(tournament, outcomes)
-    at = {m.id: i for i, m in enumerate(tournament.matches)}
+    penalised: dict[str, list[int]] = {}
+    plays: dict[str, list[int]] = {}
+    for index, match in enumerate(tournament.matches):
+        outcome = outcomes.get(match.id)
+        if outcome is not None and outcome.state.has_result:
+            for team in dict.fromkeys(p.team for p in outcome.penalties):
+                penalised.setdefault(team, []).append(index)
+        for playing in dict.fromkeys(_teams(match, pairings)):
+            if playing is not None:
+                plays.setdefault(playing, []).append(index)
+    teams = dict.fromkeys([*penalised, *(e.team for e in expelled)])
+    found = [ban for team in teams
+             for ban in team_bans(tournament, team, penalised.get(team, ()),
+                                  plays.get(team, ()), outcomes, expelled=expelled,
+                                  voided=voided)]
+    return [s for _, s in sorted(found, key=lambda ban: ban[0])]
+
+
+# Where an offence stands among all of them: (schedule index of its match, position of the
+# penalty in the record, position of the rule): the order ``suspensions`` lists the bans in.
+# An expulsion comes after every penalty of its match (``_EXPULSION``).
+BanKey = tuple[int, int, int]
+_EXPULSION = 1 << 30
+
+
+def team_bans(tournament: Tournament, team: str, penalised: Sequence[int],
+              plays: Sequence[int], outcomes: Mapping[str, MatchOutcome], *,
+              expelled: Sequence[Expulsion] = (), voided: frozenset[str] = frozenset()
+              ) -> list[tuple[BanKey, Suspension]]:
+    """One team's bans, each with its place in the order of all offences.
+
+    A team's bans read only its own penalties, expulsions and matches, so the office can
+    compute them again for the two teams of a new result alone (office.fold).
+    ``penalised``: schedule indices of the matches with a result that hold a penalty of the
+    team; ``plays``: those of the matches it plays (its pairing), both ascending;
+    ``expelled``: every expulsion (the team's are picked out).
+    """
+    offences = _offences(tournament, team, penalised, outcomes)
+    at = {m.id: i for i, m in enumerate(tournament.matches)} if expelled else {}
     for e in expelled:
-        if e.match in at:
-            offences.append(_Offence(e.team, e.player, SuspensionRule(e.rule, frozenset(),
-                                                                      (None,)),
-                                     1, at[e.match], e.match, None))
-    offences.sort(key=lambda o: o.index)  # stable: record order within a match
+        if e.team == team and e.match in at:
+            offences.append(((at[e.match], _EXPULSION, 0),
+                             _Offence(e.team, e.player, SuspensionRule(e.rule, frozenset(),
+                                                                       (None,)),
+                                      1, at[e.match], e.match, None)))
+    offences.sort(key=lambda o: o[0])
     # Matches a ban of a player has taken (served or pending), so his next ban starts after.
-    taken: dict[tuple[str, int], set[int]] = {}
-    result: list[Suspension] = []
-    for offence in offences:
-        used = taken.setdefault((offence.team, offence.player), set())
+    taken: dict[int, set[int]] = {}
+    result: list[tuple[BanKey, Suspension]] = []
+    matches = tournament.matches
+    entry = tournament.teams.get(team)
+    for key, offence in offences:
+        used = taken.setdefault(offence.player, set())
         served: list[str] = []
         pending: list[str] = []
-        for index, match in enumerate(tournament.matches):
+        for index in plays:
             if offence.banned is not None and len(served) + len(pending) >= offence.banned:
                 break
             if index <= offence.index or index in used:
                 continue
-            if offence.team not in _teams(match, pairings):
-                continue
+            match = matches[index]
             outcome = outcomes.get(match.id)
             if match.id in voided and (outcome is None or not outcome.state.has_result):
                 continue
@@ -117,14 +156,13 @@ def suspensions(tournament: Tournament, pairings: Mapping[str, Pairing],
                 pending.append(match.id)
             used.add(index)
         waiting = 0 if offence.banned is None else offence.banned - len(served) - len(pending)
-        entry = tournament.teams.get(offence.team)
-        result.append(Suspension(
+        result.append((key, Suspension(
             team=offence.team, player=offence.player,
             name=entry.roster.get(offence.player) if entry is not None else None,
             rule=offence.rule.name, offences=offence.count, offence_match=offence.match,
             banned=offence.banned, served=tuple(served), pending=tuple(pending),
             waiting=waiting,
-        ))
+        )))
     return result
 
 
@@ -134,24 +172,29 @@ def suspended_in(match_id: str, suspensions: Sequence[Suspension]) -> list[Suspe
     return [s for s in suspensions if match_id in s.pending or match_id in s.served]
 
 
-def _offences(tournament: Tournament, outcomes: Mapping[str, MatchOutcome]) -> list[_Offence]:
-    counts: dict[tuple[str, str, int], int] = {}
-    found: list[_Offence] = []
-    for index, match in enumerate(tournament.matches):
+def _offences(tournament: Tournament, team: str, penalised: Sequence[int],
+              outcomes: Mapping[str, MatchOutcome]) -> list[tuple[BanKey, _Offence]]:
+    counts: dict[tuple[str, int], int] = {}
+    found: list[tuple[BanKey, _Offence]] = []
+    for index in penalised:
+        match = tournament.matches[index]
         outcome = outcomes.get(match.id)
         if outcome is None or not outcome.state.has_result:
             continue
-        for penalty in outcome.penalties:
-            for rule in tournament.rules.suspensions:
+        for position, penalty in enumerate(outcome.penalties):
+            if penalty.team != team:
+                continue
+            for order, rule in enumerate(tournament.rules.suspensions):
                 if penalty.kind not in rule.kinds:
                     continue
-                key = (rule.name, penalty.team, penalty.player)
+                key = (rule.name, penalty.player)
                 counts[key] = counts.get(key, 0) + 1
                 banned = rule.ban_for(counts[key])
                 if banned == 0:  # counted towards the next one, but no ban of its own
                     continue
-                found.append(_Offence(penalty.team, penalty.player, rule, counts[key],
-                                      index, match.id, banned))
+                found.append(((index, position, order),
+                              _Offence(penalty.team, penalty.player, rule, counts[key],
+                                       index, match.id, banned)))
     return found
 
 

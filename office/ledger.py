@@ -152,6 +152,10 @@ class Ledger:
             if team is None:
                 out.append(slot.label())
         return tuple(out)
+    # The schedule by hall, in schedule order: a hall's next reads its own matches, not the
+    # whole event's (empty: the whole schedule is read).
+    by_hall: Mapping[str, tuple[ScheduledMatch, ...]] = field(default_factory=dict,
+                                                               compare=False)
 
     def outcomes(self) -> dict[str, MatchOutcome]:
         return {m: v.outcome for m, v in self.matches.items()}
@@ -160,7 +164,7 @@ class Ledger:
         """The hall's next match: the first of its schedule it has sent nothing of and that
         has no result. A match being played is not "next": the hall loads the next one only
         after its final, and must not load the one it is playing again."""
-        for m in self.tournament.matches:
+        for m in self.by_hall.get(hall, ()) if self.by_hall else self.tournament.matches:
             if m.hall != hall:
                 continue
             view = self.matches[m.id]
@@ -483,7 +487,10 @@ def build_from(
     eliminations = rulings.eliminations(tournament, forfeits)
     voided = frozenset(mid for e in eliminations for mid in e.voided)
     eliminated = frozenset(e.team for e in eliminations)
-    tables = _tables(tournament, outcomes, draws, voided, eliminated)
+    scheduled = group_schedule(tournament)
+    tables = {g.name: group_table(tournament, g, scheduled[g.name], outcomes, draws,
+                                  voided=voided, eliminated=eliminated)
+              for g in tournament.groups}
     pairings: dict[str, bracket.Pairing] = {}
     for _ in range(len(bracket_ids) + 1):
         filled = bracket.fill(tournament, tables, outcomes, pinned)
@@ -525,7 +532,47 @@ def build_from(
                                                voided))
     return Ledger(tournament, views, tables, pairings, suspensions, tuple(warnings),
                   next_change, tuple(draws), forfeits, eliminations, voided,
-                  rulings.current_cards(tournament, green_cards))
+                  rulings.current_cards(tournament, green_cards),
+                  by_hall=schedule_by_hall(tournament))
+
+
+def schedule_by_hall(tournament: Tournament) -> dict[str, tuple[ScheduledMatch, ...]]:
+    by_hall: dict[str, list[ScheduledMatch]] = {}
+    for m in tournament.matches:
+        by_hall.setdefault(m.hall, []).append(m)
+    return {hall: tuple(ms) for hall, ms in by_hall.items()}
+
+
+def group_schedule(tournament: Tournament) -> dict[str, tuple[ScheduledMatch, ...]]:
+    """Every group's matches (``Tournament.group_matches`` of each, in one pass)."""
+    by_group: dict[str, list[ScheduledMatch]] = {g.name: [] for g in tournament.groups}
+    for m in tournament.matches:
+        if m.group is not None:
+            by_group.setdefault(m.group, []).append(m)
+    return {g: tuple(ms) for g, ms in by_group.items()}
+
+
+def group_table(tournament: Tournament, group: Group, scheduled: Sequence[ScheduledMatch],
+                outcomes: Mapping[str, MatchOutcome], draws: Sequence[Draw], *,
+                voided: frozenset[str] = frozenset(),
+                eliminated: frozenset[str] = frozenset()) -> GroupTable:
+    """One group's table from the outcomes of its ``scheduled`` matches; without the voided
+    matches and the eliminated teams (rules 001 'Waiting period': the table is recomputed
+    without them)."""
+    if voided:
+        scheduled = [m for m in scheduled if m.id not in voided]
+    counted = [outcomes[m.id] for m in scheduled if outcomes[m.id].result is not None]
+    table = rank_group(
+        Group(group.name, tuple(t for t in group.teams if t not in eliminated)),
+        [o.result for o in counted if o.result is not None],
+        tournament.rules,
+        [d for d in draws if d.group == group.name],
+        provisional=any(not o.state.settled for o in counted),
+        complete=len(counted) == len(scheduled),
+    )
+    if any(o.state is ResultState.NEEDS_REVIEW for o in counted):
+        table = replace(table, under_review=True)
+    return table
 
 
 def _from_hall(view: MatchView) -> bool:
@@ -568,28 +615,6 @@ def _shown(view: MatchView, outcome: MatchOutcome, why: str | None,
     if outcome is view.outcome and why == view.review and resolved is view.resolved:
         return view
     return replace(view, outcome=outcome, review=why, resolved=resolved)
-
-
-def _tables(tournament: Tournament, outcomes: Mapping[str, MatchOutcome],
-            draws: Sequence[Draw], voided: frozenset[str] = frozenset(),
-            eliminated: frozenset[str] = frozenset()) -> dict[str, GroupTable]:
-    """Each group ranked; without the voided matches and the eliminated teams (rules 001
-    'Waiting period': the table is recomputed without them)."""
-    tables: dict[str, GroupTable] = {}
-    for group in tournament.groups:
-        scheduled = [m for m in tournament.group_matches(group.name) if m.id not in voided]
-        counted = [outcomes[m.id] for m in scheduled if outcomes[m.id].result is not None]
-        tables[group.name] = rank_group(
-            Group(group.name, tuple(t for t in group.teams if t not in eliminated)),
-            [o.result for o in counted if o.result is not None],
-            tournament.rules,
-            [d for d in draws if d.group == group.name],
-            provisional=any(not o.state.settled for o in counted),
-            complete=len(counted) == len(scheduled),
-        )
-        if any(o.state is ResultState.NEEDS_REVIEW for o in counted):
-            tables[group.name] = replace(tables[group.name], under_review=True)
-    return tables
 
 
 def _settle(view: MatchView, now: datetime | None) -> MatchView:

@@ -47,13 +47,15 @@ def next_match(event: Event, ledgers: Mapping[str, Ledger], hall: str) -> wire.N
 def standings(event: Event, ledgers: Mapping[str, Ledger]) -> list[tuple[str, wire.Standings]]:
     """Every group table of every category with its retained topic: ``standings/<group>``
     for a plain tournament file, ``standings/<category>/<group>`` in an event file."""
-    out: list[tuple[str, wire.Standings]] = []
-    for category in event.categories:
-        ledger = ledgers[category.name]
-        level = event.level(category)
-        for group in category.tournament.groups:
-            table = ledger.standings(group.name)
-            if level is not None:
-                table = replace(table, category=level)
-            out.append((wire.standings_topic(event.id, group.name, level), table))
-    return out
+    return [group_standings(event, category, ledgers[category.name], group.name)
+            for category in event.categories for group in category.tournament.groups]
+
+
+def group_standings(event: Event, category: Category, ledger: Ledger, group: str
+                    ) -> tuple[str, wire.Standings]:
+    """One group's table with its retained topic (``standings``)."""
+    level = event.level(category)
+    table = ledger.standings(group)
+    if level is not None:
+        table = replace(table, category=level)
+    return wire.standings_topic(event.id, group, level), table

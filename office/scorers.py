@@ -52,8 +52,10 @@ def top_scorers(ledger: Ledger) -> tuple[Scorer, ...]:
     order = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0][0], kv[0][1]))
     out: list[Scorer] = []
     teams = ledger.tournament.teams
-    for (team, player), goals in order:
-        rank = 1 + sum(1 for n in counts.values() if n > goals)
+    rank, previous = 0, None
+    for position, ((team, player), goals) in enumerate(order, 1):
+        if goals != previous:  # 1 + how many scored more: most goals first, so the position
+            rank, previous = position, goals
         entry = teams.get(team)
         out.append(Scorer(rank, team, player, entry.roster.get(player) if entry else None,
                           goals))

@@ -12,11 +12,12 @@ through the same database.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -26,6 +27,7 @@ from . import alerts, bracket, faults, intake, merge, rulings, schedule
 from .board import SnapshotBoard
 from .event import Event
 from .files import event_from_files
+from .fold import LedgerFold
 from .ledger import (
     Correction,
     Gapless,
@@ -36,8 +38,9 @@ from .ledger import (
     build,
     build_from,
 )
-from .model import DecidedBy, Draw, Tournament
-from .snapshot import AlertView, HallLive, event_snapshot
+from .model import DecidedBy, Draw, GroupTable, ScheduledMatch, Tournament
+from .pagecache import PageCache
+from .snapshot import AlertView, HallLive
 from .store import (
     DISCARDED,
     QUARANTINED,
@@ -79,6 +82,14 @@ class Peer(Protocol):
     def poll(self, timeout: float = ...) -> list[Any]: ...
     def ack(self, message: Any) -> object: ...
     def publish_retained(self, topic: str, payload: bytes, qos: int = ...) -> None: ...
+
+
+# What of a ledger a hall's ``next`` reads besides its own matches' views and the bans of
+# its teams: every field but the tables, the warnings, the next window and the lots (a
+# field added later counts too).
+_NEXT_READS = tuple(f.name for f in dataclasses.fields(Ledger)
+                    if f.name not in ("matches", "tables", "warnings", "next_change", "draws",
+                                      "suspensions"))
 
 
 def corrections_and_draws(store: Store) -> tuple[list[Correction], list[Draw]]:
@@ -161,12 +172,38 @@ def excluded_events(store: Store) -> set[str]:
     return {eid for eid, q in store.quarantine_status().items() if q.action != RELEASED}
 
 
+class ScheduleIndex:
+    """The event's schedule as the intake checks read it (``intake.Schedule``), by match id:
+    ``Event.match`` and ``Event.halls`` walk the whole schedule, once per message."""
+
+    def __init__(self, event: Event) -> None:
+        self.id = event.id
+        self._matches = {m.id: m for _, m in event.schedule()}
+        self._halls = event.halls()
+
+    def match(self, match_id: str) -> ScheduledMatch | None:
+        return self._matches.get(match_id)
+
+    def halls(self) -> tuple[str, ...]:
+        return self._halls
+
+
 def _event_id(item: Received) -> str:
     ev = item.event
     return str(getattr(ev, "event_id", f"{ev.match}:{ev.seq}"))
 
 
 class OfficeService:
+    # What ``_index_schedule`` keeps of the schedule in force.
+    _schedule: ScheduleIndex
+    _folds: dict[str, LedgerFold]
+    _touched: set[str] | None
+    _hall_of: dict[str, str]
+    _next_teams: dict[str, frozenset[str]]
+    _incremental: bool
+    _page: PageCache
+    _page_changed: dict[str, set[str]] | None
+
     def __init__(
         self,
         tournament: Tournament | Event,
@@ -196,6 +233,7 @@ class OfficeService:
         # the ledger reads of them and no more (ledger.MatchDigest: the memory grows with
         # the matches, not with their events).
         self._events = {m.id: MatchDigest() for _, m in event.schedule()}
+        self._index_schedule(event)
         self.refusals = faults.RefusalCounts()
         self.store_error: str | None = None  # the store's last failure, shown on the page
         # Quarantine: stored events the office will not fold (README "The office's faults").
@@ -212,6 +250,7 @@ class OfficeService:
             self._stored.setdefault(hall, {}).setdefault(match, Gapless()).add(seq)
         self._cache = MatchCache()
         self._published: dict[str, bytes] = {}  # topic -> retained payload last sent
+        self._sent_tables: dict[tuple[str, str], GroupTable] = {}  # (category, group)
         self._data_version = -1
         # Only this process adds alerts; the office's actions are re-read when another
         # process has written to the store (refresh_if_needed), not on every refresh.
@@ -248,13 +287,13 @@ class OfficeService:
         """One message from the broker. Garbage is logged and dropped (and acknowledged, or
         the broker would hand it over again for ever); nothing stored is touched."""
         topic: str = message.topic
-        kind = intake.classify(topic, self.event)
+        kind = intake.classify(topic, self._schedule)
         try:
             if kind is None:
                 raise intake.Refusal(topic, "not a topic the office reads")
             hall, what = kind
             if what == "events":
-                ev = intake.check_event(topic, message.payload, self.event, self._top)
+                ev = intake.check_event(topic, message.payload, self._schedule, self._top)
                 received = self.wall()
                 try:
                     if self.store.add_event(ev, received):  # committed when it returns
@@ -275,12 +314,12 @@ class OfficeService:
                     self._store_failed(f"cannot store {ev.event_id}", err)
                     return
             elif what == "state":
-                hall, doc = intake.check_state(topic, message.payload, self.event)
+                hall, doc = intake.check_state(topic, message.payload, self._schedule)
                 old = self.halls.get(hall, HallLive())
                 self.halls[hall] = HallLive(old.online, doc)
                 self._view_dirty = True
             elif what == "status":
-                hall, online = intake.check_status(topic, message.payload, self.event)
+                hall, online = intake.check_status(topic, message.payload, self._schedule)
                 old = self.halls.get(hall, HallLive())
                 self.halls[hall] = HallLive(online, old.state)
                 self._view_dirty = True
@@ -297,6 +336,8 @@ class OfficeService:
             return
         try:
             digest.add(item)  # changes nothing when it raises
+            if self._touched is not None:
+                self._touched.add(item.event.match)
         except Exception as err:  # a bug the checks let through: the event, not the office
             log.exception("folding %s failed", _event_id(item))
             self._set_aside(_event_id(item), f"the ledger fails on it: "
@@ -437,9 +478,10 @@ class OfficeService:
         self._dirty = False
         ledgers = self._fold(now)
         several = len(ledgers) > 1
+        previous = self.ledgers
         for name, ledger in ledgers.items():
-            before = self.ledgers.get(name) if self.ledgers is not None else None
-            if before is None:
+            before = previous.get(name) if previous is not None else None
+            if before is None or before.pairings is ledger.pairings:
                 continue
             prefix = f"{name}: " if several else ""
             played = alerts.played_changes(before, ledger)
@@ -451,7 +493,7 @@ class OfficeService:
                 # needs review and alerts").
                 self._alert(prefix + change, now, match=match)
         self.ledgers = ledgers
-        self._publish(ledgers)
+        self._publish(ledgers, previous)
         self._show(ledgers, now)
         return ledgers
 
@@ -484,10 +526,26 @@ class OfficeService:
     def _fold(self, now: datetime) -> dict[str, Ledger]:
         """The ledger; should folding ever fail on a stored event, that event is found (one
         match, then one event at a time) and quarantined, and the rest is folded."""
+        corrections, draws = self._admin
+        touched, self._touched = self._touched, set()
         try:
-            return self._build(self._events, now)
+            ledgers = {c.name: self._folds[c.name].build(
+                           self._events, corrections, category_draws(self.event, c.name, draws),
+                           now, touched=touched, reviews=self._reviews,
+                           green_cards=self._green)
+                       for c in self.event.categories}
+            self._incremental = True
+            if self._page_changed is not None:
+                for name, fold in self._folds.items():
+                    self._page_changed.setdefault(name, set()).update(fold.changed)
+            return ledgers
         except Exception:
             log.exception("folding the ledger failed: looking for the event it failed on")
+        # What the folds kept is half updated: they read everything again next time.
+        for fold in self._folds.values():
+            fold.reset()
+        self._incremental = False
+        self._page_changed = None
         trial = {mid: MatchDigest() for mid in self._events}
 
         def folds() -> bool:
@@ -554,6 +612,7 @@ class OfficeService:
             for stored in self.store.events(mid):
                 self._load(stored)
         self._cache = MatchCache()  # the views hold each match's schedule entry
+        self._index_schedule(new)
         for step in steps:
             text = schedule.describe(step)
             log.warning("%s", text)
@@ -564,6 +623,22 @@ class OfficeService:
             self._alerts.append(AlertView(now, text))
         self._dirty = True
 
+    def _index_schedule(self, event: Event) -> None:
+        """What is kept of the schedule in force, made again when it is swapped: the
+        intake's index, the folds and the page's parts (each folds from scratch next)."""
+        self._schedule = ScheduleIndex(event)
+        # Each category's ledger is folded again touching only what changed (office.fold);
+        # ``_touched`` are the matches with events since the last fold (None: look at all).
+        self._folds = {c.name: LedgerFold(c.tournament) for c in event.categories}
+        self._touched = None
+        self._hall_of = {m.id: m.hall for _, m in event.schedule()}
+        self._next_teams = {}  # hall -> the teams of its next
+        self._incremental = False  # the last fold was the folds' (else from scratch)
+        # The page's snapshot, made again from what changed; by category the matches whose
+        # view changed since it was last made (None: not known, look at every match).
+        self._page = PageCache(event)
+        self._page_changed = None
+
     def _reload_quarantine(self) -> None:
         """Another process released or discarded an event: fold the stored events again."""
         status = self.store.quarantine_status()
@@ -572,24 +647,67 @@ class OfficeService:
         self._quarantine = status
         self._events = {m.id: MatchDigest() for _, m in self.event.schedule()}
         self._cache = MatchCache()
+        self._touched = None  # every digest is a new one
         self._load_all()
 
     def _show(self, ledgers: dict[str, Ledger], now: datetime) -> None:
         self._view_dirty = False
         self._view_at = self.monotonic()
         if self.board is not None:
-            self.board.publish(event_snapshot(self.event, ledgers, self.halls, self._alerts,
-                                              now, office=self.office_document(),
-                                              handled=self._handled))
+            self.board.publish(self._page.build(ledgers, self.halls, self._alerts, now,
+                                                office=self.office_document(),
+                                                handled=self._handled,
+                                                changed=self._page_changed))
+            self._page_changed = {}
 
-    def _publish(self, ledgers: dict[str, Ledger]) -> None:
-        for topic, table in merge.standings(self.event, ledgers):
-            self._retain(topic, wire.build_standings(table))
-        for hall in self.event.halls():
+    def _publish(self, ledgers: dict[str, Ledger], previous: dict[str, Ledger] | None) -> None:
+        """The retained documents that may have changed since ``previous``: a table the
+        fold kept is the very object it published, and a hall's next changes only with
+        its own matches, the bracket or the bans."""
+        for category in self.event.categories:
+            ledger = ledgers[category.name]
+            groups: Iterable[str] = self._folds[category.name].changed_tables \
+                if self._incremental and previous is not None \
+                else [g.name for g in category.tournament.groups]
+            for group in groups:
+                table = ledger.tables[group]
+                key = (category.name, group)
+                if self._sent_tables.get(key) is table:
+                    continue
+                topic, standings = merge.group_standings(self.event, category, ledger, group)
+                self._retain(topic, wire.build_standings(standings))
+                self._sent_tables[key] = table
+        for hall in self._halls_to_tell(ledgers, previous):
             # A shared hall's next is its earliest match across the categories.
             upcoming = merge.next_match(self.event, ledgers, hall)
+            self._next_teams[hall] = frozenset() if upcoming is None \
+                else frozenset((upcoming.home.name, upcoming.away.name))
             self._retain(wire.hall_topic(self.event.id, hall, wire.NEXT),
                          b"" if upcoming is None else wire.build_next(upcoming))
+
+    def _halls_to_tell(self, ledgers: dict[str, Ledger], previous: dict[str, Ledger] | None
+                       ) -> tuple[str, ...]:
+        """The halls whose ``next`` may have changed: those of the matches whose view the
+        folds changed and those whose next teams' bans changed; every hall when anything
+        else of a ledger but its tables, warnings and window moved (the bracket) or it was
+        folded from scratch."""
+        every = self._schedule.halls()  # Event.halls sorts the whole schedule
+        if previous is None or not self._incremental:
+            return every
+        halls: set[str] = set()
+        banned: set[str] = set()  # the teams whose bans changed
+        for name, ledger in ledgers.items():
+            before = previous.get(name)
+            if before is None or any(getattr(before, f) is not getattr(ledger, f)
+                                     for f in _NEXT_READS):
+                return every
+            if before.suspensions is not ledger.suspensions:
+                banned.update(s.team for s in set(before.suspensions) ^ set(ledger.suspensions))
+            if before.matches is not ledger.matches:
+                halls.update(self._hall_of[mid] for mid in self._folds[name].changed)
+        if banned:  # a next lists the bans of its own two teams only
+            halls.update(h for h, teams in self._next_teams.items() if not teams.isdisjoint(banned))
+        return tuple(h for h in every if h in halls)
 
     def _publish_acks(self, hall: str, *, nudge: tuple[str, int] | None = None) -> None:
         """The hall's retained ``acks``: only after the SQLite commit of what it says.

@@ -1,0 +1,297 @@
+"""The page's snapshot kept between refreshes: ``snapshot.event_snapshot`` made again from
+only what changed (issue 17).
+
+The service shows the page after every fold and, at most every ``VIEW_S``, after a hall's
+state. Made from scratch that is one document per match, group, bracket match and ban of
+the whole event: at 3,000 matches tens of milliseconds, every result. Here every part is
+kept with what it was made from, and made again only when that changed: a list of the
+previous snapshot is reused whole when nothing in it changed, and copied with only the
+changed entries replaced otherwise (a web reader may still be encoding the old one, so a
+list once handed out is never written to). The matches' entries are told apart by the
+fold's ``changed`` (the matches whose view it replaced): what the page shows of a match
+reads its view and its pairing only, and a pairing the fold did not change is the same
+object.
+
+What the office rules and reviews (the results waiting for it, the held matches, the
+placings, the top scorers, the green cards, the eliminations) and the alerts are made
+again whole on every build whose ledger moved: short lists, read off the ledger in one
+pass each; the placings and scorers are kept while the matches, tables and pairings they
+read are the same objects. A change of the voided matches (a forfeit eliminating a team)
+makes every match's entry again (each says whether it is voided).
+
+The document equals ``event_snapshot``'s for the same input (tests/office/test_page_cache.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from . import merge, snapshot
+from .alerts import AlertStatus, Handled
+from .event import Category, Event
+from .ledger import Ledger
+from .model import ScheduledMatch
+from .snapshot import AlertView, HallLive
+
+# The rulings' lists of the document, in its order (``snapshot._rulings``).
+_RULINGS = ("placings", "scorers", "green_cards", "eliminated")
+
+
+class PageCache:
+    """The page's snapshot of one event, made again part by part."""
+
+    def __init__(self, event: Event) -> None:
+        self.event = event
+        self._halls = event.halls()
+        plain = event.plain
+        every = [(c, m) for c in event.categories for m in c.tournament.matches]
+        bracket = [(c, m) for c, m in every if m.group is None]
+        if not plain:  # event_snapshot's order: by start (its ISO text), stable
+            every.sort(key=lambda cm: str(snapshot._iso(cm[1].start)))
+            bracket.sort(key=lambda cm: str(snapshot._iso(cm[1].start)))
+        self._order = [(c.name, m.id) for c, m in every]
+        self._position = {key: i for i, key in enumerate(self._order)}
+        self._bracket_order = bracket
+        self._seen: dict[str, Ledger] = {}  # category -> the ledger the parts were made of
+        self._matches: list[dict[str, Any]] = []
+        self._groups: dict[str, list[dict[str, Any]]] = {}
+        self._group_position = {(c.name, g.name): i for c in event.categories
+                                for i, g in enumerate(c.tournament.groups)}
+        self._all_groups: list[dict[str, Any]] = []
+        self._all_suspensions: list[dict[str, Any]] = []
+        self._bracket: list[dict[str, Any]] = []
+        self._suspensions: dict[str, list[dict[str, Any]]] = {}
+        self._hall_next: dict[str, tuple[Category, ScheduledMatch] | None] = {}
+        self._hall_docs: dict[str, tuple[HallLive, object, dict[str, Any]]] = {}
+        self._lives: list[HallLive | None] = []
+        self._hall_list: list[dict[str, Any]] = []
+        # category -> (the ledger, its review and held entries) and (what the placings and
+        # scorers read, them)
+        self._reviews: dict[str, tuple[Ledger, dict[str, list[dict[str, Any]]]]] = {}
+        self._standings: dict[str, tuple[tuple[object, ...], dict[str, Any]]] = {}
+
+    def reset(self) -> None:
+        """Make every part again next time."""
+        self._seen = {}
+        self._hall_next = {}
+
+    def build(self, ledgers: Mapping[str, Ledger], halls: Mapping[str, HallLive],
+              alerts: Sequence[AlertView], now: Any, *,
+              office: Mapping[str, Any] | None = None,
+              handled: Mapping[int, Handled] | None = None,
+              changed: Mapping[str, set[str]] | None = None) -> dict[str, Any]:
+        """``event_snapshot(event, ledgers, halls, alerts, now, office=office,
+        handled=handled)``.
+
+        ``changed``: by category, the matches whose view changed since the last build
+        (None: not known, every match is looked at)."""
+        event = self.event
+        seen = self._seen
+        if changed is None or any(c.name not in seen
+                                  or seen[c.name].voided != ledgers[c.name].voided
+                                  for c in event.categories):
+            seen = {}
+        moved_halls = self._update_matches(ledgers, seen, changed)
+        groups = self._update_groups(ledgers, seen, changed)
+        bracket = self._update_bracket(ledgers, seen)
+        suspensions = self._update_suspensions(ledgers, seen)
+        self._seen = dict(ledgers)
+        hall_docs = self._update_halls(halls, ledgers, moved_halls if seen else None)
+        extras = [(c.name, self._extras(c.name, ledgers[c.name])) for c in event.categories]
+        done = handled or {}
+        if event.plain:
+            (only,) = event.categories
+            t = only.tournament
+            extra = extras[0][1]
+            return {
+                "review": extra["review"],
+                "held": extra["held"],
+                "office": dict(office or {}),
+                "generated": snapshot._iso(now),
+                "tournament": {"id": t.id, "name": t.name},
+                "groups": groups,
+                "matches": self._matches,
+                "bracket": bracket,
+                "suspensions": suspensions,
+                **{key: extra[key] for key in _RULINGS},
+                "halls": hall_docs,
+                "alerts": [snapshot._alert(a, done) for a in reversed(alerts)]
+                + [{"at": None, "text": w, "status": AlertStatus.OPEN.value}
+                   for w in ledgers[only.name].warnings],
+            }
+
+        def tagged(key: str) -> list[dict[str, Any]]:
+            return [{**item, "category": name} for name, extra in extras for item in extra[key]]
+
+        return {
+            "office": dict(office or {}),
+            "generated": snapshot._iso(now),
+            "tournament": {"id": event.id, "name": event.name},
+            "categories": [{"name": c.name, "title": c.title, "preset": c.tournament.preset,
+                            "groups": [g.name for g in c.tournament.groups]}
+                           for c in event.categories],
+            "groups": groups,
+            "matches": self._matches,
+            "bracket": bracket,
+            "suspensions": suspensions,
+            "review": tagged("review"),
+            "held": tagged("held"),
+            **{key: tagged(key) for key in _RULINGS},
+            "halls": hall_docs,
+            "alerts": [snapshot._alert(a, done) for a in reversed(alerts)]
+            + [{"at": None, "text": f"{c.name}: {w}"} for c in event.categories
+               for w in ledgers[c.name].warnings],
+        }
+
+    def _extras(self, category: str, ledger: Ledger) -> dict[str, list[dict[str, Any]]]:
+        """The review, held and rulings entries of one category (``snapshot``'s)."""
+        kept = self._reviews.get(category)
+        if kept is not None and kept[0] is ledger:
+            reviewed = kept[1]
+        else:
+            t = ledger.tournament
+            reviewed = {
+                "review": [snapshot._review(v) for v in ledger.review()],
+                "held": [{"match": m.id, "hall": m.hall, "waiting_for": list(ledger.held(m))}
+                         for m in (ledger.next_for_hall(h) for h in t.halls())
+                         if m is not None and ledger.held(m)],
+            }
+            self._reviews[category] = (ledger, reviewed)
+        reads = (ledger.tournament, ledger.matches, ledger.tables, ledger.pairings,
+                 ledger.eliminations, ledger.voided, ledger.green_cards)
+        ruled = self._standings.get(category)
+        if ruled is None or len(ruled[0]) != len(reads) \
+                or any(a is not b for a, b in zip(ruled[0], reads, strict=True)):
+            ruled = (reads, snapshot._rulings(ledger))
+            self._standings[category] = ruled
+        return {**reviewed, **ruled[1]}
+
+    def _match_doc(self, category: str, ledger: Ledger, match: str) -> dict[str, Any]:
+        doc = snapshot._match(ledger, ledger.matches[match])
+        return doc if self.event.plain else {**doc, "category": category}
+
+    def _update_matches(self, ledgers: Mapping[str, Ledger], seen: Mapping[str, Ledger],
+                        changed: Mapping[str, set[str]] | None) -> set[str]:
+        """The matches' entries; the halls whose matches changed."""
+        updates: list[tuple[int, dict[str, Any]]] = []
+        halls: set[str] = set()
+        for c in self.event.categories:
+            ledger, before = ledgers[c.name], seen.get(c.name)
+            if before is None:
+                ids: Sequence[str] | set[str] = list(ledger.matches)
+            elif before.pairings is ledger.pairings:
+                if before.matches is ledger.matches:
+                    continue
+                ids = (changed or {}).get(c.name, set())
+            else:  # the bracket moved: a pairing the fold kept is the very same object
+                ids = (changed or {}).get(c.name, set()) | {
+                    mid for mid, p in ledger.pairings.items()
+                    if before.pairings.get(mid) is not p}
+            for mid in ids:
+                updates.append((self._position[c.name, mid], self._match_doc(c.name, ledger,
+                                                                             mid)))
+                halls.add(ledger.matches[mid].scheduled.hall)
+        if updates:
+            matches = list(self._matches) if len(self._matches) == len(self._order) \
+                else [{} for _ in self._order]
+            for position, doc in updates:
+                matches[position] = doc
+            self._matches = matches
+        return halls
+
+    def _update_groups(self, ledgers: Mapping[str, Ledger], seen: Mapping[str, Ledger],
+                       changed: Mapping[str, set[str]] | None) -> list[dict[str, Any]]:
+        """The tables' entries: a table moves only with a result of its group or its lots."""
+        moved = False
+        for c in self.event.categories:
+            ledger, before = ledgers[c.name], seen.get(c.name)
+            if before is not None and before.tables is ledger.tables:
+                continue
+            kept = self._groups.get(c.name)
+            if before is None or kept is None or changed is None \
+                    or before.draws != ledger.draws:
+                names: Iterable[str] = [g.name for g in c.tournament.groups]
+                docs: list[dict[str, Any]] = [{} for _ in c.tournament.groups]
+            else:
+                names = {g for mid in changed.get(c.name, ())
+                         if (g := ledger.matches[mid].scheduled.group) is not None}
+                docs = list(kept)
+            for name in names:
+                table = ledger.tables[name]
+                doc = table.to_json()
+                docs[self._group_position[c.name, name]] = \
+                    doc if self.event.plain else {**doc, "category": c.name}
+            self._groups[c.name] = docs
+            moved = True
+        if moved or not self._all_groups:
+            self._all_groups = [doc for c in self.event.categories
+                                for doc in self._groups[c.name]]
+        return self._all_groups
+
+    def _update_bracket(self, ledgers: Mapping[str, Ledger], seen: Mapping[str, Ledger]
+                        ) -> list[dict[str, Any]]:
+        if seen and all(seen[c.name].pairings is ledgers[c.name].pairings
+                        for c in self.event.categories):
+            return self._bracket
+        plain = self.event.plain
+        docs = []
+        for c, m in self._bracket_order:
+            p = ledgers[c.name].pairings[m.id]
+            doc = {"match": m.id, "stage": m.stage.value, "home": p.home, "away": p.away,
+                   "home_slot": m.home.text, "away_slot": m.away.text,
+                   "provisional": p.provisional, "start": snapshot._iso(m.start),
+                   "hall": m.hall}
+            docs.append(doc if plain else {**doc, "category": c.name})
+        self._bracket = docs
+        return docs
+
+    def _update_suspensions(self, ledgers: Mapping[str, Ledger], seen: Mapping[str, Ledger]
+                            ) -> list[dict[str, Any]]:
+        moved = False
+        for c in self.event.categories:
+            ledger, before = ledgers[c.name], seen.get(c.name)
+            if before is not None and before.suspensions is ledger.suspensions:
+                continue
+            moved = True
+            docs = []
+            for s in ledger.suspensions:
+                doc = {"team": s.team, "player": s.player, "name": s.name, "rule": s.rule,
+                       "offences": s.offences, "offence_match": s.offence_match,
+                       "banned": s.banned, "served": list(s.served),
+                       "pending": list(s.pending), "waiting": s.waiting}
+                docs.append(doc if self.event.plain else {**doc, "category": c.name})
+            self._suspensions[c.name] = docs
+        if moved:
+            self._all_suspensions = [doc for c in self.event.categories
+                                     for doc in self._suspensions[c.name]]
+        return self._all_suspensions
+
+    def _update_halls(self, halls: Mapping[str, HallLive], ledgers: Mapping[str, Ledger],
+                      moved: set[str] | None) -> list[dict[str, Any]]:
+        """The halls' entries; ``moved``: the halls whose matches changed (None: all)."""
+        lives = [halls.get(name) for name in self._halls]
+        if moved is not None and not moved and len(lives) == len(self._lives) \
+                and all(a is b for a, b in zip(lives, self._lives, strict=True)):
+            return self._hall_list
+        self._lives = lives
+        self._hall_list = [self._hall(name, live or HallLive(), ledgers,
+                                      moved is None or name in moved)
+                           for name, live in zip(self._halls, lives, strict=True)]
+        return self._hall_list
+
+    def _hall(self, name: str, live: HallLive, ledgers: Mapping[str, Ledger],
+              moved: bool) -> dict[str, Any]:
+        """A hall's entry; its next looked up again only when its matches changed (a hall's
+        next reads the states of its own matches only)."""
+        if moved or name not in self._hall_next:
+            self._hall_next[name] = merge.next_for_hall(self.event, ledgers, name)
+        found = self._hall_next[name]
+        kept = self._hall_docs.get(name)
+        if kept is not None and kept[0] is live and kept[1] == found:
+            return kept[2]
+        doc = snapshot._hall_doc(name, live, found[1].id if found is not None else None)
+        if not self.event.plain:
+            doc["next_category"] = found[0].name if found is not None else None
+        self._hall_docs[name] = (live, found, doc)
+        return doc

@@ -1,0 +1,235 @@
+"""The incremental fold (office.fold) against a fold from scratch (ledger.build_from).
+
+The service folds the ledger again after every event but redoes only what the event
+touched; nothing the office shows may differ from folding everything again. So random
+sequences of hall events (in any order, with gaps and repeats), corrections, lots drawn
+the office's reviews (``office review --keep/--swap``), forfeits (rules 001 'Waiting period'
+and "Player's start": eliminations, voided matches, expulsions), green cards (rules 003) and
+the wall time moving are applied to a cup with groups, a bracket and suspensions
+(rules 000 'Penalties' 3 and 4: game misconducts and match penalties ban), and after
+every step the fold's ledger, its order, each hall's ``next`` and the page's snapshot are
+compared with ``build_from``'s.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from firmware_py.core.phase import Stage as CoreStage
+from office import rulings
+from office.files import load_tournament
+from office.fold import LedgerFold
+from office.ledger import (
+    Correction,
+    Ledger,
+    MatchDigest,
+    Received,
+    Review,
+    ReviewAction,
+    build_from,
+)
+from office.model import DecidedBy, Draw, Tournament
+from office.snapshot import snapshot
+
+from .games import Play, hall_event, play
+
+ROOT = Path(__file__).resolve().parents[2]
+T0 = datetime(2026, 12, 5, 12, 0, 0)
+KINDS = ("minor", "minor", "game_misconduct", "match")
+
+
+@pytest.fixture(scope="module")
+def cup() -> Tournament:
+    return load_tournament(ROOT / "examples/tournaments/000-ice-hockey.toml")
+
+
+@pytest.fixture(scope="module")
+def games(cup: Tournament) -> dict[str, list[list[dict[str, Any]]]]:
+    """Two ways each match may go, as its hall sends them: group matches under the
+    schedule's names, bracket matches under the slots' placeholder text (as a hall that
+    loaded the match before the bracket filled it)."""
+    rng = random.Random(17)
+    out: dict[str, list[list[dict[str, Any]]]] = {}
+    for m in cup.matches:
+        home = m.home.team or m.home.text
+        away = m.away.team or m.away.text
+        stage = CoreStage.PLAYOFF if m.stage.decided else CoreStage.GROUP
+        variants = []
+        for _ in range(2):
+            pens = [(rng.choice(("home", "away")), rng.randint(2, 5), rng.choice(KINDS))
+                    for _ in range(rng.randint(0, 2))]
+            variants.append(play(m.preset, m.hall, Play(m.id, home, away, rng.randint(0, 3),
+                                                        rng.randint(0, 3), pens, stage)))
+        out[m.id] = variants
+    return out
+
+
+def same(a: Ledger, b: Ledger, t: Tournament, now: datetime) -> None:
+    assert a == b
+    assert list(a.matches) == list(b.matches)
+    assert list(a.tables) == list(b.tables)
+    assert list(a.pairings) == list(b.pairings)
+    for hall in t.halls():
+        assert a.next_document(hall) == b.next_document(hall)
+    assert snapshot(a, {}, (), now) == snapshot(b, {}, (), now)
+
+
+steps = st.lists(st.tuples(st.sampled_from(("events", "all", "one", "correct", "draw",
+                                            "time", "time", "review", "forfeit", "green")),
+                           st.integers(0, 10_000), st.integers(0, 10_000)),
+                 min_size=4, max_size=60)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(steps=steps, plain=st.booleans())
+def test_the_fold_after_every_step_is_the_fold_from_scratch(
+        cup: Tournament, games: dict[str, list[list[dict[str, Any]]]],
+        steps: list[tuple[str, int, int]], plain: bool) -> None:
+    fold = LedgerFold(cup)
+    digests = {m.id: MatchDigest() for m in cup.matches}
+    corrections: list[Correction] = []
+    draws: list[Draw] = []
+    reviews: list[Review] = []
+    cards: list[rulings.GreenCard] = []
+    now: datetime | None = None if plain else T0
+    ids = [m.id for m in cup.matches]
+    teams = [t for g in cup.groups for t in g.teams]
+    expected = build_from(cup, digests)
+    for kind, a, b in steps:
+        mid = ids[a % len(ids)]
+        payloads = games[mid][b % 2]
+        touched = {mid}
+        if kind in ("events", "all", "one"):
+            # A prefix (the hall's order), all of them shuffled, or one (a gap or a repeat).
+            if kind == "events":
+                chosen = payloads[:b % (len(payloads) + 1)]
+            elif kind == "all":
+                chosen = random.Random(b).sample(payloads, len(payloads))
+            else:
+                chosen = [payloads[b % len(payloads)]]
+            received = now or T0
+            for p in chosen:
+                digests[mid].add(Received(hall_event(p), received))
+        elif kind == "correct":
+            decided = (None, DecidedBy.SHOOTOUT, DecidedBy.FORFEIT)[b % 3]
+            corrections.append(Correction(mid, b % 4, (b // 4) % 4, "jury", T0, decided))
+        elif kind == "review":
+            # Keep for the teams who played it, or swap to the pairing the schedule names
+            # now (what office review records of the ledger it reads).
+            waiting = expected.review()  # a result that waits for the office, if any
+            if waiting:
+                mid = waiting[a % len(waiting)].scheduled.id
+            view, pairing = expected.matches[mid], expected.pairings[mid]
+            if b % 2 and view.hall_teams is not None:
+                reviews.append(Review(mid, ReviewAction.KEEP, "played", T0, *view.hall_teams))
+            else:
+                reviews.append(Review(mid, ReviewAction.SWAP, "credited", T0, pairing.home,
+                                      pairing.away))
+        elif kind == "forfeit":
+            # A late team (two eliminate it) or a player's unauthorised start (expelled);
+            # few teams, so that eliminations happen.
+            team = teams[b % 2]
+            late = b % 4 != 0
+            forfeit = rulings.Forfeit(mid, team, rulings.ForfeitCause.LATE if late
+                                      else rulings.ForfeitCause.UNAUTHORISED, "jury", T0,
+                                      None if late else 2 + b % 4)
+            corrections.append(Correction(mid, 0, 5, "forfeit", T0, DecidedBy.FORFEIT,
+                                          forfeit))
+        elif kind == "green":
+            cards.append(rulings.GreenCard(mid, teams[b % len(teams)], 2 + b % 5, T0))
+        elif kind == "draw":
+            group = cup.groups[a % len(cup.groups)]
+            order = random.Random(b).sample(group.teams, len(group.teams))
+            draws.append(Draw(group.name, tuple(order)))
+        elif now is not None:
+            now += timedelta(minutes=b % 20)  # protest windows close as time passes
+        ledger = fold.build(digests, corrections, draws, now, touched=touched,
+                            reviews=reviews, green_cards=cards)
+        expected = build_from(cup, digests, corrections, draws, now, reviews=reviews,
+                              green_cards=cards)
+        same(ledger, expected, cup, now or T0)
+
+
+def test_time_going_back_and_replaced_digests_are_folded_again(
+        cup: Tournament, games: dict[str, list[list[dict[str, Any]]]]) -> None:
+    fold = LedgerFold(cup)
+    digests = {mid: MatchDigest.of(Received(hall_event(p), T0) for p in variants[0])
+               for mid, variants in games.items()}
+    later = T0 + timedelta(hours=1)
+    same(fold.build(digests, now=later), build_from(cup, digests, now=later), cup, later)
+    # Back inside every protest window: the finals are not confirmed any more.
+    same(fold.build(digests, now=T0), build_from(cup, digests, now=T0), cup, T0)
+    # The service replaces a digest (quarantine): touched None looks at every match.
+    first = cup.matches[0].id
+    digests = {**digests, first: MatchDigest()}
+    same(fold.build(digests, now=T0), build_from(cup, digests, now=T0), cup, T0)
+    fold.reset()
+    same(fold.build(digests, now=None), build_from(cup, digests, now=None), cup, T0)
+
+
+def test_rulings_folded_after_the_results_are_the_fold_from_scratch(
+        cup: Tournament, games: dict[str, list[list[dict[str, Any]]]]) -> None:
+    """Every match played, then the office's rulings one at a time: a team late twice is
+    eliminated (rules 001 'Waiting period': its group matches voided), a player's
+    unauthorised start expels him (rules 001 "Player's start"), a green card (rules 003),
+    the reviews of the bracket results played under placeholders, then more events."""
+    fold = LedgerFold(cup)
+    digests = {mid: MatchDigest.of(Received(hall_event(p), T0) for p in variants[0])
+               for mid, variants in games.items()}
+    later = T0 + timedelta(hours=1)
+    group = [m for m in cup.matches if m.group is not None]
+    team = group[0].home.team
+    assert team is not None
+    own = [m for m in group if team in (m.home.team, m.away.team)]
+    late = [Correction(m.id, 0, 5, "forfeit", T0, DecidedBy.FORFEIT,
+                       rulings.Forfeit(m.id, team, rulings.ForfeitCause.LATE, "late", T0))
+            for m in own[:2]]
+    other = next(m for m in group if team not in (m.home.team, m.away.team))
+    assert other.home.team is not None
+    start = Correction(other.id, 0, 5, "forfeit", T0, DecidedBy.FORFEIT,
+                       rulings.Forfeit(other.id, other.home.team,
+                                       rulings.ForfeitCause.UNAUTHORISED, "start", T0, 7))
+    card = rulings.GreenCard(other.id, other.home.team, 4, T0)
+    corrections: list[Correction] = []
+    reviews: list[Review] = []
+    cards: list[rulings.GreenCard] = []
+
+    def step() -> Ledger:
+        built = fold.build(digests, corrections, (), later, reviews=reviews, green_cards=cards)
+        expected = build_from(cup, digests, corrections, (), later, reviews=reviews,
+                              green_cards=cards)
+        same(built, expected, cup, later)
+        return expected
+
+    step()
+    corrections.append(late[0])
+    step()
+    corrections.append(late[1])
+    assert step().eliminations  # the second late forfeit eliminates the team
+    corrections.append(start)
+    assert any(s.player == 7 and s.banned is None for s in step().suspensions)
+    cards.append(card)
+    assert step().green_cards
+    for _ in range(len(cup.matches)):
+        waiting = step().review()
+        if not waiting:
+            break
+        view = waiting[0]
+        assert view.hall_teams is not None
+        reviews.append(Review(view.scheduled.id, ReviewAction.KEEP, "played", T0,
+                              *view.hall_teams))
+    assert reviews  # the bracket's results played under placeholders waited for the office
+    for mid, variants in games.items():  # the other way each match went, folded after
+        for p in variants[1]:
+            digests[mid].add(Received(hall_event(p), later))
+        same(fold.build(digests, corrections, (), later, touched={mid}, reviews=reviews,
+                        green_cards=cards),
+             build_from(cup, digests, corrections, (), later, reviews=reviews,
+                        green_cards=cards), cup, later)
