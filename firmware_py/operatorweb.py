@@ -18,13 +18,14 @@ import html
 import json
 import logging
 import sys
-import threading
 from collections.abc import Mapping
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit
+
+from firmware_py.serverthread import ServerThread
 
 log = logging.getLogger("firmware_py.operator")
 
@@ -225,40 +226,20 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(data)
 
 
-class OperatorWeb:
+class OperatorWeb(ServerThread):
     """The page's server on its own thread; ``port=0`` picks a free one (read ``port``)."""
 
     def __init__(self, host: str, port: int) -> None:
-        # Bound here: a port in use is an error at start, not a silent missing page.
-        self._server = _Server((host, port), _Handler)
-        self._server.snapshot = Snapshot(EMPTY)
-        self._thread: threading.Thread | None = None
-
-    @property
-    def port(self) -> int:
-        return int(self._server.server_address[1])
-
-    @property
-    def host(self) -> str:
-        return str(self._server.server_address[0])
-
-    def url(self, path: str = "/") -> str:
-        host = "127.0.0.1" if self.host in ("0.0.0.0", "") else self.host
-        return f"http://{host}:{self.port}{path}"
+        server = _Server((host, port), _Handler)
+        server.snapshot = Snapshot(EMPTY)
+        self._page_server = server
+        super().__init__(server, "operator-page", poll_s=0.2)
 
     def publish(self, snapshot: Snapshot) -> None:
         """From the loop: the one reference is replaced; nothing waits."""
-        self._server.snapshot = snapshot
-
-    def start(self) -> None:
-        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.2,),
-                                        name="operator-page", daemon=True)
-        self._thread.start()
+        self._page_server.snapshot = snapshot
 
     def close(self) -> None:
-        if self._thread is not None:
-            self._server.shutdown()
-            self._thread.join()
-            self._thread = None
         with contextlib.suppress(OSError):
-            self._server.server_close()
+            self.stop()
+

@@ -37,6 +37,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from firmware_py import words
+from firmware_py.serverthread import ServerThread
 
 from .board import SnapshotBoard
 from .public import public_snapshot
@@ -386,40 +387,16 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
 
-class PublicWeb:
+class PublicWeb(ServerThread):
     """The public site's HTTP server on its own thread. ``port=0`` picks a free port."""
 
     def __init__(self, site: PublicSite, host: str = "0.0.0.0", port: int = 0) -> None:
         self.site = site
-        self._server = _Server((host, port), site)
-        self._thread: threading.Thread | None = None
-
-    @property
-    def host(self) -> str:
-        return str(self._server.server_address[0])
-
-    @property
-    def port(self) -> int:
-        return int(self._server.server_address[1])
-
-    def url(self, path: str = "/") -> str:
-        host = "127.0.0.1" if self.host in ("0.0.0.0", "") else self.host
-        return f"http://{host}:{self.port}{path}"
+        super().__init__(_Server((host, port), site), "public-web")
 
     def start(self) -> None:
-        if self._thread is not None:
-            raise RuntimeError("public web server already started")
-        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.1,),
-                                        name=f"public-web:{self.port}", daemon=True)
-        self._thread.start()
+        super().start()
         log.info("public site on http://%s:%d/", self.host, self.port)
-
-    def stop(self) -> None:
-        if self._thread is not None:
-            self._server.shutdown()
-            self._thread.join()
-            self._thread = None
-        self._server.server_close()
 
     def __enter__(self) -> PublicWeb:
         self.start()

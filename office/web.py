@@ -29,6 +29,7 @@ from importlib import resources
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from firmware_py.serverthread import ServerThread
 from office import xlsx
 from office.board import SnapshotBoard
 
@@ -380,7 +381,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
 
-class OfficeWeb:
+class OfficeWeb(ServerThread):
     """The office page's HTTP server, serving ``board`` on its own thread.
 
     ``host`` defaults to every interface: the office screen is another machine on the LAN.
@@ -391,44 +392,20 @@ class OfficeWeb:
                  poll_timeout: float = POLL_TIMEOUT_S,
                  printouts: PrintoutPages | None = None) -> None:
         self.board = board
-        # Bound here, not in start(): a port clash is reported to the caller at once, and
-        # .port is known before the first request.
-        self._server = _Server((host, port), board, load_page(), poll_timeout, printouts)
-        self._thread: threading.Thread | None = None
-
-    @property
-    def host(self) -> str:
-        return str(self._server.server_address[0])
-
-    @property
-    def port(self) -> int:
-        return int(self._server.server_address[1])
-
-    def url(self, path: str = "/") -> str:
-        """The address of ``path`` on this server (as a client on this machine reaches it)."""
-        host = "127.0.0.1" if self.host in ("0.0.0.0", "") else self.host
-        return f"http://{host}:{self.port}{path}"
+        self._office_server = _Server((host, port), board, load_page(), poll_timeout,
+                                      printouts)
+        super().__init__(self._office_server, "office-web")
 
     def start(self) -> None:
-        if self._thread is not None:
-            raise RuntimeError("office web server already started")
-        # serve_forever only notices stop() between polls: 0.1 s keeps stop() prompt for
-        # a negligible cost (an idle wake-up, no work).
-        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.1,),
-                                        name=f"office-web:{self.port}", daemon=True)
-        self._thread.start()
+        super().start()
         log.info("office page on http://%s:%d/", self.host, self.port)
 
     def stop(self) -> None:
         """Stop accepting requests, close the listening socket and drop the connections in
         flight, as an exit of the process would: pages see it at once and start retrying.
         (A dropped long-poll's daemon thread ends when its wait does; it writes nowhere.)"""
-        if self._thread is not None:
-            self._server.shutdown()
-            self._thread.join()
-            self._thread = None
-        self._server.server_close()
-        self._server.drop_connections()
+        super().stop()
+        self._office_server.drop_connections()
 
     def __enter__(self) -> OfficeWeb:
         self.start()
