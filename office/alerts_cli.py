@@ -5,8 +5,10 @@ table with a reason (audited); the running service picks it up within a second."
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
@@ -16,7 +18,7 @@ from .files import load_event
 from .ledger import Ledger, Review, ReviewAction
 from .serve_cli import DEFAULT_DB
 from .service import ledger_from_store
-from .store import Store, StoreError
+from .store import Alert, Store, StoreError
 from .tournament import TournamentError
 
 
@@ -98,22 +100,37 @@ def _fail(args: argparse.Namespace, message: object) -> int:
     return 2
 
 
-def run_list(args: argparse.Namespace) -> int:
-    try:
-        _, store = _open(args)
-    except (TournamentError, StoreError) as err:
-        return _fail(args, err)
-    try:
-        done = handled(store.admin_actions())
-        rows = []
-        for a in reversed(store.alerts()):
-            step = done.get(a.id)
-            rows.append({"id": a.id, "at": a.at.isoformat(timespec="seconds"), "text": a.text,
-                         "match": a.match,
-                         "status": (step.status if step else AlertStatus.OPEN).value,
-                         "note": step.note if step else todo(a.id, a.match)})
-    finally:
-        store.close()
+def _with_store(run: Callable[[argparse.Namespace, Event, Store], int]
+                ) -> Callable[[argparse.Namespace], int]:
+    """``run`` with the event and the store opened (a bad file or store: a clear message and
+    exit 2), and the store closed after."""
+    @functools.wraps(run)
+    def opened(args: argparse.Namespace) -> int:
+        try:
+            event, store = _open(args)
+        except (TournamentError, StoreError) as err:
+            return _fail(args, err)
+        try:
+            return run(args, event, store)
+        finally:
+            store.close()
+    return opened
+
+
+def _alert(store: Store, args: argparse.Namespace) -> Alert | None:
+    return next((a for a in store.alerts() if a.id == args.id), None)
+
+
+@_with_store
+def run_list(args: argparse.Namespace, _event: Event, store: Store) -> int:
+    done = handled(store.admin_actions())
+    rows = []
+    for a in reversed(store.alerts()):
+        step = done.get(a.id)
+        rows.append({"id": a.id, "at": a.at.isoformat(timespec="seconds"), "text": a.text,
+                     "match": a.match,
+                     "status": (step.status if step else AlertStatus.OPEN).value,
+                     "note": step.note if step else todo(a.id, a.match)})
     if args.json:
         print(json.dumps(rows, ensure_ascii=False))
     else:
@@ -122,52 +139,34 @@ def run_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_ack(args: argparse.Namespace) -> int:
-    try:
-        _, store = _open(args)
-    except (TournamentError, StoreError) as err:
-        return _fail(args, err)
-    try:
-        found = next((a for a in store.alerts() if a.id == args.id), None)
-        if found is None:
-            return _fail(args, f"no alert {args.id} (office alerts list)")
-        store.admin(ACK, {"alert": args.id, "reason": args.reason.strip()}, datetime.now())
-    finally:
-        store.close()
+@_with_store
+def run_ack(args: argparse.Namespace, _event: Event, store: Store) -> int:
+    found = _alert(store, args)
+    if found is None:
+        return _fail(args, f"no alert {args.id} (office alerts list)")
+    store.admin(ACK, {"alert": args.id, "reason": args.reason.strip()}, datetime.now())
     print(f"alert {args.id}: acknowledged"
           + (f"; {found.match} still needs resolving ({todo(args.id, found.match)})"
              if found.match else ""))
     return 0
 
 
-def run_resolve(args: argparse.Namespace) -> int:
-    try:
-        event, store = _open(args)
-    except (TournamentError, StoreError) as err:
-        return _fail(args, err)
-    try:
-        found = next((a for a in store.alerts() if a.id == args.id), None)
-        if found is None:
-            return _fail(args, f"no alert {args.id} (office alerts list)")
-        if found.match is None:
-            return _fail(args, f"alert {args.id} names no played match to resolve; "
-                               f"acknowledge it: office alerts ack {args.id}")
-        return _review(args, event, store, found.match)
-    finally:
-        store.close()
+@_with_store
+def run_resolve(args: argparse.Namespace, event: Event, store: Store) -> int:
+    found = _alert(store, args)
+    if found is None:
+        return _fail(args, f"no alert {args.id} (office alerts list)")
+    if found.match is None:
+        return _fail(args, f"alert {args.id} names no played match to resolve; "
+                           f"acknowledge it: office alerts ack {args.id}")
+    return _review(args, event, store, found.match)
 
 
-def run_review(args: argparse.Namespace) -> int:
-    try:
-        event, store = _open(args)
-    except (TournamentError, StoreError) as err:
-        return _fail(args, err)
-    try:
-        if event.match(args.match) is None:
-            return _fail(args, f"no match {args.match!r} in {args.tournament}")
-        return _review(args, event, store, args.match)
-    finally:
-        store.close()
+@_with_store
+def run_review(args: argparse.Namespace, event: Event, store: Store) -> int:
+    if event.match(args.match) is None:
+        return _fail(args, f"no match {args.match!r} in {args.tournament}")
+    return _review(args, event, store, args.match)
 
 
 def _review(args: argparse.Namespace, event: Event, store: Store, match: str) -> int:
