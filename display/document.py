@@ -154,6 +154,7 @@ class NextMatchView:
     away: TeamView
     suspended: tuple[Suspension, ...] = ()  # the office's ``next``: who may not play
     waiting: bool = False  # the office does not know its teams yet: not to be played
+    replay: bool = False  # the office voided the match's result: it is played again
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,6 +402,7 @@ def read_between(data: Mapping[str, Any]) -> BetweenView:
             suspended=tuple(_suspension(s, f"next.suspended[{i}]") for i, s in enumerate(
                 _list(nxt.get("suspended") or [], "next.suspended"))),
             waiting=_bool(nxt.get("waiting", False), "next.waiting"),
+            replay=_bool(nxt.get("replay", False), "next.replay"),
         )
     tables = []
     for i, raw in enumerate(_list(data.get("tables", []), "tables")):

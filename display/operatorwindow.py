@@ -72,7 +72,8 @@ def operator_lines(view: Mapping[str, Any]) -> list[Line]:
                     f"{teams.get('away')}", size=3))
     state = "RUNNING" if view.get("running") else "stopped"
     horn = "  HORN" if view.get("horn") else ""
-    out.append(Line(f"{view.get('phase')} {view.get('period')}  {view.get('clock')}  "
+    replay = "REPLAY  " if view.get("replay") else ""  # the office voided the result
+    out.append(Line(f"{replay}{view.get('phase')} {view.get('period')}  {view.get('clock')}  "
                     f"{state}{horn}", pal.CLOCK, size=3))
     office = view.get("office")
     out.append(Line("no office" if office is None else

@@ -16,7 +16,7 @@ from typing import Any
 from firmware_py.core.match import Match
 from firmware_py.core.phase import Phase
 from firmware_py.core.units import NS_PER_S
-from firmware_py.nextmatch import showing_final, waiting
+from firmware_py.nextmatch import before_first_press, replay_above, showing_final, waiting
 
 PAGE_NS = 8 * NS_PER_S
 
@@ -25,7 +25,8 @@ def between_games(match: Match, at: int, *, pending: Mapping[str, Any] | None,
                   loaded: Mapping[str, Any] | None,
                   standings: Mapping[str, Mapping[str, Any]],
                   final_hold: int, offer: Mapping[str, Any] | None = None,
-                  public_url: str | None = None) -> dict[str, Any] | None:
+                  public_url: str | None = None, replay: bool = False
+                  ) -> dict[str, Any] | None:
     """The screen's data at ``at``, or None while a game (or a final being held) is on.
 
     ``pending``: the office's ``next`` waiting to be loaded; ``loaded``: the ``next`` the
@@ -34,7 +35,9 @@ def between_games(match: Match, at: int, *, pending: Mapping[str, Any] | None,
     ``offer``: a match of the local schedule whose teams are not known yet, waiting for the
     timekeeper (README "A hall without an office"): shown instead of the board's match
     before its first press, and after a final when the office sent nothing;
-    ``public_url``: the public site's address ([display] public_url), shown as a QR code."""
+    ``public_url``: the public site's address ([display] public_url), shown as a QR code;
+    ``replay``: the game on the board replays a match whose result the office voided (the
+    screen says so before its face-off, as it does of a ``next`` that replays one)."""
     state = match.state
     upcoming: dict[str, Any] | None
     if state.phase is Phase.FINAL:
@@ -42,7 +45,7 @@ def between_games(match: Match, at: int, *, pending: Mapping[str, Any] | None,
             return None  # the final result stays up first
         shown = pending if pending is not None else offer
         upcoming = None if shown is None else _upcoming(shown)
-    elif state.phase is Phase.PREGAME and offer is not None and state.seq == 0:
+    elif state.phase is Phase.PREGAME and offer is not None and before_first_press(state):
         upcoming = _upcoming(offer)
     elif state.phase is Phase.PREGAME:
         setup = match.setup
@@ -53,6 +56,8 @@ def between_games(match: Match, at: int, *, pending: Mapping[str, Any] | None,
                     "suspended": list(source.get("suspended") or []),
                     "home": {"name": setup.home.name, "colours": list(setup.home.colours)},
                     "away": {"name": setup.away.name, "colours": list(setup.away.colours)}}
+        if replay:
+            upcoming["replay"] = True
     else:
         return None
     # In an event of several categories the office's `next` names the match's category and
@@ -77,4 +82,6 @@ def _upcoming(doc: Mapping[str, Any]) -> dict[str, Any]:
            "home": doc["teams"]["home"], "away": doc["teams"]["away"]}
     if waiting(doc):
         out["waiting"] = True
+    if replay_above(doc) is not None:
+        out["replay"] = True
     return out

@@ -80,7 +80,13 @@ from firmware_py.frameplan import MIN_FRAME_GAP_NS, FramePlanner
 from firmware_py.logfmt import kv
 from firmware_py.matchday import MatchDay, Scheduled
 from firmware_py.matchfiles import MatchFiles
-from firmware_py.nextmatch import NextMatch, in_progress, setup_from_next, showing_final
+from firmware_py.nextmatch import (
+    NextMatch,
+    in_progress,
+    replay_above,
+    setup_from_next,
+    showing_final,
+)
 from firmware_py.operatorview import operator_document
 from firmware_py.operatorweb import OperatorWeb, Snapshot
 from firmware_py.outbox import JournalTail, Outbox, SeqLog, stored_path
@@ -98,6 +104,7 @@ from firmware_py.parts import (
     Relay,
     SerialPort,
 )
+from firmware_py.recorder import current_game, replay_due
 from firmware_py.runconfig import RunOptions, preset_text
 from firmware_py.schedule import LocalSchedule, ScheduleError, next_document
 from firmware_py.schedule import load as load_schedule
@@ -240,6 +247,12 @@ class Daemon:
     def match(self) -> Match:
         assert self.session is not None
         return self.session.recorder.match
+
+    @property
+    def replaying(self) -> bool:
+        """The game on the board replays a match whose result the office voided."""
+        assert self.session is not None
+        return self.session.recorder.replay_above is not None
 
     @property
     def frame_count(self) -> int:
@@ -526,14 +539,15 @@ class Daemon:
         """Play ``path`` on the match on the board, from now + ``delay`` (match time)."""
         assert self.session is not None
         lines: list[ScriptLine] = parse_script(path.read_text(encoding="utf-8"), str(path))
-        records = self.session.records
+        records = current_game(self.session.records)  # a replayed match plays its script anew
         origin = origin_of(records)
         if origin is None:
             origin = self.timeline.now() + delay
             self.session.recorder.note({"type": "script", "origin": origin, "name": path.name})
             self.session.new_records()
         try:
-            progress = SeqLog(self.files.script_progress(self.session.match_id))
+            progress = SeqLog(self.files.script_progress(
+                self.session.match_id, self.session.recorder.replay_above))
         except OSError as err:
             # A read-only state folder: play the script all the same (only a restart could
             # then play a refused line twice, and nothing is journalled meanwhile anyway).
@@ -965,7 +979,8 @@ class Daemon:
     def _take_next(self) -> None:
         assert self.session is not None
         pending = self.next_match.pending
-        if pending is not None and pending["match"] == self.session.match_id:
+        if pending is not None and pending["match"] == self.session.match_id \
+                and not self._replay_due(pending):
             self.next_match.pending = None  # the match on the board already
             if self._loaded_next is None or self._loaded_next.get("match") == pending["match"]:
                 # After a restart the office's retained `next` is the only word of the
@@ -981,6 +996,14 @@ class Daemon:
             return
         self._take_local()
 
+    def _replay_due(self, doc: dict[str, Any]) -> bool:
+        """The office replays the match on the board and this journal has not started that
+        replay yet (firmware_py/recorder.py ``replay_due``): it is loaded again, as a fresh
+        game, once the hall is free."""
+        assert self.session is not None
+        above = replay_above(doc)
+        return above is not None and replay_due(self.session.recorder, above)
+
     def _load_next(self, doc: dict[str, Any]) -> None:
         from display.options import options_for  # noqa: PLC0415
 
@@ -990,9 +1013,12 @@ class Daemon:
         name, setup = setup_from_next(doc)
         toml_text, source = preset_text(name, None)
         old = self.session
-        new = open_session(self.files.journal(setup.match_id), toml_text, source, setup,
-                           timeline=self.timeline, boot=self.boot, wall=self.wall,
-                           adopt_timeline=False)
+        path = self.files.journal(setup.match_id)
+        if path == old.path:
+            old.close()  # the board's match replayed: one writer on its journal
+        new = open_session(path, toml_text, source, setup, timeline=self.timeline,
+                           boot=self.boot, wall=self.wall, adopt_timeline=False,
+                           replay_above=replay_above(doc))
         self._set_current(setup.match_id)
         # The old journal is closed; its outbox stays with the link, drained first.
         old.close()
@@ -1001,7 +1027,14 @@ class Daemon:
             self.script = None
         self.session = new
         self._damage_found()  # that match's journal may be damaged too: ask first
-        if self.link is not None:
+        replayed = new.recorder.replay_above
+        if replayed is not None:
+            kv(log, logging.WARNING, "replay: the office voided the result, a fresh game",
+               match=new.match_id, numbered_above=replayed)
+            self.feedback.note(f"REPLAY {new.match_id}", None, self.timeline.now())
+        if self.link is not None and not (self.link.outbox is not None
+                                          and self.link.outbox.match == new.match_id):
+            # (The match already the newest outbox's, replayed: that one sends on.)
             outbox = Outbox(stored_path(new.path), match=new.match_id)
             outbox.add(new.records)
             self.link.add_outbox(outbox)
@@ -1122,7 +1155,8 @@ class Daemon:
         return between_games(self.match, at, pending=self.next_match.pending,
                              loaded=self._loaded_next, standings=self.standings,
                              final_hold=self.final_hold, offer=self._local_offer,
-                             public_url=self.config.public_url)
+                             public_url=self.config.public_url,
+                             replay=self.replaying)
 
     def _frame(self, present_at: int) -> None:
         assert self.display is not None and self.frames is not None
@@ -1169,7 +1203,8 @@ class Daemon:
         self._schedule_view_at = None if schedule is None else (
             at + self.frames.match_ns(SCHEDULE_VIEW_NS))
         view = operator_document(self.match, doc, notice=self.feedback.current(at), office=link,
-                                 next_doc=self._loaded_next, schedule=schedule)
+                                 next_doc=self._loaded_next, schedule=schedule,
+                                 replay=self.replaying)
         if view == self._view_last:
             return
         self._view_last = view

@@ -4,6 +4,7 @@
     <dir>/<match>.journal.stored   the office's word: the highest seq it stored, none
                                    missing below (firmware_py/outbox.py)
     <dir>/<match>.journal.script   replay-script lines played that journalled nothing
+                                   (``.script-above-<seq>``: those of a replayed game)
     <dir>/current                  the id of the match on the board, written atomically
     <dir>/owner.json               the tournament and hall the journals belong to
     <dir>/set-aside/<n>-<tournament>-<hall>/   journals found here that belonged elsewhere
@@ -104,9 +105,12 @@ class MatchFiles:
         check_name("match", match_id)  # a match id becomes a file name: no '/' or '..'
         return self.dir / f"{match_id}{SUFFIX}"
 
-    def script_progress(self, match_id: str) -> Path:
+    def script_progress(self, match_id: str, replay_above: int | None = None) -> Path:
+        """The script lines played that journalled nothing; a replayed game (numbered
+        above ``replay_above``) keeps its own, as it plays its script from the start."""
         path = self.journal(match_id)
-        return path.with_name(path.name + ".script")
+        suffix = ".script" if replay_above is None else f".script-above-{replay_above}"
+        return path.with_name(path.name + suffix)
 
     def current(self) -> str | None:
         """The current match's id, or None (a fresh state directory, or a bad pointer)."""
@@ -126,8 +130,9 @@ class MatchFiles:
 
     def played(self) -> set[str]:
         """The matches whose journal here is final: a ``match_ended`` event not undone
-        (what a hall without an office counts as played). An unreadable journal counts as
-        not played: the timekeeper sees it offered again and can pick another."""
+        in its last game (what a hall without an office counts as played). An unreadable
+        journal counts as not played: the timekeeper sees it offered again and can pick
+        another."""
         out: set[str] = set()
         for path in self.journals():
             try:
@@ -136,6 +141,8 @@ class MatchFiles:
                 continue
             final = False
             for r in scan(data, path.name).records:
+                if r.get("type") == "match":
+                    final = False  # a replay begins: the voided game no longer counts
                 if r.get("type") != "event":
                     continue
                 if r.get("event") == "match_ended":

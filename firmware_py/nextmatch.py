@@ -13,6 +13,7 @@ from typing import Any
 
 from firmware_py.core.phase import Phase, Stage
 from firmware_py.core.values import MatchSetup, MatchState, TeamInfo
+from firmware_py.wire import Nx
 
 
 def in_progress(state: MatchState | None) -> bool:
@@ -21,7 +22,14 @@ def in_progress(state: MatchState | None) -> bool:
         return False
     if state.phase is Phase.FINAL:
         return False
-    return not (state.phase is Phase.PREGAME and state.seq == 0)
+    return not before_first_press(state)
+
+
+def before_first_press(state: MatchState) -> bool:
+    """Nothing has happened in the game yet. Read off the latest event's instant, not its
+    seq: a replayed game (``replay_above``) or one after a damaged journal starts its
+    numbering above zero before anything happens."""
+    return state.phase is Phase.PREGAME and state.last_at is None
 
 
 def showing_final(state: MatchState | None, now: int | None, hold: int) -> bool:
@@ -42,6 +50,13 @@ def setup_from_next(doc: dict[str, Any]) -> tuple[str, MatchSetup]:
         away=TeamInfo(teams["away"]["name"], tuple(teams["away"]["colours"]),
                       bool(teams["away"].get("placeholder", False))),
     )
+
+
+def replay_above(doc: Mapping[str, Any] | None) -> int | None:
+    """The seq a ``next`` that replays its match numbers the fresh game above (README "MQTT
+    to the office"); None for any other ``next``."""
+    replay = None if doc is None else doc.get(Nx.REPLAY)
+    return int(replay[Nx.ABOVE_SEQ]) if isinstance(replay, Mapping) else None
 
 
 def waiting(doc: Mapping[str, Any] | None) -> bool:

@@ -21,7 +21,7 @@ function body(d){if(d.match==null)return '<p class="quiet">waiting for the score
  return `<section id="feedback">${f?`<p class="${f.accepted?"ok":"refused"}">${e(f.text)}</p>`:""}</section>`+
  `<section id="entry">${entry(d.entry)}</section>`+
  `<section id="game"><p class="big">${e(t.home)} ${e(s.home)} : ${e(s.away)} ${e(t.away)}</p>`+
- `<p>${e(d.match)} ${e(d.phase)} ${e(d.period)}  <b>${e(d.clock)}</b> ${d.running?"RUNNING":"stopped"}${d.horn?"  HORN":""}</p><p class="quiet">${e(link)}</p>${sch(d.schedule)}</section>`+
+ `<p>${e(d.match)}${d.replay?" REPLAY":""} ${e(d.phase)} ${e(d.period)}  <b>${e(d.clock)}</b> ${d.running?"RUNNING":"stopped"}${d.horn?"  HORN":""}</p><p class="quiet">${e(link)}</p>${sch(d.schedule)}</section>`+
  `<section id="records"><h2>last records</h2><table>${rec}</table></section>`+
  `<section id="kinds"><h2>penalty kinds</h2><table>${kinds}</table></section>`+
  `<section id="suspended"><h2>suspended</h2><p>${ban}</p></section>`}

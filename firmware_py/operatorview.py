@@ -21,6 +21,7 @@ Shape (README "The operator view")::
      "undo": null | {"seq": 14, "what": "goal"},   # what UNDO would take back
      "office": null | {"connected": true, "unacked": 0},
      "suspensions": {"home": [7], "away": []},   # from the office's next
+     "replay": false,                   # the office voided the result: a fresh game
      "schedule": null | {"behind_ms": 720000, "periods": 3, "period_ms": 660000,
                          "clock_ms": null, "text": "BEHIND SCHEDULE BY 12 MIN: ..."}}
                          # README "The match day": a suggestion, never applied
@@ -44,13 +45,14 @@ def operator_document(match: Match, state: Mapping[str, Any], *,
                       office: tuple[bool, int] | None = None,
                       next_doc: Mapping[str, Any] | None = None,
                       schedule: Mapping[str, Any] | None = None,
-                      records: int = RECORDS) -> dict[str, Any]:
+                      records: int = RECORDS, replay: bool = False) -> dict[str, Any]:
     """The operator view for ``state`` (the state document of the frame just drawn, with
     its ``entry``). ``office``: (connected, events not yet acknowledged), None without an
     office; ``next_doc``: the office's ``next`` of the match on the board, whose
     ``suspended`` players are listed; ``schedule``: the timekeeper's schedule line (how far
     the hall runs behind, the suggested shortened periods), None without a scheduled
-    start."""
+    start; ``replay``: the game on the board replays a match whose result the office
+    voided."""
     s = match.state
     top = s.undo[-1] if s.undo else None
     listed = _records(match)[:records]
@@ -78,6 +80,7 @@ def operator_document(match: Match, state: Mapping[str, Any], *,
         "office": None if office is None else {"connected": office[0], "unacked": office[1]},
         "suspensions": suspended_players(next_doc, str(state.get("match"))),
         "schedule": None if schedule is None else dict(schedule),
+        "replay": replay,
     }
 
 

@@ -42,6 +42,12 @@ WallClock = Callable[[], float]
 # ``seq_floor`` (the highest seq ever seen in the file) is applied on replay too, so no seq
 # the office may hold is given to another event.
 SHELL_RECORDS = frozenset({"timeline", "script", "clock", "damage"})
+# A setup (``match``) record after the first starts a fresh game of the same match: the
+# office voided the result (``office review --replay``) and sent the match again. Its
+# ``replay.above_seq`` is the seq its events number above (a first game's record carries it
+# too when the match is replayed in a hall that holds no journal of it). The earlier games
+# stay in the journal, their events sent and kept; replay rebuilds the last game.
+REPLAY = "replay"
 
 
 def _team_record(team: TeamInfo) -> dict[str, Any]:
@@ -56,8 +62,9 @@ def _team_of(record: Mapping[str, Any]) -> TeamInfo:
                     bool(record.get("placeholder", False)))
 
 
-def setup_record(preset_toml: str, preset_source: str, setup: MatchSetup) -> Record:
-    return {
+def setup_record(preset_toml: str, preset_source: str, setup: MatchSetup, *,
+                 replay_above: int | None = None) -> Record:
+    record: Record = {
         "type": "match",
         "match": setup.match_id,
         "stage": setup.stage.value,
@@ -65,6 +72,24 @@ def setup_record(preset_toml: str, preset_source: str, setup: MatchSetup) -> Rec
         "preset_source": preset_source,
         "preset_toml": preset_toml,  # the whole text: a later edit of the file changes nothing
     }
+    if replay_above is not None:  # only then: older journals stay byte for byte the same
+        record[REPLAY] = {"above_seq": replay_above}
+    return record
+
+
+def replay_floor(record: Record) -> int | None:
+    """The seq a setup record's game numbers its events above, if it is a replay."""
+    replay = record.get(REPLAY)
+    if not isinstance(replay, dict):
+        return None
+    return int(replay["above_seq"])
+
+
+def current_game(records: list[Record]) -> list[Record]:
+    """The records of the journal's last game: from its last setup record on (a journal
+    holds a match's earlier games too, voided by the office and replayed)."""
+    starts = [i for i, r in enumerate(records) if r.get("type") == "match"]
+    return records[starts[-1]:] if starts else records
 
 
 def match_from_setup_record(record: Record) -> Match:
@@ -107,6 +132,8 @@ class Recorder:
         self._boot_id = boot_id
         self.unwritten: list[Record] = []  # applied, not yet on the disk, in journal order
         self.fault: str | None = None  # why the journal cannot be written, while it cannot
+        # The current game is a replay numbered above this seq (None: the match's first).
+        self.replay_above: int | None = None
 
     @property
     def recording(self) -> bool:
@@ -144,14 +171,37 @@ class Recorder:
 
     @classmethod
     def create(cls, journal: Journal, preset_toml: str, preset_source: str, setup: MatchSetup,
-               *, wall: WallClock | None = None, boot_id: str = "") -> Recorder:
+               *, wall: WallClock | None = None, boot_id: str = "",
+               replay_above: int | None = None) -> Recorder:
         """A new match, its setup journalled first. The journal keeps the preset's whole
-        text, self-contained (a preset that extends another is kept resolved)."""
+        text, self-contained (a preset that extends another is kept resolved).
+        ``replay_above``: the office's replay of a match this journal never held (another
+        hall played it, or the journal was lost): its events number above that seq."""
+        match = Match(parse_journalled(journal_text(preset_toml, preset_source),
+                                       preset_source), setup)
+        recorder = cls(match, journal, wall=wall, boot_id=boot_id)
+        recorder._new_game(preset_toml, preset_source, setup, replay_above)
+        return recorder
+
+    def replay(self, preset_toml: str, preset_source: str, setup: MatchSetup,
+               above: int) -> None:
+        """Start the match again as a fresh game (the office voided its result): the clock,
+        score and penalties from zero, the events numbered above ``above`` and above every
+        seq this journal gave (the earlier games' events are kept and still sent). Journalled
+        as a new setup record, so a restart rebuilds this game, not the voided one."""
+        self._new_game(preset_toml, preset_source, setup,
+                       max(above, self.match.state.seq))
+
+    def _new_game(self, preset_toml: str, preset_source: str, setup: MatchSetup,
+                  replay_above: int | None) -> None:
         preset_toml = journal_text(preset_toml, preset_source)
         match = Match(parse_journalled(preset_toml, preset_source), setup)
-        recorder = cls(match, journal, wall=wall, boot_id=boot_id)
-        recorder._write([recorder._stamp(setup_record(preset_toml, preset_source, setup))])
-        return recorder
+        record = setup_record(preset_toml, preset_source, setup, replay_above=replay_above)
+        self.match = match
+        self.replay_above = replay_above
+        if replay_above is not None:
+            self.raise_seq(replay_above)
+        self._write([self._stamp(record)])
 
     @classmethod
     def resume(cls, journal: Journal, records: list[Record], *, wall: WallClock | None = None,
@@ -159,15 +209,23 @@ class Recorder:
         """Rebuild a match from its journal's records (see ``Journal.open``)."""
         if not records or records[0].get("type") != "match":
             raise PresetError(f"journal {journal.path}: does not start with a match record")
-        match = match_from_setup_record(records[0])
-        recorder = cls(match, None, wall=wall, boot_id=boot_id)  # no journalling while replaying
+        recorder = cls(match_from_setup_record(records[0]), None, wall=wall,
+                       boot_id=boot_id)  # no journalling while replaying
         journalled: list[Event] = []
         regenerated: list[Event] = []
         warnings: list[str] = []
-        for index, record in enumerate(records[1:], start=2):
+        for index, record in enumerate(records, start=1):
             kind = record.get("type")
             try:
-                if kind == "command":
+                if kind == "match":
+                    # The first game, or a replay: a fresh match from its own setup (the
+                    # teams may have changed with the office's correction).
+                    if index > 1:
+                        recorder.match = match_from_setup_record(record)
+                    recorder.replay_above = replay_floor(record)
+                    if recorder.replay_above is not None:
+                        recorder.raise_seq(recorder.replay_above)
+                elif kind == "command":
                     command = parse_command(record["command"], int(record["at"]))
                     regenerated += recorder.command(command).events
                 elif kind == "advance":
@@ -181,7 +239,7 @@ class Recorder:
                 else:
                     warnings.append(f"journal {journal.path}: record {index}: unknown type "
                                     f"{kind!r} skipped")
-            except (KeyError, TypeError, ValueError, CommandError) as err:
+            except (KeyError, TypeError, ValueError, CommandError, PresetError) as err:
                 warnings.append(f"journal {journal.path}: record {index} unusable ({err!r}), "
                                 "skipped")
         recorder.journal = journal
@@ -192,7 +250,7 @@ class Recorder:
             # events did happen. Journal the lost ones now, before anything new, so the seqs
             # stay gapless and the outbox sends them.
             missing = regenerated[len(held):]
-            match_id = match.setup.match_id
+            match_id = recorder.match.setup.match_id
             recorder._write([recorder._stamp(event_record(match_id, e)) for e in missing])
             warnings.append(
                 f"journal {journal.path}: events {missing[0].seq}..{missing[-1].seq} were lost "
@@ -271,6 +329,15 @@ class Recorder:
             raise
 
 
+def replay_due(recorder: Recorder, above: int) -> bool:
+    """The office's replay above ``above`` is still to start here: the journal's last game
+    numbers at or below it (the voided game, or an older one). A game numbered above it
+    began after every seq the office held when it ordered the replay: it is that replay
+    (the retained ``next`` read again after a restart), never to be started over."""
+    floor = recorder.replay_above
+    return floor is None or floor < above
+
+
 def event_record(match_id: str, event: Event) -> Record:
     return {"type": "event", "match": match_id, "seq": event.seq, "at": event.at,
             "event": event.kind.value, "data": dict(event.data)}
@@ -283,12 +350,14 @@ def event_from_record(record: Record) -> Event:
 
 def open_or_create(path: Path, preset_toml: str, preset_source: str, setup: MatchSetup, *,
                    wall: WallClock | None = None, boot_id: str = "",
-                   degrade: bool = False) -> Resumed:
+                   degrade: bool = False, replay_above: int | None = None) -> Resumed:
     """Resume the match journalled at ``path``, or start it there if the file is new.
 
     ``degrade``: if the file cannot be opened for writing (a read-only or full disk), read
     what it holds and play on from memory (``Recorder.recording`` is False, ``fault`` says
-    why) instead of raising."""
+    why) instead of raising. ``replay_above``: the office replays the match
+    (``replay_due``): a fresh game numbered above it, unless the journal's last game
+    already is that replay."""
     fault: str | None = None
     try:
         journal, recovery = Journal.open(path)
@@ -301,12 +370,18 @@ def open_or_create(path: Path, preset_toml: str, preset_source: str, setup: Matc
         log.warning("%s", warning)
     try:
         if not recovery.records:
+            floor = None if replay_above is None else max(replay_above, recovery.max_seq)
             recorder = Recorder.create(journal, preset_toml, preset_source, setup, wall=wall,
-                                       boot_id=boot_id)
+                                       boot_id=boot_id, replay_above=floor)
             resumed = Resumed(recorder, [], list(recovery.warnings))
         else:
             resumed = Recorder.resume(journal, recovery.records, wall=wall, boot_id=boot_id)
             resumed.warnings[:0] = recovery.warnings
+            recorder = resumed.recorder
+            if replay_above is not None and replay_due(recorder, replay_above):
+                # Above every seq the file ever held, a damaged record's included.
+                recorder.replay(preset_toml, preset_source, setup,
+                                max(replay_above, recovery.max_seq))
     except BaseException:
         journal.close()
         raise

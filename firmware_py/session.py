@@ -68,12 +68,13 @@ class Session:
 
 def open_session(path: Path, preset_toml: str, preset_source: str, setup: MatchSetup, *,
                  timeline: Timeline, boot: str, wall: WallClock | None,
-                 adopt_timeline: bool) -> Session:
+                 adopt_timeline: bool, replay_above: int | None = None) -> Session:
     """Open (or create) a match's journal. ``adopt_timeline``: this match decides the
     daemon's timeline (the match on the board at start); else the match joins the current
-    timeline (a match loaded from ``next``)."""
+    timeline (a match loaded from ``next``). ``replay_above``: the office's ``next`` replays
+    the match (firmware_py/recorder.py ``open_or_create``)."""
     resumed = open_or_create(path, preset_toml, preset_source, setup, wall=wall, boot_id=boot,
-                             degrade=True)
+                             degrade=True, replay_above=replay_above)
     for warning in resumed.warnings:
         kv(log, logging.WARNING, "journal recovery", match=setup.match_id, problem=warning)
     tail = JournalTail(path)

@@ -63,6 +63,9 @@ MAX_CLOCK_MS = 24 * 3600 * 1000  # a period clock reading
 MAX_ITEMS = 1000  # goals, penalties or shots of one match
 MAX_TEXT = 200  # characters of any string in an event (a team's name, a penalty's kind)
 MAX_NUMBER = 2**53  # any other number in an event's data (JSON's safe integers)
+# A hall numbers a match's events gaplessly from 1 (a replay numbers on above the voided
+# game's): a real match has a few hundred, so no seq is ever above this (office/intake.py).
+MAX_SEQ = 20_000
 _PLAYER_EVENTS = frozenset({EventKind.GOAL.value, EventKind.PENALTY.value,
                             EventKind.SHOT.value, EventKind.CANCELLED.value,
                             EventKind.CORRECTED.value})
@@ -106,6 +109,13 @@ class Nx:
     # slot's label as its name ("2nd B", "Winner SF1").
     WAITING = "waiting"
     PLACEHOLDER = "placeholder"
+    # Only for a match whose earlier result the office voided (``office review --replay``):
+    # ``{"above_seq": N}``, the hall plays it as a fresh game numbered above N (and above
+    # every seq its own journal holds of the match), so the office reads the new game as
+    # the final. N is at least the highest seq the office holds of the match, so a replay
+    # played in another hall, or in one whose journal was lost, never reuses a seq.
+    REPLAY = "replay"
+    ABOVE_SEQ = "above_seq"
 
 
 class St:
@@ -665,6 +675,7 @@ class Next:
     suspended: tuple[Suspended, ...] = ()
     category: str | None = None  # in an event of several: whose tables the hall shows
     waiting: bool = False
+    replay_above: int | None = None  # a replay: number its events above this seq
 
 
 def next_document(n: Next) -> dict[str, Any]:
@@ -683,6 +694,8 @@ def next_document(n: Next) -> dict[str, Any]:
         doc[Nx.CATEGORY] = n.category
     if n.waiting:
         doc[Nx.WAITING] = True
+    if n.replay_above is not None:  # absent otherwise: every other `next` stays as it was
+        doc[Nx.REPLAY] = {Nx.ABOVE_SEQ: n.replay_above}
     return doc
 
 
@@ -723,7 +736,19 @@ def check_next(topic: str, payload: bytes, presets: Collection[str] | None = Non
     return Next(match=match, preset=preset, stage=stage, home=sides[0], away=sides[1],
                 scheduled=_opt_str(topic, doc, Nx.SCHEDULED),
                 label=_opt_str(topic, doc, Nx.LABEL), suspended=banned,
-                category=_opt_category(topic, doc, Nx.CATEGORY), waiting=waiting)
+                category=_opt_category(topic, doc, Nx.CATEGORY), waiting=waiting,
+                replay_above=_replay(topic, doc))
+
+
+def _replay(topic: str, doc: Mapping[str, Any]) -> int | None:
+    """The optional ``replay``: absent or null, else ``{"above_seq": 1..MAX_SEQ}``."""
+    value = doc.get(Nx.REPLAY)
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        _refuse(topic, f"'{Nx.REPLAY}' must be an object with '{Nx.ABOVE_SEQ}', got "
+                       f"{kind_of(value)} {_show(value)}")
+    return _int(topic, value, Nx.ABOVE_SEQ, 1, where=f"{Nx.REPLAY}.", maximum=MAX_SEQ)
 
 
 def _opt_category(topic: str, doc: Mapping[str, Any], key: str) -> str | None:

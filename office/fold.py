@@ -299,13 +299,7 @@ class LedgerFold:
             else:
                 self._to_settle.pop(mid, None)
             view = ledger._settle(view, now)
-            review = self._reviews.get(mid)
-            if review is not None and review.action is ReviewAction.REPLAY \
-                    and view.final_seq is not None and review.seq is not None \
-                    and view.final_seq <= review.seq:
-                # Void (build_from's): the match is its hall's next again.
-                view = MatchView(m, MatchOutcome(m.id, ResultState.SCHEDULED),
-                                 resolved=review)
+            view = ledger.replay_voided(view, self._reviews.get(mid), digest)
             correction = corrections.get(mid)
             if correction is not None:
                 view = ledger._corrected(view, correction)

@@ -39,7 +39,7 @@ __all__ = ["MAX_PAYLOAD", "MAX_SEQ", "SEQ_AHEAD", "HallEvent", "Refusal", "Sched
 # above the highest stored is a forgery or a bug, and the ledger would walk every seq up to
 # it (a seq of 2**62 would hang the office). A real match has a few hundred events.
 SEQ_AHEAD = 1000  # at most this far above the highest stored seq of its match
-MAX_SEQ = 20_000  # and never above this
+MAX_SEQ = wire.MAX_SEQ  # and never above this (a replay's `next` is bound by it too)
 
 
 def classify(topic: str, tournament: Schedule) -> tuple[str, str] | None:

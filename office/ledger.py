@@ -119,6 +119,9 @@ class MatchView:
     correction: Correction | None = None
     review: str | None = None  # why the result needs the office (state NEEDS_REVIEW)
     resolved: Review | None = None  # the office's review that the result stands on
+    # A replay ordered and not begun: the hall numbers the new game above this seq (the
+    # voided final's, or the highest the office holds of the match if that is more).
+    replay_above: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,7 +207,8 @@ class Ledger:
                          home=teams["home"], away=teams["away"],
                          scheduled=m.start.isoformat(timespec="minutes"), label=_label(m),
                          suspended=suspended,
-                         waiting=known["home"] is None or known["away"] is None)
+                         waiting=known["home"] is None or known["away"] is None,
+                         replay_above=self.matches[m.id].replay_above)
 
     def next_document(self, hall: str) -> dict[str, Any] | None:
         """``next_match`` as its JSON document."""
@@ -426,13 +430,7 @@ def build_from(
     next_change: datetime | None = None
     for m in tournament.matches:
         view = _settle(cache.read(m, by_match.get(m.id) or MatchDigest(), window), now)
-        review = latest_review.get(m.id)
-        if review is not None and review.action is ReviewAction.REPLAY \
-                and view.final_seq is not None and review.seq is not None \
-                and view.final_seq <= review.seq:
-            # Void: what the hall sent of it before the replay was ordered no longer counts,
-            # and the match is its hall's next again.
-            view = MatchView(m, MatchOutcome(m.id, ResultState.SCHEDULED), resolved=review)
+        view = replay_voided(view, latest_review.get(m.id), by_match.get(m.id))
         correction = latest_correction.get(m.id)
         if correction is not None:
             view = _corrected(view, correction)
@@ -608,6 +606,22 @@ def _bracket_outcome(view: MatchView, pairing: bracket.Pairing, review: Review |
             and (review.home, review.away) == teams:
         return _renamed(outcome, pairing.home, pairing.away), None, review
     return (replace(outcome, state=ResultState.NEEDS_REVIEW), _misfit(view, teams), None)
+
+
+def replay_voided(view: MatchView, review: Review | None, digest: MatchDigest | None) -> MatchView:
+    """``view`` as a replay ordered by ``review`` leaves it (``build_from``'s and the
+    fold's): while the final the hall sent is the one voided (or an older one), nothing it
+    sent counts and the match is its hall's next again, to be numbered above the voided
+    final and above every seq stored of it (a seq used twice would be dropped as a
+    duplicate). Once the replayed game begins (play resumes above the voided final) or
+    ends, its events are read as any match's."""
+    if review is None or review.action is not ReviewAction.REPLAY or review.seq is None \
+            or view.final_seq is None or view.final_seq > review.seq:
+        return view
+    m = view.scheduled
+    top = 0 if digest is None else digest.top
+    return MatchView(m, MatchOutcome(m.id, ResultState.SCHEDULED), resolved=review,
+                     replay_above=max(review.seq, top))
 
 
 def _shown(view: MatchView, outcome: MatchOutcome, why: str | None,

@@ -242,12 +242,17 @@ class OfficeService:
         # stored since the last start (or by another version of the checks).
         self._checked_upto = store.checked_upto(faults.checks_version())
         self._load_all()
-        # What each hall's events the store holds; its `acks` are published for every hall
-        # of the schedule from the start, an empty word included: a hall whose events this
-        # store lacks (restored from an older copy) must hear so and send them again.
-        self._stored: dict[str, dict[str, Gapless]] = {h: {} for h in event.halls()}
+        # What the store holds of each match's events, and the matches each hall sent: its
+        # `acks` are published for every hall of the schedule from the start, an empty word
+        # included (a hall whose events this store lacks, restored from an older copy, must
+        # hear so and send them again). A match's mark counts its seqs whichever hall sent
+        # them: a replay played in another hall numbers on above the first hall's events
+        # (wire.Nx.REPLAY), and its hall must hear them stored too.
+        self._stored: dict[str, Gapless] = {}
+        self._sent: dict[str, set[str]] = {h: set() for h in event.halls()}
         for hall, match, seq in store.iter_stored_seqs():
-            self._stored.setdefault(hall, {}).setdefault(match, Gapless()).add(seq)
+            self._stored.setdefault(match, Gapless()).add(seq)
+            self._sent.setdefault(hall, set()).add(match)
         self._cache = MatchCache()
         self._published: dict[str, bytes] = {}  # topic -> retained payload last sent
         self._sent_tables: dict[tuple[str, str], GroupTable] = {}  # (category, group)
@@ -264,7 +269,7 @@ class OfficeService:
         self.ledgers: dict[str, Ledger] | None = None  # by category name
         self._conflicts = store.conflicts()
         self._fold_error = ""
-        for hall in self._stored:
+        for hall in self._sent:
             self._publish_acks(hall)
 
     @property
@@ -299,8 +304,8 @@ class OfficeService:
                     if self.store.add_event(ev, received):  # committed when it returns
                         self._keep(Received(ev, received))
                         self._dirty = True
-                        gapless = self._stored.setdefault(ev.hall, {}).setdefault(
-                            ev.match, Gapless())
+                        gapless = self._stored.setdefault(ev.match, Gapless())
+                        self._sent.setdefault(ev.hall, set()).add(ev.match)
                         if gapless.add(ev.seq):
                             self._publish_acks(ev.hall)
                         elif ev.seq > gapless.upto + 1:
@@ -602,8 +607,8 @@ class OfficeService:
                 self._retain(wire.hall_topic(new.id, hall, wire.NEXT), b"")
         for hall in new.halls():
             self.halls.setdefault(hall, HallLive())
-            if hall not in self._stored:
-                self._stored[hall] = {}
+            if hall not in self._sent:
+                self._sent[hall] = set()
                 self._publish_acks(hall)
         events = {m.id: self._events.get(m.id) or MatchDigest() for _, m in new.schedule()}
         added = [mid for mid in events if mid not in self._events]
@@ -727,8 +732,8 @@ class OfficeService:
             log.info("%s: events of %s stored above a gap (seq %d missing): repeating its "
                      "acks so that it re-sends", hall, nudge[0], nudge[1] + 1)
             self._published.pop(topic, None)  # past _retain's de-duplication
-        self._retain(topic, wire.build_acks({m: g.upto for m, g in self._stored[hall].items()
-                                             if g.upto > 0}))
+        marks = {m: self._stored[m].upto for m in sorted(self._sent.get(hall, ()))}
+        self._retain(topic, wire.build_acks({m: n for m, n in marks.items() if n > 0}))
 
     @functools.cached_property
     def _nudged(self) -> dict[str, float]:

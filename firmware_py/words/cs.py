@@ -57,6 +57,7 @@ WORDS: dict[str, str] = {
     "display.standings": "TABULKA",
     "display.match": "ZÁPAS {match}",
     "display.waiting": "ČEKÁ SE NA ŘEDITELSTVÍ TURNAJE",
+    "display.replay": "OPAKOVANÝ ZÁPAS",
     "display.plan.one": "PERIODA: 1 × {length}",
     "display.plan": "PERIODY: {n} × {length}",
     "display.suspended": "DISTANC: {who}",

@@ -46,6 +46,7 @@ WORDS: dict[str, str] = {
     "display.standings": "STANDINGS",
     "display.match": "MATCH {match}",
     "display.waiting": "WAITING FOR THE OFFICE",
+    "display.replay": "REPLAY",  # the office voided the result: the match is played again
     "display.plan.one": "1 PERIOD OF {length}",
     "display.plan": "{n} PERIODS OF {length}",
     "display.suspended": "SUSPENDED: {who}",

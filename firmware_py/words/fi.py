@@ -56,6 +56,7 @@ WORDS: dict[str, str] = {
     "display.standings": "SARJATAULUKKO",
     "display.match": "OTTELU {match}",
     "display.waiting": "ODOTETAAN KILPAILUTOIMISTOA",
+    "display.replay": "UUSINTA",
     "display.plan.one": "ERÄ: 1 × {length}",
     "display.plan": "ERÄT: {n} × {length}",
     "display.suspended": "PELIKIELLOSSA: {who}",

@@ -54,6 +54,7 @@ WORDS: dict[str, str] = {
     "display.standings": "TABELA",
     "display.match": "UTAKMICA {match}",
     "display.waiting": "ČEKA SE DIREKCIJA TURNIRA",
+    "display.replay": "PONOVLJENA UTAKMICA",
     "display.plan.one": "PERIOD: 1 × {length}",
     "display.plan": "PERIODI: {n} × {length}",
     "display.suspended": "SUSPENDOVANI: {who}",
