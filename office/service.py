@@ -307,7 +307,11 @@ class OfficeService:
                         gapless = self._stored.setdefault(ev.match, Gapless())
                         self._sent.setdefault(ev.hall, set()).add(ev.match)
                         if gapless.add(ev.seq):
-                            self._publish_acks(ev.hall)
+                            # Every hall that sent the match hears it (two only when a
+                            # replay was played in another hall).
+                            for sender, matches in self._sent.items():
+                                if ev.match in matches:
+                                    self._publish_acks(sender)
                         elif ev.seq > gapless.upto + 1:
                             # Stored above a gap: the hall's word would not change, and
                             # without a word the hall does not know one event is missing.

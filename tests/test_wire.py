@@ -386,3 +386,27 @@ def test_a_waiting_next_round_trips_with_its_placeholder_sides() -> None:
 ])
 def test_a_placeholder_team_is_never_a_next_to_load(body: bytes, reason: str) -> None:
     assert reason in refused(wire.check_next, NEXT, body, PRESETS).reason
+
+
+def test_a_replay_next_round_trips_and_only_a_replay_carries_the_key() -> None:
+    # Issue 17: the office voided the result; the hall numbers the new game above 37.
+    again = Next(**{**{f: getattr(A_NEXT, f) for f in A_NEXT.__dataclass_fields__},
+                    "replay_above": 37})
+    payload = wire.build_next(again)
+    assert json.loads(payload)["replay"] == {"above_seq": 37}
+    assert wire.check_next(NEXT, payload, PRESETS) == again
+    assert "replay" not in json.loads(GOOD_NEXT)  # as halls have always read it
+    assert wire.check_next(NEXT, edited(GOOD_NEXT, replay=None), PRESETS).replay_above is None
+
+
+@pytest.mark.parametrize(("replay", "reason"), [
+    (37, "'replay' must be an object with 'above_seq', got an integer 37"),
+    ({}, "'replay.above_seq' is missing"),
+    ({"above_seq": "37"}, "'replay.above_seq' must be an integer, got a string"),
+    ({"above_seq": True}, "'replay.above_seq' must be an integer, got a boolean"),
+    ({"above_seq": 0}, "'replay.above_seq' must be an integer from 1 to 20000, got 0"),
+    ({"above_seq": wire.MAX_SEQ + 1}, "'replay.above_seq' must be an integer from 1 to 20000"),
+])
+def test_a_bad_replay_in_a_next_is_refused_naming_the_field(replay: Any, reason: str) -> None:
+    assert reason in refused(wire.check_next, NEXT, edited(GOOD_NEXT, replay=replay),
+                             PRESETS).reason

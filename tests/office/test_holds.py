@@ -334,6 +334,9 @@ def test_replay_voids_the_result_and_sends_the_match_again(played_semi: Any) -> 
     nxt = json.loads(peer.retained[f"arena/v1/{svc.event.id}/hall-1/next"])
     assert nxt["match"] == "SF1" and "waiting" not in nxt
     assert (nxt["teams"]["home"]["name"], nxt["teams"]["away"]["name"]) == ("Vilnius", "Kurbads")
+    # The hall plays it as a fresh game numbered above the voided final (wire.Nx.REPLAY).
+    voided = [a for a in _store.admin_actions() if a.kind == "review"][-1].data["seq"]
+    assert nxt["replay"] == {"above_seq": voided}
 
 
 def test_resolving_refuses_what_cannot_be_done(
@@ -359,16 +362,72 @@ def test_after_a_replay_the_events_above_the_voided_final_count_again(cup: Tourn
     ledger = build(cup, evs, draws=[LOTS], now=T0, reviews=[replay])
     assert ledger.matches["SF1"].outcome.state is ResultState.SCHEDULED
     assert next_doc(ledger, "hall-1")["match"] == "SF1"
-    # The replayed game, numbered on above the voided events (as the hall must send it).
+    assert next_doc(ledger, "hall-1")["replay"] == {"above_seq": voided}
+    # An event of the voided game the office got after the final (here a repeat of the
+    # horn): the replay must number above it too, or the office would drop a new event as
+    # a duplicate of its seq.
     m = cup.match("SF1")
     assert m is not None
+    late = dict(play(m.preset, m.hall, Play("SF1", "Vilnius", "Kaunas", 2, 1,
+                                            stage=CoreStage.PLAYOFF))[-1])
+    late.update(seq=voided + 1, event_id=wire.event_id("hall-1", "SF1", voided + 1),
+                type="horn", data={"on": True})
+    with_late = build(cup, [*evs, Received(hall_event(late), T0)], draws=[LOTS], now=T0,
+                      reviews=[replay])
+    assert with_late.matches["SF1"].outcome.state is ResultState.SCHEDULED
+    assert next_doc(with_late, "hall-1")["replay"] == {"above_seq": voided + 1}
+    # The replayed game, numbered on above the voided events (as the hall must send it).
     again = []
     for sent in play(m.preset, m.hall, Play("SF1", "Vilnius", "Kaunas", 0, 3,
                                             stage=CoreStage.PLAYOFF)):
         seq = sent["seq"] + voided
         renumbered = dict(sent, seq=seq, event_id=wire.event_id(m.hall, "SF1", seq))
         again.append(Received(hall_event(renumbered), T0))
+    begun = build(cup, evs + again[:1], draws=[LOTS], now=T0, reviews=[replay])
+    assert begun.matches["SF1"].outcome.state is ResultState.LIVE  # no longer anyone's next
+    assert next_doc(begun, "hall-1")["match"] != "SF1"
     ledger = build(cup, evs + again, draws=[LOTS], now=T0, reviews=[replay])
     result = ledger.matches["SF1"].outcome.result
     assert result is not None and result.winner == "Kaunas"
     assert ledger.matches["SF1"].outcome.state is ResultState.CONFIRMED
+    assert ledger.matches["SF1"].replay_above is None
+
+
+def test_a_replay_played_in_another_hall_continues_the_numbering_and_is_acked_there(
+        played_semi: Any) -> None:
+    """Issue 17: the replay moved to hall-3 (its journal holds nothing of SF1). Its `next`
+    says what to number above; the office stores the new game after hall-1's events and
+    tells hall-3 so in its own `acks` (a match's mark counts every hall's events)."""
+    svc, peer, store, db, cup_file = played_semi
+    assert run("review", "SF1", "--replay", "--reason", "replay ordered",
+               "--tournament", cup_file, "--db", db) == 0
+    for later, hall in (("F", "hall-1"), ("BR", "hall-2")):  # the semi must end before
+        assert run("reschedule", later, "--hall", hall, "--start", "2026-12-05 13:00",
+                   "--reason", "after the replay", "--tournament", cup_file, "--db", db) == 0
+    assert run("reschedule", "SF1", "--hall", "hall-3", "--start", "2026-12-05 11:45",
+               "--force", "--reason", "hall-1 is busy", "--tournament", cup_file,
+               "--db", db) == 0
+    peer.inbox += messages(svc.event.categories[0].tournament, "P5", "Tartu", "Jokerit",
+                           (1, 0))  # hall-3's match before the replay
+    svc.pump()
+    root = f"arena/v1/{svc.event.id}"
+    nxt = json.loads(peer.retained[f"{root}/hall-3/next"])
+    voided = max(e.seq for e in store.events("SF1"))
+    assert nxt["match"] == "SF1" and nxt["replay"] == {"above_seq": voided}
+    again = []
+    for sent in play("ice-hockey-2x20", "hall-3", Play("SF1", "Vilnius", "Kurbads", 0, 2,
+                                                     stage=CoreStage.PLAYOFF)):
+        seq = sent["seq"] + nxt["replay"]["above_seq"]
+        again.append(FakeMessage(f"{root}/hall-3/events", json.dumps(
+            dict(sent, seq=seq, event_id=wire.event_id("hall-3", "SF1", seq))).encode()))
+    peer.inbox += again
+    svc.pump()
+    assert svc.refused == 0
+    top = voided + len(again)
+    assert json.loads(peer.retained[f"{root}/hall-3/acks"])["matches"]["SF1"] == top
+    assert json.loads(peer.retained[f"{root}/hall-1/acks"])["matches"]["SF1"] == top
+    assert svc.ledger is not None
+    result = svc.ledger.matches["SF1"].outcome.result
+    assert result is not None and (result.home, result.away, result.winner) \
+        == ("Vilnius", "Kurbads", "Kurbads")
+    assert svc.ledger.pairings["F"].home == "Kurbads"
