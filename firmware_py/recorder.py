@@ -177,10 +177,9 @@ class Recorder:
         text, self-contained (a preset that extends another is kept resolved).
         ``replay_above``: the office's replay of a match this journal never held (another
         hall played it, or the journal was lost): its events number above that seq."""
-        match = Match(parse_journalled(journal_text(preset_toml, preset_source),
-                                       preset_source), setup)
+        match, record = _game(preset_toml, preset_source, setup, replay_above)
         recorder = cls(match, journal, wall=wall, boot_id=boot_id)
-        recorder._new_game(preset_toml, preset_source, setup, replay_above)
+        recorder._begin(record, replay_above)
         return recorder
 
     def replay(self, preset_toml: str, preset_source: str, setup: MatchSetup,
@@ -189,15 +188,12 @@ class Recorder:
         score and penalties from zero, the events numbered above ``above`` and above every
         seq this journal gave (the earlier games' events are kept and still sent). Journalled
         as a new setup record, so a restart rebuilds this game, not the voided one."""
-        self._new_game(preset_toml, preset_source, setup,
-                       max(above, self.match.state.seq))
+        floor = max(above, self.match.state.seq)
+        self.match, record = _game(preset_toml, preset_source, setup, floor)
+        self._begin(record, floor)
 
-    def _new_game(self, preset_toml: str, preset_source: str, setup: MatchSetup,
-                  replay_above: int | None) -> None:
-        preset_toml = journal_text(preset_toml, preset_source)
-        match = Match(parse_journalled(preset_toml, preset_source), setup)
-        record = setup_record(preset_toml, preset_source, setup, replay_above=replay_above)
-        self.match = match
+    def _begin(self, record: Record, replay_above: int | None) -> None:
+        """Journal a game's setup record; a replay numbers above ``replay_above``."""
         self.replay_above = replay_above
         if replay_above is not None:
             self.raise_seq(replay_above)
@@ -327,6 +323,14 @@ class Recorder:
             # Not the disk (that is kept in memory): an encoding bug. Nothing half-applied.
             self.match.restore(before)
             raise
+
+
+def _game(preset_toml: str, preset_source: str, setup: MatchSetup,
+          replay_above: int | None) -> tuple[Match, Record]:
+    """A fresh game and its setup record; the journal keeps the preset's whole text."""
+    preset_toml = journal_text(preset_toml, preset_source)
+    return (Match(parse_journalled(preset_toml, preset_source), setup),
+            setup_record(preset_toml, preset_source, setup, replay_above=replay_above))
 
 
 def replay_due(recorder: Recorder, above: int) -> bool:
