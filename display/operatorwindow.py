@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from firmware_py import words
+
 from . import colour as pal
 from . import fonts
 from ._pygame import pygame
@@ -38,12 +40,23 @@ def _words(value: object) -> str:
     return str(value).replace("_", " ")
 
 
-def entry_lines(entry: Mapping[str, Any] | None) -> list[Line]:
+def _say(view: Mapping[str, Any], name: str, **fields: object) -> str:
+    """The view's own word ``name`` (operator.* in the hall's language, firmware_py/
+    operatorview.py ``labels``); English if the view has none."""
+    said = view.get("words") or {}
+    text = said.get(name) if isinstance(said, Mapping) else None
+    text = str(text) if text is not None else str(words.word(f"operator.{name}"))
+    return text.format(**fields) if fields else text
+
+
+def entry_lines(entry: Mapping[str, Any] | None,
+                view: Mapping[str, Any] | None = None) -> list[Line]:
     """The keypad entry, whatever of its parts it carries (``prompt``, ``typed``,
-    ``keys``, or ``what``/``team``/``player``/``stage``/``kinds``)."""
+    ``keys``, ``head`` or ``what``/``team``/``player``/``stage``/``kinds``)."""
     if not entry:
-        return [Line("no entry in progress", QUIET, size=2)]
-    head = " ".join(str(entry[k]).upper() for k in ("what", "team") if entry.get(k))
+        return [Line(_say(view or {}, "no_entry"), QUIET, size=2)]
+    head = str(entry["head"]) if entry.get("head") else \
+        " ".join(str(entry[k]).upper() for k in ("what", "team") if entry.get(k))
     out = [Line(head, size=4)] if head else []
     if entry.get("prompt"):
         out.append(Line(str(entry["prompt"]), size=4))
@@ -58,45 +71,49 @@ def entry_lines(entry: Mapping[str, Any] | None) -> list[Line]:
 
 def operator_lines(view: Mapping[str, Any]) -> list[Line]:
     if view.get("match") is None:
-        return [Line("waiting for the scoreboard", QUIET)]
+        return [Line(_say(view, "waiting"), QUIET)]
     out: list[Line] = []
     feedback = view.get("feedback")
     if feedback:
-        word = "OK" if feedback.get("accepted") else "REFUSED:"
+        lang = str(view.get("language") or words.DEFAULT)
+        word = words.word("feedback.ok" if feedback.get("accepted") else "feedback.refused",
+                          lang if lang in words.LANGUAGES else words.DEFAULT)
         reason = f" {feedback['reason']}" if feedback.get("reason") else ""
         out.append(Line(f"{feedback.get('press', '')} {word}{reason}", pal.WHITE,
                         OK_BOX if feedback.get("accepted") else pal.FAULT_BOX, 3))
-    out += entry_lines(view.get("entry"))
+    out += entry_lines(view.get("entry"), view)
     teams, score = view.get("teams", {}), view.get("score", {})
     out.append(Line(f"{teams.get('home')} {score.get('home')} : {score.get('away')} "
                     f"{teams.get('away')}", size=3))
-    state = "RUNNING" if view.get("running") else "stopped"
-    horn = "  HORN" if view.get("horn") else ""
-    replay = "REPLAY  " if view.get("replay") else ""  # the office voided the result
-    out.append(Line(f"{replay}{view.get('phase')} {view.get('period')}  {view.get('clock')}  "
-                    f"{state}{horn}", pal.CLOCK, size=3))
+    state = _say(view, "running" if view.get("running") else "stopped")
+    horn = f"  {_say(view, 'horn')}" if view.get("horn") else ""
+    replay = f"{_say(view, 'replay')}  " if view.get("replay") else ""  # the office voided it
+    out.append(Line(f"{replay}{view.get('phase_text', view.get('phase'))} {view.get('period')}  "
+                    f"{view.get('clock')}  {state}{horn}", pal.CLOCK, size=3))
     office = view.get("office")
-    out.append(Line("no office" if office is None else
-                    f"office {'connected' if office.get('connected') else 'OFFLINE'}, "
-                    f"{office.get('unacked', 0)} not acknowledged", QUIET, size=2))
+    out.append(Line(_say(view, "no_office") if office is None else _say(
+        view, "office" if office.get("connected") else "office_offline",
+        n=office.get("unacked", 0)), QUIET, size=2))
     schedule = view.get("schedule")
     if schedule:  # README "The match day": how far behind, the suggested periods
         out.append(Line(str(schedule.get("text", "")),
                         pal.CLOCK if schedule.get("behind_ms", 0) > 0 else QUIET, size=2))
-    out.append(Line("last records", QUIET, size=2))
+    out.append(Line(_say(view, "records"), QUIET, size=2))
     for r in view.get("records", []):
         who = f" #{r['player']}" if r.get("player") is not None else ""
         kind = f" {_words(r['kind'])}" if r.get("kind") else ""
-        undo = "   < UNDO" if r.get("undo_next") else ""
-        out.append(Line(f"{r['seq']}  {r['what']} {r['team']}{who}{kind}  P{r['period']} "
-                        f"{r['clock']}{undo}", size=2))
-    out.append(Line("penalty kinds", QUIET, size=2))
-    out += [Line(f"{k['key']}  {_words(k['name'])}  {k['minutes']} min", size=2)
+        text = r.get("text") or f"{r['what']} {r['team']}{who}{kind}"
+        undo = f"   < {_say(view, 'undo')}" if r.get("undo_next") else ""
+        out.append(Line(f"{r['seq']}  {text}  P{r['period']} {r['clock']}{undo}", size=2))
+    out.append(Line(_say(view, "kinds"), QUIET, size=2))
+    out += [Line(f"{k['key']}  {k.get('text') or _words(k['name'])}  "
+                 f"{_say(view, 'minutes', n=k['minutes'])}", size=2)
             for k in view.get("kinds", [])]
     suspended = view.get("suspensions", {})
     for side in ("home", "away"):
-        players = ", ".join(f"#{p}" for p in suspended.get(side, [])) or "none"
-        out.append(Line(f"suspended {teams.get(side, side)}: {players}", size=2))
+        players = ", ".join(f"#{p}" for p in suspended.get(side, [])) or _say(view, "none")
+        out.append(Line(_say(view, "suspended_of", team=teams.get(side, side),
+                             players=players), size=2))
     return out
 
 

@@ -69,6 +69,7 @@ from firmware_py.core.catchup import catch_up, describe, due_end
 from firmware_py.core.commands import Command, Next, Stop
 from firmware_py.core.commands import Horn as HornCommand
 from firmware_py.core.entry import PickMatch, ScheduledChoice
+from firmware_py.core.errors import Reason, because
 from firmware_py.core.events import Event
 from firmware_py.core.match import Match
 from firmware_py.core.phase import Phase
@@ -222,7 +223,7 @@ class Daemon:
         self.options_layout: Any = None
         # The timekeeper's side: the last press's outcome, and the operator view's page and
         # window (README "The operator view").
-        self.feedback = Feedback()
+        self.feedback = Feedback(lang=self.config.display_language)
         self._shown_notice: Notice | None = None  # in the last frame drawn
         self.operator_web: OperatorWeb | None = None
         self.operator_window: OperatorWindow | None = None
@@ -352,7 +353,7 @@ class Daemon:
         cfg = self.config
         if cfg.operator.port is not None:
             try:
-                web = OperatorWeb(cfg.operator.bind, cfg.operator.port)
+                web = OperatorWeb(cfg.operator.bind, cfg.operator.port, cfg.display_language)
             except OSError as err:
                 kv(log, logging.ERROR, "operator page not served", bind=cfg.operator.bind,
                    port=cfg.operator.port, problem=str(err))
@@ -503,8 +504,9 @@ class Daemon:
         assert self.session is not None
         reason = self._pick_refusal(pick)
         if reason is not None:
-            kv(log, logging.WARNING, "next match not picked", match=pick.match, reason=reason)
-            self.feedback.note(f"NEXT MATCH {pick.match}", reason, pick.at)
+            kv(log, logging.WARNING, "next match not picked", match=pick.match,
+               reason=reason if isinstance(reason, str) else reason.text)
+            self.feedback.note(pick.match, reason, pick.at)
             self._dirty = True
             return
         assert self.schedule is not None
@@ -515,24 +517,26 @@ class Daemon:
            home=doc["teams"]["home"]["name"], away=doc["teams"]["away"]["name"])
         self._local_offer = None
         self._load_next(doc)
-        self.feedback.note(f"NEXT MATCH {pick.match}", None, pick.at)
+        self.feedback.note(pick.match, None, pick.at)
 
-    def _pick_refusal(self, pick: PickMatch) -> str | None:
+    def _pick_refusal(self, pick: PickMatch) -> Reason | str | None:
         assert self.session is not None
         if self.schedule is None:
-            return self.schedule_problem or "no schedule: [schedule] file in the config"
+            return self.schedule_problem or because(
+                "no_schedule", "no schedule: [schedule] file in the config")
         if self._office_next_seen and self.link is not None and self.link.connected:
-            return "the office sends the next match"
+            return because("office_sends", "the office sends the next match")
         if in_progress(self.match.state):
-            return "a match is in progress: pick after its final"
+            return because("in_progress", "a match is in progress: pick after its final")
         if not self.session.recorder.recording or self.session.damaged:
-            return "the journal must be written first"
+            return because("journal_first", "the journal must be written first")
         if pick.match == self.session.match_id:
-            return "already on the board"
+            return because("on_board", "already on the board")
         if pick.match in self._played or self.schedule.tournament.match(pick.match) is None:
-            return f"{pick.match} is not left in this hall's schedule"
+            return because("not_in_schedule", f"{pick.match} is not left in this hall's "
+                           "schedule", match=pick.match)
         if pick.home is not None and pick.home == pick.away:
-            return f"{pick.home} cannot play itself"
+            return because("plays_itself", f"{pick.home} cannot play itself", name=pick.home)
         return None
 
     def _start_script(self, path: Path, delay: int = 0) -> None:
@@ -774,8 +778,9 @@ class Daemon:
                 self._told(command, source, None)
                 return
             if command.name not in WHILE_DAMAGED:
-                reason = "the journal is damaged: hold NEXT to play on from what was read"
-                kv(log, logging.WARNING, "command refused", **fields, reason=reason)
+                reason = because("journal_damaged", "the journal is damaged: hold NEXT to play "
+                                 "on from what was read")
+                kv(log, logging.WARNING, "command refused", **fields, reason=reason.text)
                 self._told(command, source, reason)
                 return
         fed = self.session.recorder.command(
@@ -786,7 +791,7 @@ class Daemon:
             except OSError as err:  # the same failing disk: the game goes on
                 kv(log, logging.WARNING, "script progress not kept", line=line.line,
                    problem=str(err))
-        self._told(command, source, None if fed.refused is None else fed.refused.reason)
+        self._told(command, source, None if fed.refused is None else fed.refused.why)
         if fed.refused is not None:
             kv(log, logging.WARNING, "command refused", **fields, reason=fed.refused.reason)
         else:
@@ -800,7 +805,7 @@ class Daemon:
         if fed.events:
             self._journalled(fed.events)
 
-    def _told(self, command: Command, source: str, refused: str | None) -> None:
+    def _told(self, command: Command, source: str, refused: Reason | None) -> None:
         """The timekeeper sees what the press did in the next frame (README "The operator
         view"); a script line is no press."""
         if source not in PRESSES:
@@ -1031,7 +1036,7 @@ class Daemon:
         if replayed is not None:
             kv(log, logging.WARNING, "replay: the office voided the result, a fresh game",
                match=new.match_id, numbered_above=replayed)
-            self.feedback.note(f"REPLAY {new.match_id}", None, self.timeline.now())
+            self.feedback.note(new.match_id, None, self.timeline.now(), key="press.replay")
         if self.link is not None and not (self.link.outbox is not None
                                           and self.link.outbox.match == new.match_id):
             # (The match already the newest outbox's, replayed: that one sends on.)
@@ -1204,7 +1209,8 @@ class Daemon:
             at + self.frames.match_ns(SCHEDULE_VIEW_NS))
         view = operator_document(self.match, doc, notice=self.feedback.current(at), office=link,
                                  next_doc=self._loaded_next, schedule=schedule,
-                                 replay=self.replaying)
+                                 replay=self.replaying,
+                                 lang=self.config.display_language)
         if view == self._view_last:
             return
         self._view_last = view

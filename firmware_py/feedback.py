@@ -11,76 +11,80 @@ seconds).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
+from firmware_py import words
 from firmware_py.core.commands import Command
+from firmware_py.core.errors import Field, Reason
 from firmware_py.core.units import NS_PER_S
 
 SHOWN_NS = 4 * NS_PER_S  # real time: long enough to look up from the buttons and read it
 TICK, CROSS = "\u2713", "\u2717"
 REASON_CHARS = 48  # a reason longer than this is cut (the log keeps the whole sentence)
 
-# The core's refusals are sentences written for the log; the few long ones, as the table
-# reads them. Checked in order; the first whose pattern is found wins.
-_SHORT: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"time-outs are allowed only in the (\w+) stage, this is a (\w+) match"),
-     r"no time-outs in \2 games"),
-    (re.compile(r"the (\S+) rules have no time-outs"), "no time-outs in these rules"),
-    (re.compile(r"the (\S+) rules have no timed penalties"), "no timed penalties here"),
-    (re.compile(r"unknown kind '([^']*)' in \S+"), r"unknown penalty kind \1"),
-    (re.compile(r"the goal was scored in regulation and overtime"),
-     "overtime has begun: goal stands"),
-    (re.compile(r"the journal is damaged"), "journal damaged: hold NEXT"),
-    (re.compile(r"the clock is running: stop it first"), "stop the clock first"),
-    (re.compile(r"a time-out is taken with the game clock stopped"),
-     "stop the clock first"),
-    (re.compile(r"nothing follows the (\w+) phase by itself; press start"), "press START"),
-    (re.compile(r"the match is already over"), "match is over (undo first)"),
-    (re.compile(r"(\d+) ms is more than the (\d+) ms"), "clock beyond this period"),
-    # The shootout's order and bars (the log keeps the rule behind them).
-    (re.compile(r"(\w+) shoots first in round (\d+)"), r"\1 shoots first in round \2"),
-    (re.compile(r"(#\d+) \(\w+\) may not shoot: sent off"), r"\1 sent off: may not shoot"),
-    (re.compile(r"(#\d+) \(\w+\) may not shoot: his penalty"),
-     r"\1 still penalised: may not shoot"),
-)
+# A refusal's fields that name something the table words: the rest (numbers) as they are.
+_WORDED = {"phase": "feedback.phase.", "team": "feedback.team.", "other": "feedback.team.",
+           "stage": "feedback.stage.", "what": "feedback.what."}
 
 
-def short_reason(reason: str) -> str:
-    """``reason`` in a few words for the table (README "The operator view")."""
-    for pattern, short in _SHORT:
-        found = pattern.search(reason)
-        if found is not None:
-            return found.expand(short)
+def kind_word(kind: str, lang: str) -> str:
+    return words.kind(kind, lang)
+
+
+def _field(name: str, value: Field, lang: str) -> Field:
+    prefix = _WORDED.get(name)
+    if isinstance(value, str) and prefix is not None \
+            and prefix + value in words.table(words.DEFAULT):
+        return words.word(prefix + value, lang)
+    if name == "kind" and isinstance(value, str):
+        return kind_word(value, lang)
+    return value
+
+
+def short_reason(reason: Reason | str, lang: str = words.DEFAULT) -> str:
+    """``reason`` in a few words for the table (README "The operator view"), in ``lang``:
+    a core refusal by its key (``refused.<key>``); a sentence of the shell's own (a schedule
+    problem) as it is, cut to ``REASON_CHARS``."""
+    if isinstance(reason, Reason):
+        key = f"refused.{reason.key}"
+        if key in words.table(words.DEFAULT):
+            return words.word(key, lang, **{name: _field(name, value, lang)
+                                            for name, value in reason.fields})
+        reason = reason.text  # a key with no words yet: tests/test_feedback.py names it
     reason = reason.replace("_", " ")
     if len(reason) <= REASON_CHARS:
         return reason
     return reason[:REASON_CHARS - 1].rstrip(" ,;:") + "\u2026"
 
 
-def press_label(command: Command) -> str:
+def press_label(command: Command, lang: str = words.DEFAULT) -> str:
     """``GOAL HOME #12``, ``PENALTY AWAY #7 MINOR``, ``HORN OFF``: the press as its buttons
-    name it, from the command's own fields (so a new command needs no entry here)."""
+    name it, from the command's own fields (so a new command needs no entry here), in
+    ``lang`` (``press.*``; a command with no word of its own shows its name)."""
     fields: dict[str, Any] = command.to_json()
-    words = [{"timeout": "TIME-OUT", "set_clock": "SET CLOCK"}.get(
-        command.name, command.name.replace("_", " ").upper())]
+    english = words.table(words.DEFAULT)
+
+    def say(key: str, default: str) -> str:
+        return words.word(key, lang) if key in english else default
+
+    out = [say(f"press.{command.name}", command.name.replace("_", " ").upper())]
     if isinstance(fields.get("team"), str):
-        words.append(fields["team"].upper())
+        out.append(say(f"feedback.team.{fields['team']}", fields["team"].upper()))
     if fields.get("player") is not None:
-        words.append(f"#{fields['player']}")
+        out.append(f"#{fields['player']}")
     if isinstance(fields.get("kind"), str):
-        words.append(fields["kind"].replace("_", " ").upper())
+        out.append(kind_word(fields["kind"], lang).upper())
     if fields.get("coincidental"):
-        words.append("COINCIDENTAL")
+        out.append(words.word("press.coincidental", lang))
     if "scored" in fields:
-        words.append("SCORED" if fields["scored"] else "MISSED")
+        out.append(words.word("press.scored" if fields["scored"] else "press.missed", lang))
     if "on" in fields and not fields["on"]:
-        words.append("OFF")
+        out.append(words.word("press.off", lang))
     if isinstance(fields.get("ms"), int):
         seconds = -(-fields["ms"] // 1000)
-        words.append(f"{seconds // 60}:{seconds % 60:02d}")
-    return " ".join(words)
+        out.append(f"{seconds // 60}:{seconds % 60:02d}")
+    return " ".join(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +95,7 @@ class Notice:
     reason: str | None
     at: int  # match time of the press
     until: int  # match time it stops being shown
+    lang: str = words.DEFAULT  # the hall's language: the OK / REFUSED words
 
     @property
     def accepted(self) -> bool:
@@ -101,8 +106,9 @@ class Notice:
         without ``marks`` (a font with no ✓): ``GOAL HOME #12 OK`` /
         ``TIME-OUT HOME REFUSED: no time-outs in group games``."""
         if self.reason is None:
-            return f"{self.press} {TICK if marks else 'OK'}"
-        return f"{self.press} {CROSS if marks else 'REFUSED:'} {self.reason}"
+            return f"{self.press} {TICK if marks else words.word('feedback.ok', self.lang)}"
+        refused = CROSS if marks else words.word("feedback.refused", self.lang)
+        return f"{self.press} {refused} {self.reason}"
 
     def shorter(self) -> list[str]:
         """For a narrower line, shortest last: ``REFUSED: no time-outs in group games``,
@@ -110,7 +116,7 @@ class Notice:
         just made); ``GOAL HOME #12`` for an accepted one (its colour says OK)."""
         if self.reason is None:
             return [self.press]
-        return [f"REFUSED: {self.reason}", self.reason]
+        return [f"{words.word('feedback.refused', self.lang)} {self.reason}", self.reason]
 
     def to_json(self) -> dict[str, Any]:
         return {"press": self.press, "accepted": self.accepted, "reason": self.reason,
@@ -121,21 +127,29 @@ class Feedback:
     """The latest press's notice; a newer press replaces it, ``clear`` (a new key or button
     press: the timekeeper has moved on) takes it away at once."""
 
-    def __init__(self, shown_ns: int = SHOWN_NS) -> None:
+    def __init__(self, shown_ns: int = SHOWN_NS, lang: str = words.DEFAULT) -> None:
         self.shown_ns = shown_ns
+        self.lang = lang  # the hall's: [display] language
         self._notice: Notice | None = None
 
     def accepted(self, command: Command, at: int) -> Notice:
-        return self._set(Notice(press_label(command), None, at, at + self.shown_ns))
+        return self._set(Notice(press_label(command, self.lang), None, at,
+                                at + self.shown_ns, self.lang))
 
-    def refused(self, command: Command, reason: str, at: int) -> Notice:
-        return self._set(Notice(press_label(command), short_reason(reason), at,
-                                at + self.shown_ns))
+    def refused(self, command: Command, reason: Reason | str, at: int) -> Notice:
+        return self._set(Notice(press_label(command, self.lang),
+                                short_reason(reason, self.lang), at, at + self.shown_ns,
+                                self.lang))
 
-    def note(self, press: str, reason: str | None, at: int) -> Notice:
-        """The outcome of a press that is no core command (the schedule's next match)."""
-        return self._set(Notice(press, None if reason is None else short_reason(reason), at,
-                                at + self.shown_ns))
+    def note(self, press: str, reason: Reason | str | None, at: int,
+             key: str = "press.next_match") -> Notice:
+        """The outcome of a press that is no core command (the schedule's next match, or
+        a replay the office ordered: ``key`` a word of the tables, with the match's name
+        ``press``)."""
+        label = words.word(key, self.lang, match=press)
+        return self._set(Notice(label, None if reason is None else
+                                short_reason(reason, self.lang), at, at + self.shown_ns,
+                                self.lang))
 
     def clear(self) -> None:
         self._notice = None

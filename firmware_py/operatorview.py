@@ -25,6 +25,13 @@ Shape (README "The operator view")::
      "schedule": null | {"behind_ms": 720000, "periods": 3, "period_ms": 660000,
                          "clock_ms": null, "text": "BEHIND SCHEDULE BY 12 MIN: ..."}}
                          # README "The match day": a suggestion, never applied
+     "language": "cs",   # the hall's ([display] language): every text below is in it
+     "phase_text": "perioda",  # the phase, worded; each record has its "text"
+     "words": {"waiting": "...", ...}}   # the page's and window's own labels (operator.*)
+
+The entry's ``prompt`` and ``keys`` are worded in the hall's language from the phrases the
+keypad gives (``entry.say``), and its ``head`` says what is entered; the state document's
+entry stays English (README 4.3).
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from firmware_py import words
 from firmware_py.core.match import Match
 from firmware_py.feedback import Notice
 from firmware_py.outputs import clock_text
@@ -45,7 +53,8 @@ def operator_document(match: Match, state: Mapping[str, Any], *,
                       office: tuple[bool, int] | None = None,
                       next_doc: Mapping[str, Any] | None = None,
                       schedule: Mapping[str, Any] | None = None,
-                      records: int = RECORDS, replay: bool = False) -> dict[str, Any]:
+                      records: int = RECORDS, replay: bool = False,
+                      lang: str = words.DEFAULT) -> dict[str, Any]:
     """The operator view for ``state`` (the state document of the frame just drawn, with
     its ``entry``). ``office``: (connected, events not yet acknowledged), None without an
     office; ``next_doc``: the office's ``next`` of the match on the board, whose
@@ -58,6 +67,7 @@ def operator_document(match: Match, state: Mapping[str, Any], *,
     listed = _records(match)[:records]
     for record in listed:
         record["undo_next"] = top is not None and record["seq"] == top.seq
+        record["text"] = record_text(record, lang)
     teams = state.get("teams", {})
     return {
         "match": state.get("match"),
@@ -72,8 +82,9 @@ def operator_document(match: Match, state: Mapping[str, Any], *,
         "running": bool(state.get("running")),
         "horn": bool(state.get("horn")),
         "feedback": None if notice is None else notice.to_json(),
-        "entry": state.get("entry"),
-        "kinds": [{"key": i, "name": kind.name, "minutes": kind.recorded_minutes}
+        "entry": worded_entry(state.get("entry"), lang),
+        "kinds": [{"key": i, "name": kind.name, "text": words.kind(kind.name, lang),
+                   "minutes": kind.recorded_minutes}
                   for i, kind in enumerate(match.preset.penalties.kinds.values(), start=1)],
         "records": listed,
         "undo": None if top is None else {"seq": top.seq, "what": top.kind.value},
@@ -81,7 +92,60 @@ def operator_document(match: Match, state: Mapping[str, Any], *,
         "suspensions": suspended_players(next_doc, str(state.get("match"))),
         "schedule": None if schedule is None else dict(schedule),
         "replay": replay,
+        "language": lang,
+        "phase_text": _word(f"operator.phase.{state.get('phase')}", lang,
+                            str(state.get("phase"))),
+        "words": labels(lang),
     }
+
+
+def labels(lang: str) -> dict[str, str]:
+    """The page's and the window's own words (``operator.*``), by their short names; the
+    ones with fields (``office``, ``minutes``, ...) keep their ``{field}`` for the view."""
+    english = words.table(words.DEFAULT)
+    out = {}
+    for key in english:
+        if key.startswith("operator.") and not key.startswith("operator.phase."):
+            text = words.table(lang).get(key) if lang != words.DEFAULT else None
+            out[key.removeprefix("operator.")] = text if text is not None else english[key]
+    return out
+
+
+def _word(key: str, lang: str, default: str) -> str:
+    return words.word(key, lang) if key in words.table(words.DEFAULT) else default
+
+
+def record_text(record: Mapping[str, Any], lang: str) -> str:
+    """``goal home #12``, ``penalty away #7 double minor``: a record in ``lang``."""
+    what = _word(f"operator.{record['what']}", lang, str(record["what"]))
+    team = _word(f"feedback.team.lower.{record['team']}", lang, str(record["team"]))
+    out = f"{what} {team}"
+    if record.get("player") is not None:
+        out += f" #{record['player']}"
+    if record.get("kind"):
+        out += f" {words.kind(str(record['kind']), lang)}"
+    return out
+
+
+def worded_entry(entry: Any, lang: str) -> Any:
+    """The keypad's pending entry for the view: its prompt and keys worded in ``lang``
+    from the keypad's phrases (``say``), and a ``head`` (what, whose) in that language."""
+    if not isinstance(entry, Mapping):
+        return entry
+    out = {k: v for k, v in entry.items() if k != "say"}
+    head = [_word(f"entry.what.{entry.get('what')}", lang, str(entry.get("what") or ""))]
+    if entry.get("team"):
+        head.append(_word(f"entry.team.{entry['team']}", lang, str(entry["team"]).upper()))
+    out["head"] = " ".join(h for h in head if h)
+    said = entry.get("say")
+    if isinstance(said, Mapping):
+        if said.get("prompt") is not None:
+            out["prompt"] = words.phrase(said["prompt"], lang)
+        keyed = said.get("keys")
+        if isinstance(keyed, list):
+            out["keys"] = [[pair[0], words.phrase(pair[1], lang)] for pair in keyed
+                           if isinstance(pair, list | tuple) and len(pair) == 2]
+    return out
 
 
 def _records(match: Match) -> list[dict[str, Any]]:

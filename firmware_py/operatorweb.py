@@ -25,12 +25,15 @@ from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit
 
+from firmware_py import words
+from firmware_py.operatorview import labels
 from firmware_py.serverthread import ServerThread
 
 log = logging.getLogger("firmware_py.operator")
 
 EMPTY: dict[str, Any] = {"match": None, "feedback": None, "entry": None, "kinds": [],
-                         "records": [], "suspensions": {"home": [], "away": []}}
+                         "records": [], "suspensions": {"home": [], "away": []},
+                         "language": words.DEFAULT, "words": labels(words.DEFAULT)}
 PAGE_CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
             "connect-src 'self'; base-uri 'none'; form-action 'none'")
 
@@ -60,21 +63,31 @@ def _words(name: str) -> str:
     return name.replace("_", " ")
 
 
-def entry_html(entry: Mapping[str, Any] | None) -> str:
+def _say(doc: Mapping[str, Any], name: str, **fields: object) -> str:
+    """The view's own word ``name`` (operator.* in the hall's language), English if absent."""
+    said = doc.get("words") or {}
+    text = said.get(name) if isinstance(said, Mapping) else None
+    text = str(text) if text is not None else str(labels(words.DEFAULT).get(name, name))
+    return text.format(**fields) if fields else text
+
+
+def entry_html(entry: Mapping[str, Any] | None, doc: Mapping[str, Any] | None = None) -> str:
     """The keypad entry, whatever of its parts it has (``prompt``, ``typed``, ``keys``,
-    ``what``/``team``/``player``/``stage``/``kinds``): shown generically, so a richer
-    keypad grammar needs nothing here."""
+    ``head`` or ``what``/``team``/``player``/``stage``/``kinds``): shown generically, so a
+    richer keypad grammar needs nothing here. ``doc``: the view, for its words."""
+    doc = doc or {}
     if not entry:
-        return '<p class="quiet">no entry in progress</p>'
-    head = " ".join(_e(entry.get(k)).upper() for k in ("what", "team") if entry.get(k))
-    parts = [f'<p class="big">{head or "ENTRY"}</p>'] if head or not entry.get("prompt") \
-        else []
+        return f'<p class="quiet">{_e(_say(doc, "no_entry"))}</p>'
+    head = _e(entry["head"]) if entry.get("head") else \
+        " ".join(_e(entry.get(k)).upper() for k in ("what", "team") if entry.get(k))
+    parts = [f'<p class="big">{head or _e(_say(doc, "entry"))}</p>'] \
+        if head or not entry.get("prompt") else []
     if entry.get("prompt"):
         parts.append(f'<p class="big">{_e(entry["prompt"])}</p>')
     typed = entry.get("typed", entry.get("player"))
     parts.append(f'<p class="typed">{_e(typed) if typed not in (None, "") else "_"}</p>')
     if entry.get("stage"):
-        parts.append(f'<p class="quiet">next: {_e(entry["stage"])}</p>')
+        parts.append(f'<p class="quiet">{_e(_say(doc, "next", stage=entry["stage"]))}</p>')
     keys = entry.get("keys") or [[k.split(" ", 1)[0], k.split(" ", 1)[-1]]
                                  for k in entry.get("kinds") or [] if isinstance(k, str)]
     if keys:
@@ -94,38 +107,49 @@ def feedback_html(feedback: Mapping[str, Any] | None) -> str:
 def body_html(doc: Mapping[str, Any]) -> str:
     """The page's content for ``doc``; the script below draws the same from the JSON."""
     if doc.get("match") is None:
-        return '<p class="quiet">waiting for the scoreboard</p>'
+        return f'<p class="quiet">{_e(_say(doc, "waiting"))}</p>'
     teams, score = doc.get("teams", {}), doc.get("score", {})
     office = doc.get("office")
-    link = "no office" if office is None else (
-        f"office {'connected' if office.get('connected') else 'OFFLINE'}, "
-        f"{office.get('unacked', 0)} not acknowledged")
+    link = _say(doc, "no_office") if office is None else _say(
+        doc, "office" if office.get("connected") else "office_offline",
+        n=office.get("unacked", 0))
     records = "".join(
-        f"<tr><td>{_e(r['seq'])}</td><td>{_e(r['what'])} {_e(r['team'])}"
-        f"{' #' + _e(r['player']) if r.get('player') is not None else ''}"
-        f"{' ' + _e(_words(r['kind'])) if r.get('kind') else ''}</td>"
-        f"<td>P{_e(r['period'])} {_e(r['clock'])}</td>"
-        f"<td>{'UNDO' if r.get('undo_next') else ''}</td></tr>"
+        f"<tr><td>{_e(r['seq'])}</td><td>{_e(r['text']) if r.get('text') else _record(r)}"
+        f"</td><td>P{_e(r['period'])} {_e(r['clock'])}</td>"
+        f"<td>{_e(_say(doc, 'undo')) if r.get('undo_next') else ''}</td></tr>"
         for r in doc.get("records", []))
-    kinds = "".join(f"<tr><th>{_e(k['key'])}</th><td>{_e(_words(k['name']))}</td>"
-                    f"<td>{_e(k['minutes'])} min</td></tr>" for k in doc.get("kinds", []))
+    kinds = "".join(f"<tr><th>{_e(k['key'])}</th><td>{_e(k.get('text') or _words(k['name']))}"
+                    "</td>"
+                    f"<td>{_e(_say(doc, 'minutes', n=k['minutes']))}</td></tr>"
+                    for k in doc.get("kinds", []))
     suspended = doc.get("suspensions", {})
     banned = " ".join(
         f"{_e(teams.get(side, side))}: "
-        f"{', '.join('#' + _e(p) for p in suspended.get(side, [])) or 'none'}."
+        f"{', '.join('#' + _e(p) for p in suspended.get(side, [])) or _e(_say(doc, 'none'))}."
         for side in ("home", "away"))
+    running = _say(doc, "running" if doc.get("running") else "stopped")
+    horn = f"  {_say(doc, 'horn')}" if doc.get("horn") else ""
     return (
         f'<section id="feedback">{feedback_html(doc.get("feedback"))}</section>'
-        f'<section id="entry">{entry_html(doc.get("entry"))}</section>'
+        f'<section id="entry">{entry_html(doc.get("entry"), doc)}</section>'
         f'<section id="game"><p class="big">{_e(teams.get("home"))} {_e(score.get("home"))}'
         f' : {_e(score.get("away"))} {_e(teams.get("away"))}</p>'
-        f'<p>{_e(doc.get("match"))} {_e(doc.get("phase"))} {_e(doc.get("period"))}  '
-        f'<b>{_e(doc.get("clock"))}</b> {"RUNNING" if doc.get("running") else "stopped"}'
-        f'{"  HORN" if doc.get("horn") else ""}</p><p class="quiet">{_e(link)}</p>'
+        f'<p>{_e(doc.get("match"))} {_e(doc.get("phase_text", doc.get("phase")))} '
+        f'{_e(doc.get("period"))}  <b>{_e(doc.get("clock"))}</b> {_e(running)}{_e(horn)}</p>'
+        f'<p class="quiet">{_e(link)}</p>'
         f'{schedule_html(doc.get("schedule"))}</section>'
-        f'<section id="records"><h2>last records</h2><table>{records}</table></section>'
-        f'<section id="kinds"><h2>penalty kinds</h2><table>{kinds}</table></section>'
-        f'<section id="suspended"><h2>suspended</h2><p>{banned}</p></section>')
+        f'<section id="records"><h2>{_e(_say(doc, "records"))}</h2><table>{records}</table>'
+        '</section>'
+        f'<section id="kinds"><h2>{_e(_say(doc, "kinds"))}</h2><table>{kinds}</table>'
+        '</section>'
+        f'<section id="suspended"><h2>{_e(_say(doc, "suspended"))}</h2><p>{banned}</p>'
+        '</section>')
+
+
+def _record(r: Mapping[str, Any]) -> str:
+    return (f"{_e(r['what'])} {_e(r['team'])}"
+            f"{' #' + _e(r['player']) if r.get('player') is not None else ''}"
+            f"{' ' + _e(_words(r['kind'])) if r.get('kind') else ''}")
 
 
 def schedule_html(schedule: Mapping[str, Any] | None) -> str:
@@ -154,10 +178,11 @@ SCRIPT = resources.files("firmware_py").joinpath("operatorpage.js").read_text(en
 
 
 def page(doc: Mapping[str, Any]) -> bytes:
+    lang = str(doc.get("language") or words.DEFAULT)
     return (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        f'<!doctype html><html lang="{_e(lang)}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
-        f'<title>Scoreboard: timekeeper</title><style>{STYLE}'
+        f'<title>{_e(_say(doc, "title"))}</title><style>{STYLE}'
         '.lost #view{opacity:.4}</style></head>'
         f'<body><main id="view">{body_html(doc)}</main><script>{SCRIPT}</script>'
         '</body></html>').encode()
@@ -229,9 +254,9 @@ class _Handler(BaseHTTPRequestHandler):
 class OperatorWeb(ServerThread):
     """The page's server on its own thread; ``port=0`` picks a free one (read ``port``)."""
 
-    def __init__(self, host: str, port: int) -> None:
+    def __init__(self, host: str, port: int, lang: str = words.DEFAULT) -> None:
         server = _Server((host, port), _Handler)
-        server.snapshot = Snapshot(EMPTY)
+        server.snapshot = Snapshot({**EMPTY, "language": lang, "words": labels(lang)})
         self._page_server = server
         super().__init__(server, "operator-page", poll_s=0.2)
 

@@ -62,6 +62,7 @@ from .commands import (
     Undo,
 )
 from .phase import Team
+from .prompts import ENGLISH, Phrase, english, say
 from .units import Nanos, seconds
 from .values import MatchState
 
@@ -70,19 +71,16 @@ CLOCK_DIGITS = 4  # mmss before the dot
 DEFAULT_TIMEOUT = seconds(5)
 RECENT = 20  # records the cancel list offers, newest first
 
-# The menu: every console action but the menu itself, numbered from 1 in this order.
-MENU: tuple[tuple[str, str], ...] = (
-    ("start_stop", "start/stop"), ("horn", "horn"),
-    ("goal_home", "goal home"), ("goal_away", "goal away"),
-    ("penalty_home", "penalty home"), ("penalty_away", "penalty away"),
-    ("timeout_home", "time-out home"), ("timeout_away", "time-out away"),
-    ("shot_home", "shot home"), ("shot_away", "shot away"),
-    ("set_clock", "set clock"), ("end", "end period/break"),
-    ("forfeit_home", "forfeit: home loses"), ("forfeit_away", "forfeit: away loses"),
-    ("cancel", "cancel/correct"), ("next", "next"), ("undo", "undo"),
+# The menu: every console action but the menu itself, numbered from 1 in this order; its
+# labels are phrases (prompts.ENGLISH "menu.<id>"), worded by the shell.
+MENU_IDS: tuple[str, ...] = (
+    "start_stop", "horn", "goal_home", "goal_away", "penalty_home", "penalty_away",
+    "timeout_home", "timeout_away", "shot_home", "shot_away", "set_clock", "end",
+    "forfeit_home", "forfeit_away", "cancel", "next", "undo",
     # Added last: the numbers above are on the timekeepers' cards.
-    ("schedule", "next match from the schedule"),
+    "schedule",
 )
+MENU: tuple[tuple[str, str], ...] = tuple((i, ENGLISH[f"menu.{i}"]) for i in MENU_IDS)
 
 
 class EntryWhat(StrEnum):
@@ -164,11 +162,20 @@ class Record:
     clock_ms: int
 
     def label(self) -> str:
+        return english(self.phrase())
+
+    def phrase(self, *, upper: bool = False) -> Phrase:
+        """``goal home #12 P2 12:34`` (``upper``: in capitals, as a prompt's head)."""
         total = (self.clock_ms + 999) // 1000
-        who = f"#{self.player}" if self.player is not None else "#?"
-        kind = f" {self.kind}" if self.kind else ""
-        return (f"{self.what} {self.team.value} {who}{kind} "
-                f"P{self.period} {total // 60}:{total % 60:02d}")
+        what = say(f"{'what' if upper else 'record.what'}.{self.what}")
+        side = say(f"{'team' if upper else 'side'}.{self.team.value}")
+        fields: dict[str, str | int | Phrase] = {
+            "what": what, "side": side, "period": self.period,
+            "player": f"#{self.player}" if self.player is not None else "#?",
+            "time": f"{total // 60}:{total % 60:02d}"}
+        if self.kind:
+            return say("record.kind", kind=self.kind.upper() if upper else self.kind, **fields)
+        return say("record", **fields)
 
 
 def records_of(state: MatchState) -> tuple[Record, ...]:
@@ -513,87 +520,101 @@ class KeypadEntry:
             out["kinds"] = [f"{i} {k}" for i, k in enumerate(self.kinds, start=1)]
             out["coincidental"] = entry.coincidental
         prompt, typed, keys = self._explain(entry)
-        out.update(prompt=prompt, typed=typed, keys=[list(k) for k in keys])
+        # English as before (README 4.3); ``say``: the same as phrases, for the shell to word
+        # in the hall's language (firmware_py/core/prompts.py).
+        out.update(prompt=english(prompt), typed=typed,
+                   keys=[[k, english(does)] for k, does in keys],
+                   say={"prompt": prompt.to_json(),
+                        "keys": [[k, does.to_json()] for k, does in keys]})
         return out
 
-    def _explain(self, e: Entry) -> tuple[str, str, list[tuple[str, str]]]:
-        side = f" {e.team.value.upper()}" if e.team else ""
-        head = f"{e.what.value.replace('_', ' ').upper()}{side}"
-        number = f"#{e.digits}" if e.digits else "no number"
-        erase = ("backspace", "erase")
-        drop = ("escape", "cancel")
+    def _explain(self, e: Entry) -> tuple[Phrase, str, list[tuple[str, Phrase]]]:
+        what = say(f"what.{e.what.value}")
+        team = say(f"team.{e.team.value}") if e.team else None
+        head = say("head", what=what) if team is None else \
+            say("head.coincidental" if e.coincidental else "head.team", what=what, team=team)
+        number = say("number", n=e.digits) if e.digits else say("no_number")
+        erase = ("backspace", say("key.erase"))
+        drop = ("escape", say("key.cancel"))
         stage = e.stage
-        flag = ("dot", "coincidental " + ("off" if e.coincidental else "on"))
-        if e.coincidental:
-            head += " COINCIDENTAL"
+        flag = ("dot", say("key.coincidental_off" if e.coincidental else "key.coincidental_on"))
         if stage is EntryStage.NUMBER:
             who = {EntryWhat.GOAL: "scorer", EntryWhat.SHOT: "shooter"}.get(e.what, "player")
+            prompt = say(f"prompt.{who}", head=head)
             if e.what is EntryWhat.PENALTY:
-                nxt = "choose the kind" if len(self.kinds) > 1 else \
-                    f"{self.kinds[0] if self.kinds else 'penalty'} {number}"
-                return (f"{head}: {who}", e.digits,
-                        [("0-9", f"{who}'s number"), flag, ("enter", nxt), erase, drop])
-            nxt = "scored or missed next" if e.what is EntryWhat.SHOT else \
-                f"goal {number}" if e.digits else "goal, no scorer"
-            return f"{head}: {who}", e.digits, [("0-9", f"{who}'s number"), ("enter", nxt),
-                                                erase, drop]
+                nxt = say("key.choose_kind") if len(self.kinds) > 1 else \
+                    say("key.penalty", kind=self.kinds[0] if self.kinds else "penalty",
+                        number=number)
+                return (prompt, e.digits,
+                        [("0-9", say(f"key.{who}")), flag, ("enter", nxt), erase, drop])
+            nxt = say("key.scored_or_missed") if e.what is EntryWhat.SHOT else \
+                say("key.goal", number=number) if e.digits else say("key.goal_no_scorer")
+            return prompt, e.digits, [("0-9", say(f"key.{who}")), ("enter", nxt), erase, drop]
         if stage is EntryStage.KIND:
-            listed = self._numbered(e.choice, [k.replace("_", " ") for k in self.kinds])
+            listed = self._numbered(e.choice, [say("key.kind", kind=k) for k in self.kinds])
             typed = self._typed_choice(e, len(self.kinds))
-            default = self.kinds[typed - 1 if typed else 0].replace("_", " ")
-            return (f"{head} {number}: kind", e.choice,
+            default = say("key.kind", kind=self.kinds[typed - 1 if typed else 0])
+            return (say("prompt.kind", head=head, number=number), e.choice,
                     [*listed, ("enter", default), flag,
-                     ("backspace", "erase" if e.choice else "back to the number"), drop])
+                     ("backspace", say("key.erase" if e.choice else "key.back_to_number")),
+                     drop])
         if stage is EntryStage.OUTCOME:
-            return (f"{head} {number}: scored?", "",
-                    [("1", "scored"), ("0", "missed"), ("enter", "scored"),
-                     ("backspace", "back to the shooter"), drop])
+            return (say("prompt.outcome", head=head, number=number), "",
+                    [("1", say("key.scored")), ("0", say("key.missed")),
+                     ("enter", say("key.scored")), ("backspace", say("key.back_to_shooter")),
+                     drop])
         if stage is EntryStage.CLOCK:
             shown = _clock_text(e.digits)
-            return ("SET CLOCK: m:ss.t", shown if e.digits else "",
-                    [("0-9", "digits fill from the right"), ("dot", "tenths follow"),
-                     ("enter", f"set the clock to {shown}" if e.digits else "type a time first"),
+            return (say("prompt.clock"), shown if e.digits else "",
+                    [("0-9", say("key.digits")), ("dot", say("key.tenths")),
+                     ("enter", say("key.set_clock", time=shown) if e.digits
+                      else say("key.type_time")),
                      erase, drop])
         if stage is EntryStage.CONFIRM:
-            what = {EntryWhat.END: "end the period or break now",
-                    EntryWhat.NEXT: "next", EntryWhat.UNDO: "undo the last action",
-                    EntryWhat.FORFEIT: f"forfeit: {e.team.value if e.team else ''} loses 0:5"}
-            return f"{head}: enter confirms", "", [("enter", what[e.what]), drop]
+            side = say(f"side.{e.team.value}") if e.team else ""
+            does = {EntryWhat.END: say("key.end"), EntryWhat.NEXT: say("key.next"),
+                    EntryWhat.UNDO: say("key.undo"),
+                    EntryWhat.FORFEIT: say("key.forfeit", side=side)}
+            return say("prompt.confirm", head=head), "", [("enter", does[e.what]), drop]
         if stage is EntryStage.LIST:
-            listed = self._numbered(e.choice, [r.label() for r in self.records])
-            enter = [("enter", "pick it")] if self._typed_choice(e, len(self.records)) else []
-            prompt = "CANCEL/CORRECT: which record" if self.records else \
-                "CANCEL/CORRECT: no goal or penalty on record"
+            listed = self._numbered(e.choice, [r.phrase() for r in self.records])
+            enter = [("enter", say("key.pick"))] if self._typed_choice(
+                e, len(self.records)) else []
+            prompt = say("prompt.records" if self.records else "prompt.no_records")
             return prompt, e.choice, [*listed, *enter, erase, drop]
         if stage is EntryStage.RECORD:
             assert e.record is not None
-            act = f"correct to #{e.digits}" if e.digits else "cancel it"
-            return (f"{e.record.label().upper()}: enter cancels, a number corrects", e.digits,
-                    [("enter", act), ("0-9", "new number"),
-                     ("backspace", "erase" if e.digits else "back to the list"), drop])
+            act = say("key.correct", n=e.digits) if e.digits else say("key.cancel_record")
+            return (say("prompt.record", record=e.record.phrase(upper=True)), e.digits,
+                    [("enter", act), ("0-9", say("key.new_number")),
+                     ("backspace", say("key.erase" if e.digits else "key.back_to_list")),
+                     drop])
         if stage is EntryStage.CHOICE:
-            listed = self._numbered(e.choice, [label for _, label in MENU])
-            enter = [("enter", "pick it")] if self._typed_choice(e, len(MENU)) else []
-            return "MENU: action", e.choice, [*listed, *enter, erase, drop]
+            listed = self._numbered(e.choice, [say(f"menu.{i}") for i in MENU_IDS])
+            enter = [("enter", say("key.pick"))] if self._typed_choice(e, len(MENU)) else []
+            return say("prompt.menu"), e.choice, [*listed, *enter, erase, drop]
         if stage is EntryStage.MATCH:
-            listed = self._numbered(e.choice, [c.label for c in self.schedule])
-            enter = [("enter", "load it")] if self._typed_choice(e, len(self.schedule)) else []
-            prompt = "NEXT MATCH: which" if self.schedule else \
-                "NEXT MATCH: no match left in the schedule"
+            listed = self._numbered(e.choice, [say("key.as_shown", name=c.label)
+                                               for c in self.schedule])
+            enter = [("enter", say("key.load"))] if self._typed_choice(
+                e, len(self.schedule)) else []
+            prompt = say("prompt.matches" if self.schedule else "prompt.no_matches")
             return prompt, e.choice, [*listed, *enter, erase, drop]
         if stage in (EntryStage.HOME_TEAM, EntryStage.AWAY_TEAM):
             assert e.picked is not None
             side = "home" if stage is EntryStage.HOME_TEAM else "away"
-            listed = self._numbered(e.choice, list(self.teams))
+            listed = self._numbered(e.choice, [say("key.as_shown", name=t) for t in self.teams])
             typed = self._typed_choice(e, len(self.teams))
-            keep = self.teams[typed - 1] if typed else "keep the name shown"
-            return (f"{e.picked.match} TEAMS NOT KNOWN: {side} team", e.choice,
-                    [*listed, ("enter", keep),
-                     ("backspace", "erase" if e.choice else "back"), drop])
-        return "HORN: any key stops it", "", [("any", "horn off")]
+            keep = say("key.as_shown", name=self.teams[typed - 1]) if typed else \
+                say("key.keep_name")
+            return (say("prompt.team", match=e.picked.match, side=say(f"side.{side}")),
+                    e.choice, [*listed, ("enter", keep),
+                               ("backspace", say("key.erase" if e.choice else "key.back")),
+                               drop])
+        return say("prompt.horn"), "", [("any", say("key.horn_off"))]
 
     @staticmethod
-    def _numbered(typed: str, labels: Sequence[str]) -> list[tuple[str, str]]:
+    def _numbered(typed: str, labels: Sequence[Phrase]) -> list[tuple[str, Phrase]]:
         """The numbered choices still reachable from what was typed."""
         return [(str(n), label) for n, label in enumerate(labels, start=1)
                 if str(n).startswith(typed)]

@@ -32,26 +32,30 @@ from .commands import (
     Timeout,
     Undo,
 )
+from .errors import Reason, because
 from .phase import Phase
 
-# A cell: None where the command is allowed, else why not ("{phase}" is the phase's name).
-Cell = str | None
+# A cell: None where the command is allowed, else why not ("{phase}" is the phase's name;
+# the key is the table's few words for it, see errors.Reason).
+Cell = Reason | None
 OK: Final = None
 
 # Why not, one name each, so that the table below fits on a screen.
-NO_CLOCK: Final = "there is no game clock in the {phase} phase"
-STOPPED: Final = "the clock is already stopped"
-BREAK_RUNS: Final = ("the break clock runs by itself; use next or end to end the break, "
-                     "set_clock to correct it")
-NO_GOAL: Final = "no goal can be scored in the {phase} phase"
-SHOTS_ONLY: Final = "in the shootout, record shots (shot, scored: true)"
-NO_TIMEOUT: Final = "no time-out in the {phase} phase"
-NO_SHOTS: Final = "no shootout is on (the match is in the {phase} phase)"
-DECIDED: Final = "the match is over (final phase): the shootout, if any, is decided"
-NO_NEXT: Final = "nothing follows the {phase} phase by itself"
-PRESS_START: Final = "nothing follows the {phase} phase by itself; press start to begin"
-NO_END: Final = "there is no period or break to end in the {phase} phase"
-OVER: Final = "the match is already over (undo first to change it)"
+NO_CLOCK: Final = because("no_clock", "there is no game clock in the {phase} phase")
+STOPPED: Final = because("stopped", "the clock is already stopped")
+BREAK_RUNS: Final = because("break_runs", "the break clock runs by itself; use next or end "
+                            "to end the break, set_clock to correct it")
+NO_GOAL: Final = because("no_goal", "no goal can be scored in the {phase} phase")
+SHOTS_ONLY: Final = because("shots_only", "in the shootout, record shots (shot, scored: true)")
+NO_TIMEOUT: Final = because("no_timeout", "no time-out in the {phase} phase")
+NO_SHOTS: Final = because("no_shots", "no shootout is on (the match is in the {phase} phase)")
+DECIDED: Final = because("decided", "the match is over (final phase): the shootout, if any, "
+                         "is decided")
+NO_NEXT: Final = because("no_next", "nothing follows the {phase} phase by itself")
+PRESS_START: Final = because("press_start", "nothing follows the {phase} phase by itself; "
+                             "press start to begin")
+NO_END: Final = because("no_end", "there is no period or break to end in the {phase} phase")
+OVER: Final = because("over", "the match is already over (undo first to change it)")
 
 COLUMNS: Final = tuple(Phase)
 
@@ -80,14 +84,16 @@ TABLE: Final[Mapping[type[Command], Mapping[Phase, Cell]]] = {
     command: dict(zip(COLUMNS, row, strict=True)) for command, row in GRID.items()
 }
 
-UNSUPPORTED: Final = "not supported by this version of the scoreboard"
+UNSUPPORTED: Final = because("unsupported", "not supported by this version of the scoreboard")
 
 
-def refusal(command: Command, phase: Phase) -> str | None:
+def refusal(command: Command, phase: Phase) -> Reason | None:
     """Why ``command`` is refused in ``phase`` whatever else holds, or ``None`` if the phase
     allows it (its handler may still refuse it for another reason)."""
     row = TABLE.get(type(command))
     if row is None:
         return UNSUPPORTED
     cell = row[phase]
-    return None if cell is None else cell.format(phase=phase.value)
+    if cell is None:
+        return None
+    return because(cell.key, cell.text.format(phase=phase.value), phase=phase.value)

@@ -44,7 +44,7 @@ from .commands import (
     Timeout,
     Undo,
 )
-from .errors import Refused
+from .errors import Reason, Refused, because
 from .events import Event, EventKind
 from .gameclock import GameClock
 from .penalties import Change, ShiftEnd
@@ -370,7 +370,7 @@ class Match:
     def _start(self, step: _Step, cmd: Start, at: Nanos) -> None:
         s = step.state
         if s.clock.running and s.phase.is_play:
-            raise Refused("start", "the clock is already running")
+            raise Refused("start", because("running", "the clock is already running"))
         if s.timeout is not None:
             self._end_timeout(step, at, early=True)  # play resumes: the time-out is over
         if s.phase.is_break:
@@ -379,7 +379,8 @@ class Match:
         elif s.phase is Phase.PREGAME:
             unknown = [t.name for t in (self.setup.home, self.setup.away) if t.placeholder]
             if unknown:
-                raise Refused("start", f"teams not known: {', '.join(unknown)}")
+                raise Refused("start", because("teams_unknown", f"teams not known: "
+                                               f"{', '.join(unknown)}"))
             step.enter(Phase.PERIOD)
         s = step.state
         if not s.started:
@@ -495,11 +496,13 @@ class Match:
         s = step.state
         kinds = self.preset.penalties.kinds
         if not kinds:
-            raise Refused("penalty", f"the {self.preset.name} rules have no timed penalties")
+            raise Refused("penalty", because("no_penalties", f"the {self.preset.name} rules "
+                                                 "have no timed penalties"))
         kind = kinds.get(cmd.kind)
         if kind is None:
-            raise Refused("penalty", f"unknown kind {cmd.kind!r} in {self.preset.name} "
-                          f"(one of {', '.join(kinds)})")
+            raise Refused("penalty", because("unknown_kind", f"unknown kind {cmd.kind!r} in "
+                                             f"{self.preset.name} (one of {', '.join(kinds)})",
+                                             kind=cmd.kind))
         seq = s.seq + 1
         elapsed = self.elapsed(s, at)
         period = s.period - 1 if s.phase is Phase.INTERMISSION else s.period
@@ -544,20 +547,26 @@ class Match:
         rules = self.preset.timeouts
         if rules is None:
             why = self.preset.cite("timeouts.per_team")
-            raise Refused("timeout", f"the {self.preset.name} rules have no time-outs"
-                          + (f": {why}" if why else ""))
+            raise Refused("timeout", because("no_timeouts", f"the {self.preset.name} rules "
+                                             "have no time-outs" + (f": {why}" if why else "")))
         if self.setup.stage not in rules.stages:
             allowed = " or ".join(sorted(st.value for st in rules.stages))
-            raise Refused("timeout", f"time-outs are allowed only in the {allowed} stage, this "
-                          f"is a {self.setup.stage.value} match")
+            raise Refused("timeout", because(
+                "timeout_stage", f"time-outs are allowed only in the {allowed} stage, this is "
+                f"a {self.setup.stage.value} match", stage=self.setup.stage.value))
         if s.timeout is not None:
-            raise Refused("timeout", f"a time-out of {s.timeout.team.value} is running")
+            raise Refused("timeout", because("timeout_running", f"a time-out of "
+                                             f"{s.timeout.team.value} is running",
+                                             team=s.timeout.team.value))
         if s.clock.running:
-            raise Refused("timeout", "a time-out is taken with the game clock stopped")
+            raise Refused("timeout", because("timeout_clock", "a time-out is taken with the "
+                                             "game clock stopped"))
         used = s.timeouts_used[0 if cmd.team is Team.HOME else 1]
         if used >= rules.per_team:
-            raise Refused("timeout", f"{cmd.team.value} has used its {rules.per_team} "
-                          f"time-out{'s' if rules.per_team > 1 else ''}")
+            raise Refused("timeout", because("timeouts_used", f"{cmd.team.value} has used "
+                                             f"its {rules.per_team} time-out"
+                                             f"{'s' if rules.per_team > 1 else ''}",
+                                             team=cmd.team.value, n=rules.per_team))
         home, away = s.timeouts_used
         step.set(timeout=TimeoutState(cmd.team, at, at + rules.length),
                  timeouts_used=(home + 1, away) if cmd.team is Team.HOME else (home, away + 1))
@@ -605,26 +614,28 @@ class Match:
             self._finish(step, at, DecidedBy.SHOOTOUT)
         self._push_undo(step, UndoKind.SHOT, seq, at)
 
-    def barred(self, s: MatchState) -> dict[tuple[Team, int], str]:
+    def barred(self, s: MatchState) -> dict[tuple[Team, int], Reason]:
         """Who may not shoot in the shootout, and why: the preset's ``bar_ejected`` (sent
         off for the rest of the game) and ``bar_penalised`` (a penalty not ended when
         playing time ended; penalties stand still in the shootout, so one given during it
         bars its player too: IIHF game winning shots (III)). Those barred when the shootout
         began stay barred (``s.barred``; a corrected number moves the bar)."""
         rules = self.preset.shootout
-        why: dict[tuple[Team, int], str] = {}
+        why: dict[tuple[Team, int], Reason] = {}
         if rules is None:
             return why
         for p in s.box:
             who = (p.team, p.player)
             if rules.bar_ejected and p.kind.ejects:
-                why[who] = f"sent off for the rest of the game ({p.kind.name.replace('_', ' ')})"
+                why[who] = because("sent_off", "sent off for the rest of the game "
+                                   f"({p.kind.name.replace('_', ' ')})")
             elif rules.bar_penalised and not p.done and who not in why:
                 during = s.phase is Phase.SHOOTOUT and who not in s.barred
-                why[who] = ("he was penalised during the shootout" if during
-                            else "his penalty had not ended when playing time ended")
+                why[who] = because("penalised", "he was penalised during the shootout") \
+                    if during else because("penalised", "his penalty had not ended when "
+                                           "playing time ended")
         for who in s.barred:
-            why.setdefault(who, "barred when the shootout began")
+            why.setdefault(who, because("barred", "barred when the shootout began"))
         return why
 
     def _shootout_order(self, team: Team, shots: tuple[ShotRecord, ...]) -> str:
@@ -647,10 +658,12 @@ class Match:
         limit = self._full_length(s)
         value = ms(cmd.ms)
         if value > limit:
-            raise Refused("set_clock", f"{cmd.ms} ms is more than the {ceil_ms(limit)} ms this "
-                          f"{'break' if s.phase.is_break else 'period'} lasts")
+            raise Refused("set_clock", because(
+                "clock_too_long", f"{cmd.ms} ms is more than the {ceil_ms(limit)} ms this "
+                f"{'break' if s.phase.is_break else 'period'} lasts"))
         if value == 0 and s.phase is Phase.PREGAME:
-            raise Refused("set_clock", "the first period cannot start at zero")
+            raise Refused("set_clock", because("clock_zero", "the first period cannot start "
+                                               "at zero"))
         old = s.clock.remaining(at)
         step.set(clock=s.clock.set(at, value))
         self._resync_shifts(step, at)
@@ -664,7 +677,8 @@ class Match:
             self._end_break(step, at, early=True)
             return
         if s.clock.running:
-            raise Refused("next", "the clock is running: stop it first (or use end)")
+            raise Refused("next", because("clock_running", "the clock is running: stop it "
+                                          "first (or use end)"))
         # A deliberate gesture (NEXT is held) with the clock stopped: end the period.
         self._end(step, End(at), at)
 
@@ -679,7 +693,7 @@ class Match:
     def _forfeit(self, step: _Step, cmd: Forfeit, at: Nanos) -> None:
         s = step.state
         if s.phase is Phase.FINAL:
-            raise Refused("forfeit", "the match is already over (undo first to change it)")
+            raise Refused("forfeit", machine.OVER)
         before = s
         # Every clock stops with the match, a break's too (undo brings the break back).
         clock = s.clock.stop(at) if s.clock.running else s.clock
@@ -713,7 +727,7 @@ class Match:
     def _undo(self, step: _Step, cmd: Undo, at: Nanos) -> None:
         s = step.state
         if not s.undo:
-            raise Refused("undo", "there is nothing to undo")
+            raise Refused("undo", because("nothing_to_undo", "there is nothing to undo"))
         entry = s.undo[-1]
         why = undo_rules.refusal(entry, s)
         if why is not None:
@@ -764,17 +778,20 @@ class Match:
         goal = next(g for g in s.goals if g.seq == entry.seq)
         decided = s.result.decided_by if s.result is not None else None
         if s.phase is Phase.OVERTIME and goal.period < s.period:
-            raise Refused(command, "the goal was scored in regulation and overtime has begun; "
-                          "the office corrects the result")
+            raise Refused(command, because("goal_before_overtime", "the goal was scored in "
+                                           "regulation and overtime has begun; the office "
+                                           "corrects the result"))
         if s.phase is Phase.SHOOTOUT and s.shots:
-            raise Refused(command, "the shootout has begun; undo its shots first")
+            raise Refused(command, because("shootout_begun", "the shootout has begun; undo "
+                                           "its shots first"))
         step.set(goals=tuple(g for g in s.goals if g.seq != entry.seq))
         if entry.changes:
             self._unrelease(step, entry, at, resume=resume)
         if decided is DecidedBy.OVERTIME and not self.preset.decision.sudden_death:
             if goal.period <= self.preset.periods:
-                raise Refused(command, "the goal was scored in regulation and overtime was "
-                              "played; the office corrects the result")
+                raise Refused(command, because("goal_before_overtime", "the goal was scored "
+                                               "in regulation and overtime was played; the "
+                                               "office corrects the result"))
             # Overtime was played out: how it ended is decided again, now.
             step.set(result=None)
             self._after_overtime(step, at)
@@ -793,7 +810,8 @@ class Match:
     def _record_of(self, s: MatchState, command: str, seq: int) -> GoalRecord | ServedPenalty:
         """The goal or penalty that event ``seq`` recorded, or why there is none."""
         if seq in s.cancelled:
-            raise Refused(command, f"event {seq} was cancelled already")
+            raise Refused(command, because("cancelled_already", f"event {seq} was cancelled "
+                                           "already", seq=seq))
         goal = next((g for g in s.goals if g.seq == seq), None)
         if goal is not None:
             return goal
@@ -801,10 +819,11 @@ class Match:
         if penalty is not None:
             return penalty
         if not 1 <= seq <= s.seq:
-            raise Refused(command, f"there is no event {seq} in this match (the latest is "
-                          f"{s.seq})")
-        raise Refused(command, f"event {seq} is not a goal or a penalty on record (another "
-                      "event, or one taken back by undo)")
+            raise Refused(command, because("no_event", f"there is no event {seq} in this "
+                                           f"match (the latest is {s.seq})", seq=seq))
+        raise Refused(command, because("not_a_record", f"event {seq} is not a goal or a "
+                                       "penalty on record (another event, or one taken back "
+                                       "by undo)", seq=seq))
 
     def _cancel(self, step: _Step, cmd: Cancel, at: Nanos) -> None:
         s = step.state
@@ -819,8 +838,10 @@ class Match:
         else:
             what = "penalty"
             if s.phase is Phase.SHOOTOUT and (record.team, record.player) in s.barred:
-                raise Refused("cancel", f"the penalty bars #{record.player} from the shootout, "
-                              "which has begun; the office corrects the record")
+                raise Refused("cancel", because("penalty_bars", f"the penalty bars "
+                                                f"#{record.player} from the shootout, which "
+                                                "has begun; the office corrects the record",
+                                                player=record.player))
             step.set(box=tuple(p for p in step.state.box if p.seq != cmd.seq))
             if s.phase.is_play or s.phase.is_break:
                 # A place it held is free now: the next waiting penalty starts at once (as
@@ -843,9 +864,10 @@ class Match:
         decided = s.result.decided_by if s.result is not None else None
         if s.phase not in (Phase.PREGAME, Phase.PERIOD, Phase.INTERMISSION) and not (
                 s.phase is Phase.FINAL and decided is DecidedBy.REGULATION):
-            raise Refused("cancel", f"the goal was scored before the {s.phase.value} phase "
-                          "and the score decided how the game went on; the office corrects "
-                          "the result")
+            raise Refused("cancel", because("goal_decided", f"the goal was scored before "
+                                            f"the {s.phase.value} phase and the score decided "
+                                            "how the game went on; the office corrects the "
+                                            "result"))
         goals = tuple(g for g in s.goals if g.seq != goal.seq)
         step.set(goals=goals)
         if entry is not None and entry.changes:
@@ -853,9 +875,10 @@ class Match:
         if s.phase is Phase.FINAL:
             after = step.state
             if self._tied(after) and self.preset.decision.required(self.setup.stage):
-                raise Refused("cancel", "without the goal the game is tied and the rules "
-                              "decide a tie in overtime or a shootout; the office corrects "
-                              "the result")
+                raise Refused("cancel", because("goal_decided", "without the goal the game is "
+                                                "tied and the rules decide a tie in overtime "
+                                                "or a shootout; the office corrects the "
+                                                "result"))
             score = after.score()
             step.set(result=Result(score[Team.HOME], score[Team.AWAY], DecidedBy.REGULATION))
 
@@ -863,7 +886,8 @@ class Match:
         s = step.state
         record = self._record_of(s, "correct", cmd.seq)
         if record.player == cmd.player:
-            raise Refused("correct", f"event {cmd.seq} already has #{cmd.player}")
+            raise Refused("correct", because("same_number", f"event {cmd.seq} already has "
+                                             f"#{cmd.player}", player=cmd.player))
         if isinstance(record, GoalRecord):
             what = "goal"
             step.set(goals=tuple(replace(g, player=cmd.player) if g.seq == cmd.seq else g

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from .errors import Reason, because
 from .phase import Team
 from .preset import ShootoutRules
 
@@ -76,28 +77,36 @@ def next_team(rules: ShootoutRules, shots: Shots) -> Team | None:
 
 
 def refusal(rules: ShootoutRules, shots: Shots, team: Team, player: int | None,
-            barred: Mapping[tuple[Team, int], str],
-            *, order: Callable[[Team, Shots], str] | None = None) -> str | None:
+            barred: Mapping[tuple[Team, int], Reason],
+            *, order: Callable[[Team, Shots], str] | None = None) -> Reason | None:
     """Why the rules refuse this shot in an undecided shootout, or None.
 
     ``barred``: the players who may not shoot, each with the reason. ``order``: why a team
     opens a round (the rule behind it), for the refusal of a shot out of turn."""
     mine, theirs = len(_of(shots, team)), len(_of(shots, team.other))
     if mine > theirs:
-        return f"{team.value} has already shot in this round; {team.other.value} shoots next"
+        return because("shot_twice", f"{team.value} has already shot in this round; "
+                       f"{team.other.value} shoots next", team=team.value,
+                       other=team.other.value)
     due = next_team(rules, shots) if rules.strict_order else None
     if due is not None and due is not team:
         why = f" ({order(due, shots)})" if order is not None else ""
-        return f"{due.value} shoots first in round {mine + 1}{why}"
+        return because("shot_order", f"{due.value} shoots first in round {mine + 1}{why}",
+                       team=due.value, round=mine + 1)
     if player is None:
         return None
     if (team, player) in barred:
-        return f"#{player} ({team.value}) may not shoot: {barred[(team, player)]}"
+        bar = barred[(team, player)]
+        return because(f"shot_barred_{bar.key}",
+                       f"#{player} ({team.value}) may not shoot: {bar.text}",
+                       player=player, team=team.value)
     first_series = _of(shots, team)[: rules.rounds]
     if rules.distinct_first_series and mine < rules.rounds and any(
         s.player == player for s in first_series
     ):
-        return f"#{player} ({team.value}) has already shot in the first series"
+        return because("shot_first_series",
+                       f"#{player} ({team.value}) has already shot in the first series",
+                       player=player, team=team.value)
     return None
 
 

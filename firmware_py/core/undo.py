@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from . import penalties as box_rules
+from .errors import Reason, because
 from .penalties import Box, Change
 from .penalties import Penalty as ServedPenalty
 from .phase import Phase, Team
@@ -51,7 +52,7 @@ def pushed(state: MatchState, kind: UndoKind, seq: int, at: Nanos, *,
     return replace(state, undo=(*state.undo, entry))
 
 
-def refusal(entry: UndoEntry, state: MatchState) -> str | None:
+def refusal(entry: UndoEntry, state: MatchState) -> Reason | None:
     """Why ``entry`` can no longer be undone in ``state``, or ``None``.
 
     A clock correction, an early end and a forfeit act on the phase they were taken in; once
@@ -61,11 +62,11 @@ def refusal(entry: UndoEntry, state: MatchState) -> str | None:
     if state.epoch == entry.epoch:
         return None
     if entry.kind is UndoKind.SET_CLOCK:
-        return ("the clock correction was in a phase that is over; correct the clock with "
-                "set_clock")
+        return because("undo_clock_over", "the clock correction was in a phase that is over; "
+                       "correct the clock with set_clock")
     if entry.kind in (UndoKind.END, UndoKind.FORFEIT):
-        return (f"the {entry.kind.value} cannot be undone: the game has moved on since; "
-                "correct it with set_clock")
+        return because("undo_moved_on", f"the {entry.kind.value} cannot be undone: the game "
+                       "has moved on since; correct it with set_clock", what=entry.kind.value)
     return None
 
 

@@ -50,3 +50,29 @@ def unknown(lang: str) -> list[str]:
     """Keys ``lang`` has that English does not (a typo, or a word no longer used)."""
     english = table(DEFAULT)
     return [k for k in table(lang) if k not in english]
+
+
+def kind(name: str, lang: str = DEFAULT) -> str:
+    """A penalty kind's name as the printouts word it (``sheet.kind.*``), else as the preset
+    names it, ``_`` a space (a preset may bring kinds of its own)."""
+    key = f"sheet.kind.{name}"
+    return word(key, lang) if key in table(DEFAULT) else name.replace("_", " ")
+
+
+def phrase(said: object, lang: str = DEFAULT) -> str:
+    """A keypad phrase as the core gives it in JSON (``[key, {field: value}]``,
+    firmware_py/core/prompts.py) worded in ``lang``: a field that is a phrase first, a
+    ``kind`` by ``kind``. Anything else is shown as it is (a view never fails on it)."""
+    if not (isinstance(said, list | tuple) and len(said) == 2 and isinstance(said[0], str)
+            and isinstance(said[1], dict)):
+        return "" if said is None else str(said)
+    key, given = f"entry.{said[0]}", said[1]
+    if key not in table(DEFAULT):
+        return str(said[0])
+    fields = {name: kind(value, lang) if name == "kind" and isinstance(value, str)
+              else phrase(value, lang) if isinstance(value, list) else value
+              for name, value in given.items()}
+    try:
+        return word(key, lang, **fields)
+    except (KeyError, IndexError, ValueError):  # a field the table's text does not have
+        return word(key, DEFAULT, **fields) if lang != DEFAULT else str(said[0])

@@ -3,7 +3,16 @@ fallback of every other table.
 
 ``display.*``: the hall display's (display/screens/), capitals as the board shows them; a
 ``{field}`` is filled by the screen (a number, a time, a team's name).
+
+The timekeeper's (README "The operator view"): ``press.*`` a press as its buttons name it,
+``refused.*`` why the rules refuse it, in a few words (the key of the core's ``Reason``;
+the log keeps the whole English sentence), ``feedback.*`` the words around them,
+``operator.*`` the operator page's and window's, ``entry.*`` the keypad's prompts and menu,
+taken from the core (firmware_py/core/prompts.py: the state document's English) so that
+English is written once.
 """
+
+from firmware_py.core.prompts import ENGLISH as PROMPTS
 
 WORDS: dict[str, str] = {
     "period": "PERIOD",
@@ -76,6 +85,112 @@ WORDS: dict[str, str] = {
     "display.entry.player": "PLAYER",
     "display.entry.home": "HOME",
     "display.entry.away": "AWAY",
+    # ---- the timekeeper: a press, its outcome, why the rules refuse it
+    "press.start": "START", "press.stop": "STOP", "press.goal": "GOAL",
+    "press.penalty": "PENALTY", "press.timeout": "TIME-OUT", "press.shot": "SHOT",
+    "press.next": "NEXT", "press.set_clock": "SET CLOCK", "press.horn": "HORN",
+    "press.undo": "UNDO", "press.forfeit": "FORFEIT", "press.end": "END",
+    "press.cancel": "CANCEL", "press.correct": "CORRECT",
+    "press.next_match": "NEXT MATCH {match}",
+    "press.replay": "REPLAY {match}",  # the office voided the result: the match is played again
+    "press.coincidental": "COINCIDENTAL", "press.scored": "SCORED", "press.missed": "MISSED",
+    "press.off": "OFF",
+    "feedback.ok": "OK",
+    "feedback.refused": "REFUSED:",
+    "feedback.team.home": "HOME", "feedback.team.away": "AWAY",
+    "feedback.team.lower.home": "home", "feedback.team.lower.away": "away",
+    # where the match is, as a refusal says it ("no goal in the break")
+    "feedback.phase.pregame": "before the game",
+    "feedback.phase.period": "in a period",
+    "feedback.phase.intermission": "in the break",
+    "feedback.phase.overtime_break": "before overtime",
+    "feedback.phase.overtime": "in overtime",
+    "feedback.phase.shootout": "in the shootout",
+    "feedback.phase.final": "after the game",
+    "feedback.stage.group": "group", "feedback.stage.playoff": "play-off",
+    "feedback.stage.placement": "placement",
+    "feedback.what.end": "early end", "feedback.what.forfeit": "forfeit",
+    "refused.unsupported": "not supported by this scoreboard",
+    "refused.no_clock": "no game clock {phase}",
+    "refused.stopped": "the clock is already stopped",
+    "refused.break_runs": "the break runs by itself: NEXT or END",
+    "refused.no_goal": "no goal {phase}",
+    "refused.shots_only": "shootout: record shots",
+    "refused.no_timeout": "no time-out {phase}",
+    "refused.no_shots": "no shootout on",
+    "refused.decided": "the match is over",
+    "refused.no_next": "nothing follows by itself",
+    "refused.press_start": "press START",
+    "refused.no_end": "nothing to end {phase}",
+    "refused.over": "match is over (undo first)",
+    "refused.running": "the clock is already running",
+    "refused.teams_unknown": "teams not known yet",
+    "refused.no_penalties": "no timed penalties here",
+    "refused.unknown_kind": "unknown penalty kind {kind}",
+    "refused.no_timeouts": "no time-outs in these rules",
+    "refused.timeout_stage": "no time-outs in {stage} games",
+    "refused.timeout_running": "a time-out of {team} is running",
+    "refused.timeout_clock": "stop the clock first",
+    "refused.timeouts_used": "{team} has used its time-outs",
+    "refused.shot_twice": "{team} has shot: {other} next",
+    "refused.shot_order": "{team} shoots first in round {round}",
+    "refused.shot_barred_sent_off": "#{player} sent off: may not shoot",
+    "refused.shot_barred_penalised": "#{player} still penalised: may not shoot",
+    "refused.shot_barred_barred": "#{player} barred from the shootout",
+    "refused.shot_first_series": "#{player} has shot in the first series",
+    "refused.clock_too_long": "clock beyond this period",
+    "refused.clock_zero": "the first period cannot start at 0:00",
+    "refused.clock_running": "stop the clock first",
+    "refused.nothing_to_undo": "nothing to undo",
+    "refused.undo_clock_over": "its phase is over: set the clock",
+    "refused.undo_moved_on": "the game moved on: set the clock",
+    "refused.goal_before_overtime": "overtime has begun: goal stands",
+    "refused.shootout_begun": "shootout has begun: undo shots first",
+    "refused.cancelled_already": "record {seq} is cancelled already",
+    "refused.no_event": "no record {seq}",
+    "refused.not_a_record": "{seq} is no goal or penalty",
+    "refused.penalty_bars": "#{player} barred from the shootout: office",
+    "refused.goal_decided": "it decided the game: the office corrects",
+    "refused.same_number": "it is #{player} already",
+    "refused.journal_damaged": "journal damaged: hold NEXT",
+    # the schedule's next match, picked at the table (the shell's refusals)
+    "refused.no_schedule": "no schedule in the config",
+    "refused.office_sends": "the office sends the next match",
+    "refused.in_progress": "a match is in progress",
+    "refused.journal_first": "the journal must be written first",
+    "refused.on_board": "already on the board",
+    "refused.not_in_schedule": "{match} is not left in the schedule",
+    "refused.plays_itself": "{name} cannot play itself",
+    # ---- the operator page and window
+    "operator.title": "Scoreboard: timekeeper",
+    "operator.waiting": "waiting for the scoreboard",
+    "operator.no_entry": "no entry in progress",
+    "operator.entry": "ENTRY",
+    "operator.next": "next: {stage}",
+    "operator.running": "RUNNING",
+    "operator.stopped": "stopped",
+    "operator.horn": "HORN",
+    "operator.replay": "REPLAY",  # the office voided the result: played again
+    "operator.no_office": "no office",
+    "operator.office": "office connected, {n} not acknowledged",
+    "operator.office_offline": "office OFFLINE, {n} not acknowledged",
+    "operator.records": "last records",
+    "operator.kinds": "penalty kinds",
+    "operator.suspended": "suspended",
+    "operator.suspended_of": "suspended {team}: {players}",
+    "operator.none": "none",
+    "operator.undo": "UNDO",
+    "operator.minutes": "{n} min",
+    "operator.goal": "goal",
+    "operator.penalty": "penalty",
+    # the phase, as the operator view names it beside the clock
+    "operator.phase.pregame": "before the game",
+    "operator.phase.period": "period",
+    "operator.phase.intermission": "break",
+    "operator.phase.overtime_break": "break before overtime",
+    "operator.phase.overtime": "overtime",
+    "operator.phase.shootout": "shootout",
+    "operator.phase.final": "final",
     # The office's printouts (office/sheets.py): the game sheet ("sheet.*") and the
     # schedule, tables and placings ("print.*").
     "sheet.title": "Game sheet",
@@ -239,3 +354,5 @@ WORDS: dict[str, str] = {
     "site.phase.shootout": "shootout",
     "site.phase.final": "finished",
 }
+# The keypad's prompts and menu: the core's English (state document, README 4.3).
+WORDS.update({f"entry.{key}": text for key, text in PROMPTS.items()})

@@ -131,7 +131,7 @@ def test_the_match_refuses_exactly_where_the_table_says(
     game.match.advance(at)
     before = game.match.state
     cell = TABLE[command][phase]
-    expected = cell.format(phase=phase.value) if cell is not None else \
+    expected = cell.text.format(phase=phase.value) if cell is not None else \
         BEYOND_THE_PHASE.get((command, phase))
     try:
         game.match.apply(MAKE[command](at))
@@ -143,10 +143,17 @@ def test_the_match_refuses_exactly_where_the_table_says(
 
 
 def test_the_reasons_name_the_phase() -> None:
-    assert refusal(Goal(0, HOME), Phase.OVERTIME_BREAK) == (
+    def text(command: Command, phase: Phase) -> str | None:
+        why = refusal(command, phase)
+        return None if why is None else why.text
+
+    assert text(Goal(0, HOME), Phase.OVERTIME_BREAK) == (
         "no goal can be scored in the overtime_break phase")
-    assert refusal(Next(0), Phase.PREGAME) == (
+    assert text(Next(0), Phase.PREGAME) == (
         "nothing follows the pregame phase by itself; press start to begin")
-    assert refusal(Shot(0, HOME, scored=True), Phase.PERIOD) == (
+    assert text(Shot(0, HOME, scored=True), Phase.PERIOD) == (
         "no shootout is on (the match is in the period phase)")
+    # The table's words for it: the key, and the phase to word (README "Languages").
+    why = refusal(Goal(0, HOME), Phase.OVERTIME_BREAK)
+    assert why is not None and (why.key, why.field("phase")) == ("no_goal", "overtime_break")
     assert refusal(Undo(0), Phase.FINAL) is None

@@ -1,0 +1,55 @@
+"""The timekeeper's view in the hall's language (README "Languages", "The operator view"):
+the page's words, the keypad's prompt and keys, the records, all from the tables."""
+
+from __future__ import annotations
+
+import pytest
+
+from firmware_py import words
+from firmware_py.core.commands import Goal, Start
+from firmware_py.core.entry import KeypadEntry
+from firmware_py.core.phase import Team
+from firmware_py.core.state import state_document
+from firmware_py.operatorview import operator_document
+from firmware_py.operatorweb import body_html
+from tests.core.helpers import Game, S
+
+ENGLISH_LABELS = ("last records", "penalty kinds", "not acknowledged", "no office",
+                  "stopped", "scorer", "erase", "cancel")
+
+
+def view(lang: str) -> dict[str, object]:
+    game = Game("ice-hockey-2x20")
+    game.do(Start(S(1)))
+    game.do(Goal(S(2), Team.HOME, 12))
+    keypad = KeypadEntry(list(game.match.preset.penalties.kinds))
+    keypad.choose("goal_away", S(3))
+    state = {**state_document(game.match, S(3)), "entry": keypad.describe()}
+    return operator_document(game.match, state, lang=lang)
+
+
+@pytest.mark.parametrize("lang", ["cs", "sr", "fi"])
+def test_the_operator_view_speaks_the_halls_language(lang: str) -> None:
+    doc = view(lang)
+    page = body_html(doc)
+    for label in ENGLISH_LABELS:
+        assert label not in page, f"{label!r} left in English"
+    assert words.word("operator.records", lang) in page
+    assert words.word("operator.no_office", lang) in page
+    entry = doc["entry"]
+    assert isinstance(entry, dict)
+    assert entry["prompt"] == words.word("entry.prompt.scorer", lang, head=words.word(
+        "entry.head.team", lang, what=words.word("entry.what.goal", lang),
+        team=words.word("entry.team.away", lang)))
+    assert ["backspace", words.word("entry.key.erase", lang)] in entry["keys"]
+    record = doc["records"][0]  # type: ignore[index]
+    assert record["text"] == f"{words.word('operator.goal', lang)} " \
+        f"{words.word('feedback.team.lower.home', lang)} #12"
+
+
+def test_in_english_the_view_says_what_the_state_document_says() -> None:
+    doc = view("en")
+    entry = doc["entry"]
+    assert isinstance(entry, dict)
+    assert entry["prompt"] == "GOAL AWAY: scorer" and "say" not in entry
+    assert "last records" in body_html(doc)
