@@ -13,11 +13,11 @@ reads its view and its pairing only, and a pairing the fold did not change is th
 object.
 
 What the office rules and reviews (the results waiting for it, the held matches, the
-placings, the top scorers, the green cards, the eliminations) and the alerts are made
-again whole on every build whose ledger moved: short lists, read off the ledger in one
-pass each; the placings and scorers are kept while the matches, tables and pairings they
-read are the same objects. A change of the voided matches (a forfeit eliminating a team)
-makes every match's entry again (each says whether it is voided).
+placings, the top scorers, the green cards, the eliminations) is kept by category and made
+again only for the matches that changed (``office.pageextras``); the alerts' entries are
+kept while no alert was added, none was handled and no warnings moved. A change of the
+voided matches (a forfeit eliminating a team) makes every match's entry and every list
+again (each entry says whether its match is voided; the scorers do not count it).
 
 The document equals ``event_snapshot``'s for the same input (tests/office/test_page_cache.py).
 """
