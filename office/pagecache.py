@@ -13,11 +13,11 @@ reads its view and its pairing only, and a pairing the fold did not change is th
 object.
 
 What the office rules and reviews (the results waiting for it, the held matches, the
-placings, the top scorers, the green cards, the eliminations) and the alerts are made
-again whole on every build whose ledger moved: short lists, read off the ledger in one
-pass each; the placings and scorers are kept while the matches, tables and pairings they
-read are the same objects. A change of the voided matches (a forfeit eliminating a team)
-makes every match's entry again (each says whether it is voided).
+placings, the top scorers, the green cards, the eliminations) is kept by category and made
+again only for the matches that changed (``office.pageextras``); the alerts' entries are
+kept while no alert was added, none was handled and no warnings moved. A change of the
+voided matches (a forfeit eliminating a team) makes every match's entry and every list
+again (each entry says whether its match is voided; the scorers do not count it).
 
 The document equals ``event_snapshot``'s for the same input (tests/office/test_page_cache.py).
 """
@@ -32,6 +32,7 @@ from .alerts import AlertStatus, Handled
 from .event import Category, Event
 from .ledger import Ledger
 from .model import ScheduledMatch
+from .pageextras import CategoryExtras
 from .snapshot import AlertView, HallLive
 
 # The rulings' lists of the document, in its order (``snapshot._rulings``).
@@ -66,10 +67,13 @@ class PageCache:
         self._hall_docs: dict[str, tuple[HallLive, object, dict[str, Any]]] = {}
         self._lives: list[HallLive | None] = []
         self._hall_list: list[dict[str, Any]] = []
-        # category -> (the ledger, its review and held entries) and (what the placings and
-        # scorers read, them)
-        self._reviews: dict[str, tuple[Ledger, dict[str, list[dict[str, Any]]]]] = {}
-        self._standings: dict[str, tuple[tuple[object, ...], dict[str, Any]]] = {}
+        # category -> its review, held and rulings lists; (list, category) -> the list
+        # tagged with its category (an event of several)
+        self._extras_of: dict[str, CategoryExtras] = {}
+        self._alerts_read: tuple[object, ...] = ()  # what the alerts' entries were made of
+        self._alerts_count = 0
+        self._alert_list: list[dict[str, Any]] = []
+        self._tags: dict[tuple[str, str], tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
 
     def reset(self) -> None:
         """Make every part again next time."""
@@ -98,8 +102,8 @@ class PageCache:
         suspensions = self._update_suspensions(ledgers, seen)
         self._seen = dict(ledgers)
         hall_docs = self._update_halls(halls, ledgers, moved_halls if seen else None)
-        extras = [(c.name, self._extras(c.name, ledgers[c.name])) for c in event.categories]
-        done = handled or {}
+        extras = [(c.name, self._extras(c, ledgers[c.name], c.name not in seen, changed))
+                  for c in event.categories]
         if event.plain:
             (only,) = event.categories
             t = only.tournament
@@ -116,13 +120,11 @@ class PageCache:
                 "suspensions": suspensions,
                 **{key: extra[key] for key in _RULINGS},
                 "halls": hall_docs,
-                "alerts": [snapshot._alert(a, done) for a in reversed(alerts)]
-                + [{"at": None, "text": w, "status": AlertStatus.OPEN.value}
-                   for w in ledgers[only.name].warnings],
+                "alerts": self._alerts(alerts, handled, ledgers),
             }
 
         def tagged(key: str) -> list[dict[str, Any]]:
-            return [{**item, "category": name} for name, extra in extras for item in extra[key]]
+            return self._tagged(key, extras)
 
         return {
             "office": dict(office or {}),
@@ -139,33 +141,54 @@ class PageCache:
             "held": tagged("held"),
             **{key: tagged(key) for key in _RULINGS},
             "halls": hall_docs,
-            "alerts": [snapshot._alert(a, done) for a in reversed(alerts)]
-            + [{"at": None, "text": f"{c.name}: {w}"} for c in event.categories
-               for w in ledgers[c.name].warnings],
+            "alerts": self._alerts(alerts, handled, ledgers),
         }
 
-    def _extras(self, category: str, ledger: Ledger) -> dict[str, list[dict[str, Any]]]:
-        """The review, held and rulings entries of one category (``snapshot``'s)."""
-        kept = self._reviews.get(category)
-        if kept is not None and kept[0] is ledger:
-            reviewed = kept[1]
+    def _alerts(self, alerts: Sequence[AlertView], handled: Mapping[int, Handled] | None,
+                ledgers: Mapping[str, Ledger]) -> list[dict[str, Any]]:
+        """The alerts, newest first, then the ledgers' warnings (``snapshot``'s): kept while
+        no alert was added, nothing was done about one and no warnings tuple moved (the
+        service only ever appends to its alerts)."""
+        reads = (alerts, alerts[-1] if alerts else None, handled,
+                 *(ledgers[c.name].warnings for c in self.event.categories))
+        if len(alerts) == self._alerts_count and len(reads) == len(self._alerts_read) \
+                and all(a is b for a, b in zip(reads, self._alerts_read, strict=True)):
+            return self._alert_list
+        done = handled or {}
+        if self.event.plain:
+            (only,) = self.event.categories
+            warned = [{"at": None, "text": w, "status": AlertStatus.OPEN.value}
+                      for w in ledgers[only.name].warnings]
         else:
-            t = ledger.tournament
-            reviewed = {
-                "review": [snapshot._review(v) for v in ledger.review()],
-                "held": [{"match": m.id, "hall": m.hall, "waiting_for": list(ledger.held(m))}
-                         for m in (ledger.next_for_hall(h) for h in t.halls())
-                         if m is not None and ledger.held(m)],
-            }
-            self._reviews[category] = (ledger, reviewed)
-        reads = (ledger.tournament, ledger.matches, ledger.tables, ledger.pairings,
-                 ledger.eliminations, ledger.voided, ledger.green_cards)
-        ruled = self._standings.get(category)
-        if ruled is None or len(ruled[0]) != len(reads) \
-                or any(a is not b for a, b in zip(ruled[0], reads, strict=True)):
-            ruled = (reads, snapshot._rulings(ledger))
-            self._standings[category] = ruled
-        return {**reviewed, **ruled[1]}
+            warned = [{"at": None, "text": f"{c.name}: {w}"} for c in self.event.categories
+                      for w in ledgers[c.name].warnings]
+        self._alerts_read, self._alerts_count = reads, len(alerts)
+        self._alert_list = [snapshot._alert(a, done) for a in reversed(alerts)] + warned
+        return self._alert_list
+
+    def _extras(self, category: Category, ledger: Ledger, full: bool,
+                changed: Mapping[str, set[str]] | None) -> dict[str, list[dict[str, Any]]]:
+        """The review, held and rulings entries of one category (``snapshot``'s), made
+        again for what changed (``office.pageextras``)."""
+        extras = self._extras_of.get(category.name)
+        if extras is None:
+            extras = self._extras_of[category.name] = CategoryExtras(category.tournament)
+        return extras.update(ledger, None if full or changed is None
+                             else changed.get(category.name, set()))
+
+    def _tagged(self, key: str, extras: list[tuple[str, dict[str, list[dict[str, Any]]]]]
+                ) -> list[dict[str, Any]]:
+        """One of the lists across the categories, each entry naming its category; a
+        category's tagged entries are kept while its list is the same object."""
+        out: list[dict[str, Any]] = []
+        for name, lists in extras:
+            items = lists[key]
+            kept = self._tags.get((key, name))
+            if kept is None or kept[0] is not items:
+                kept = (items, [{**item, "category": name} for item in items])
+                self._tags[key, name] = kept
+            out += kept[1]
+        return out
 
     def _match_doc(self, category: str, ledger: Ledger, match: str) -> dict[str, Any]:
         doc = snapshot._match(ledger, ledger.matches[match])
