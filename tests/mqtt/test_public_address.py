@@ -156,7 +156,8 @@ def test_the_offices_address_reaches_a_hall_and_the_halls_own_wins(
         topic = wire.hall_topic(T, "hall-a", wire.NEXT)
         good = wire.next_document(wire.Next(
             match="A1", preset="floorball-2x15", stage="group",
-            home=wire.Team("X", ("#10233f", "#ffffff")), away=wire.Team("Y", ("#f2f2f2", "#10233f")),
+            home=wire.Team("X", ("#10233f", "#ffffff")),
+            away=wire.Team("Y", ("#f2f2f2", "#10233f")),
             scheduled="2026-12-05T09:00", label="Group A"))
         link = da.link
         assert isinstance(link, HallLink)
