@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from firmware_py.core.prompts import Phrase
 from firmware_py.wire import FIGURES, Row
 
 from . import qr
@@ -93,6 +94,11 @@ class EntryView:
     typed: str = ""  # what was typed at this step
     keys: tuple[tuple[str, str], ...] = ()  # (key, what it does next)
     coincidental: bool = False
+    # ``entry.say``: the prompt and the keys' meanings as the keypad's phrases (key and
+    # fields, firmware_py/core/prompts.py), which the display words in the hall's language;
+    # None/empty in a document from before them (the English above is shown then).
+    say_prompt: Phrase | None = None
+    say_keys: tuple[tuple[str, Phrase], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,7 +390,43 @@ def _entry(value: Any) -> EntryView:
         typed=_str(entry.get("typed") or "", "entry.typed"),
         keys=tuple(keys),
         coincidental=_bool(entry.get("coincidental", False), "entry.coincidental"),
+        **_said(entry.get("say")),
     )
+
+
+def _said(value: Any) -> dict[str, Any]:
+    """``entry.say`` (``{"prompt": phrase, "keys": [[key, phrase], ...]}``) as the
+    ``EntryView`` fields ``say_prompt`` and ``say_keys``."""
+    if value is None:
+        return {}
+    said = _map(value, "entry.say")
+    prompt = said.get("prompt")
+    keys = []
+    for i, pair in enumerate(_list(said.get("keys", []), "entry.say.keys")):
+        items = _list(pair, f"entry.say.keys[{i}]")
+        if len(items) != 2:
+            raise DocumentError(f"entry.say.keys[{i}]: expected [key, phrase], got {items!r}")
+        keys.append((_str(items[0], f"entry.say.keys[{i}][0]"),
+                     _phrase(items[1], f"entry.say.keys[{i}][1]")))
+    return {"say_prompt": None if prompt is None else _phrase(prompt, "entry.say.prompt"),
+            "say_keys": tuple(keys)}
+
+
+def _phrase(value: Any, path: str) -> Phrase:
+    """A keypad phrase in JSON, ``[key, {field: text, number or phrase}]``."""
+    items = _list(value, path)
+    if len(items) != 2 or not isinstance(items[0], str) or not isinstance(items[1], dict):
+        raise DocumentError(f"{path}: expected [key, {{field: value}}], got {items!r}")
+    fields: list[tuple[str, str | int | Phrase]] = []
+    for name, field in sorted(items[1].items()):
+        at = f"{path}.{name}"
+        if isinstance(field, list):
+            fields.append((name, _phrase(field, at)))
+        elif isinstance(field, str) or (isinstance(field, int) and not isinstance(field, bool)):
+            fields.append((name, field))
+        else:
+            raise DocumentError(f"{at}: expected text, a number or a phrase, got {field!r}")
+    return Phrase(items[0], tuple(fields))
 
 
 def read_between(data: Mapping[str, Any]) -> BetweenView:

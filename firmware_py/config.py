@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from firmware_py import presets, words
 from firmware_py.core.errors import PresetError
@@ -19,7 +18,7 @@ from firmware_py.core.phase import Stage
 from firmware_py.core.tables import Table, parse_toml
 from firmware_py.core.values import MatchSetup, TeamInfo
 from firmware_py.linkconfig import LinkConfig, LinkConfigError, parse_link_config
-from firmware_py.wire import check_name
+from firmware_py.wire import check_name, check_public_url
 from hardware.console import ConsoleConfig, ConsoleConfigError, load_config
 from hardware.keymap import KeypadConfig, KeypadConfigError, load_keypad_config
 
@@ -256,27 +255,16 @@ def parse(data: dict[str, Any], source: str, *, base: Path | None = None) -> Con
     )
 
 
-PUBLIC_URL_CHARS = 200
-PUBLIC_URL_BYTES = 213  # what the display's QR code holds (display/qr.py, version 10-M)
-
-
 def _public_url(display: Table) -> str | None:
     """``[display] public_url``: an http(s) address a phone can open, short enough for the
-    between screen's QR code; absent: no code."""
+    between screen's QR code; absent: no code (or the office's, from its ``next``)."""
     url = display.optional_string("public_url")
     if url is None:
         return None
-    parts = urlsplit(url)
-    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        raise display.error("public_url", f"must be an http:// or https:// address, got {url!r}")
-    if any(c.isspace() or not c.isprintable() for c in url):
-        raise display.error("public_url", f"must have no spaces or control characters, got "
-                            f"{url!r}")
-    if len(url) > PUBLIC_URL_CHARS or len(url.encode("utf-8")) > PUBLIC_URL_BYTES:
-        raise display.error("public_url", f"must be at most {PUBLIC_URL_CHARS} characters "
-                            f"({PUBLIC_URL_BYTES} bytes of UTF-8: what a QR code on the screen "
-                            f"holds), got {len(url)}")
-    return url
+    try:
+        return check_public_url(url)
+    except ValueError as err:
+        raise display.error("public_url", str(err)) from err
 
 
 def _schedule(table: Table, base: Path | None) -> ScheduleConfig:

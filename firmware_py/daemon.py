@@ -115,6 +115,7 @@ from firmware_py.session import CONFIRMING, Session, open_session
 from firmware_py.statelock import StateLock
 from firmware_py.timeline import Timeline, boot_id
 from firmware_py.timesource import SystemTime, TimeSource
+from firmware_py.wire import Nx
 from hardware import keymap
 
 log = logging.getLogger("firmware_py.daemon")
@@ -187,6 +188,10 @@ class Daemon:
         self.final_hold = config.final_hold_s * NS_PER_S
         self.standings: dict[str, dict[str, Any]] = {}  # group -> the office's table
         self._loaded_next: dict[str, Any] | None = None  # the `next` on the board, if any
+        # The public site's address as the office's latest `next` gave it (wire.Nx.PUBLIC_URL):
+        # shown between games when [display] public_url is not set. A cleared `next` (no
+        # match planned here) says nothing of the site, so it keeps the last one heard.
+        self.office_public_url: str | None = None
         # A hall without an office (README "A hall without an office"): the local schedule
         # (or why there is none), the matches played here, a placeholder match waiting for
         # the timekeeper, and whether an office has sent a `next` (then it decides).
@@ -692,6 +697,7 @@ class Daemon:
 
     def _on_next(self, doc: dict[str, Any]) -> None:
         self.next_match.offer(doc)  # called from pump(), on this thread
+        self.office_public_url = doc.get(Nx.PUBLIC_URL)  # checked by wire.check_next
         # The office decides from now on: its `next` replaces a local pick not yet started.
         self._office_next_seen = True
         self._local_offer = None
@@ -1160,7 +1166,8 @@ class Daemon:
         return between_games(self.match, at, pending=self.next_match.pending,
                              loaded=self._loaded_next, standings=self.standings,
                              final_hold=self.final_hold, offer=self._local_offer,
-                             public_url=self.config.public_url,
+                             # the hall's own address wins: it knows its own network
+                             public_url=self.config.public_url or self.office_public_url,
                              replay=self.replaying)
 
     def _frame(self, present_at: int) -> None:

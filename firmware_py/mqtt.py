@@ -154,6 +154,9 @@ class HallLink:
         # what the office said then (it may since have been restored from an older copy).
         self.office_heard = False
         self.refused_next: list[str] = []  # reasons, newest last (for tests and the display)
+        # What a `next` had wrong in an optional key (wire.Next.ignored), logged once each:
+        # a retained next comes again on every reconnect and with every change of it.
+        self.ignored_next: list[str] = []
 
         # clean session: the journal, not the broker, keeps what is unsent
         client = new_client(client_id or f"hall-{tournament}-{hall}", clean_session=True,
@@ -344,12 +347,17 @@ class HallLink:
         if not payload:
             return  # the office cleared the retained `next`: nothing planned
         try:
-            doc = wire.next_document(wire.check_next(topic, payload, presets.names()))
+            checked = wire.check_next(topic, payload, presets.names())
         except WireError as err:
             reason = err.reason
             self.refused_next.append(reason)
             log.warning("MQTT %s: refused: %s", topic, reason)
             return
+        for reason in checked.ignored:
+            if reason not in self.ignored_next:
+                self.ignored_next.append(reason)
+                log.warning("MQTT %s: %s (the rest of it is taken)", topic, reason)
+        doc = wire.next_document(checked)
         if self._on_next is not None:
             self._on_next(doc)
 

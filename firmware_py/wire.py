@@ -21,6 +21,7 @@ import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
+from urllib.parse import urlsplit
 
 from firmware_py.core.events import EventKind
 from firmware_py.core.values import DecidedBy
@@ -116,6 +117,11 @@ class Nx:
     # played in another hall, or in one whose journal was lost, never reuses a seq.
     REPLAY = "replay"
     ABOVE_SEQ = "above_seq"
+    # Optional: the public results site's address as the office knows it (``office serve
+    # --public-url``), shown as a QR code between games unless the hall has its own. It
+    # rides on every ``next`` rather than a topic of its own because each hall already
+    # reads its ``next`` (the ACL and a venue's bridge carry it): nothing new to grant.
+    PUBLIC_URL = "public_url"
 
 
 class St:
@@ -676,6 +682,10 @@ class Next:
     category: str | None = None  # in an event of several: whose tables the hall shows
     waiting: bool = False
     replay_above: int | None = None  # a replay: number its events above this seq
+    public_url: str | None = None  # the public site's address (``Nx.PUBLIC_URL``)
+    # What ``check_next`` left out of an optional key, and why (the hall logs it): never
+    # part of the document.
+    ignored: tuple[str, ...] = ()
 
 
 def next_document(n: Next) -> dict[str, Any]:
@@ -696,6 +706,8 @@ def next_document(n: Next) -> dict[str, Any]:
         doc[Nx.WAITING] = True
     if n.replay_above is not None:  # absent otherwise: every other `next` stays as it was
         doc[Nx.REPLAY] = {Nx.ABOVE_SEQ: n.replay_above}
+    if n.public_url is not None:
+        doc[Nx.PUBLIC_URL] = n.public_url
     return doc
 
 
@@ -704,7 +716,10 @@ def build_next(n: Next) -> bytes:
 
 
 def check_next(topic: str, payload: bytes, presets: Collection[str] | None = None) -> Next:
-    """A retained ``next``; ``presets`` (when given) are the preset names the reader knows."""
+    """A retained ``next``; ``presets`` (when given) are the preset names the reader knows.
+
+    A bad ``public_url`` does not refuse the match (a hall must still get its next game
+    over a wrong address): it is left out and its reason kept in ``ignored``."""
     doc = _object(topic, payload)
     match = doc.get(Nx.MATCH)
     if not isinstance(match, str) or not _NAME.fullmatch(match):
@@ -733,11 +748,18 @@ def check_next(topic: str, payload: bytes, presets: Collection[str] | None = Non
         # A hall must never be handed placeholder teams as a match it may load.
         _refuse(topic, f"'{Nx.WAITING}' must be true when a team is a placeholder "
                        f"({', '.join(unknown)})")
+    public_url: str | None = None
+    ignored: tuple[str, ...] = ()
+    if doc.get(Nx.PUBLIC_URL) is not None:
+        try:
+            public_url = check_public_url(doc[Nx.PUBLIC_URL])
+        except ValueError as err:
+            ignored = (f"'{Nx.PUBLIC_URL}' {err}: left out",)
     return Next(match=match, preset=preset, stage=stage, home=sides[0], away=sides[1],
                 scheduled=_opt_str(topic, doc, Nx.SCHEDULED),
                 label=_opt_str(topic, doc, Nx.LABEL), suspended=banned,
                 category=_opt_category(topic, doc, Nx.CATEGORY), waiting=waiting,
-                replay_above=_replay(topic, doc))
+                replay_above=_replay(topic, doc), public_url=public_url, ignored=ignored)
 
 
 def _replay(topic: str, doc: Mapping[str, Any]) -> int | None:
@@ -749,6 +771,35 @@ def _replay(topic: str, doc: Mapping[str, Any]) -> int | None:
         _refuse(topic, f"'{Nx.REPLAY}' must be an object with '{Nx.ABOVE_SEQ}', got "
                        f"{kind_of(value)} {_show(value)}")
     return _int(topic, value, Nx.ABOVE_SEQ, 1, where=f"{Nx.REPLAY}.", maximum=MAX_SEQ)
+
+
+# What the hall display's QR code holds (display/qr.py: byte mode, version 10, level M), and
+# the characters of an address a spectator can still read under it.
+PUBLIC_URL_CHARS = 200
+PUBLIC_URL_BYTES = 213
+
+
+def check_public_url(url: object) -> str:
+    """The public site's address as a phone opens it from the hall's QR code: an
+    ``http://`` or ``https://`` address with a host, no spaces, short enough for the code.
+    Raises ValueError saying what is wrong (the caller names where it came from): the
+    hall's ``[display] public_url``, ``office serve --public-url`` and ``next`` all use it."""
+    if not isinstance(url, str) or not url:
+        raise ValueError(f"must be a non-empty string, got {kind_of(url)}")
+    if any(c.isspace() or not c.isprintable() for c in url):
+        raise ValueError(f"must have no spaces or control characters, got {url[:60]!r}")
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+    except ValueError:  # a malformed port or IPv6 host
+        host = None
+        parts = None
+    if parts is None or parts.scheme.lower() not in ("http", "https") or not host:
+        raise ValueError(f"must be an http:// or https:// address, got {url[:60]!r}")
+    if len(url) > PUBLIC_URL_CHARS or len(url.encode("utf-8")) > PUBLIC_URL_BYTES:
+        raise ValueError(f"must be at most {PUBLIC_URL_CHARS} characters ({PUBLIC_URL_BYTES} "
+                         f"bytes of UTF-8: what a QR code on the screen holds), got {len(url)}")
+    return url
 
 
 def _opt_category(topic: str, doc: Mapping[str, Any], key: str) -> str | None:

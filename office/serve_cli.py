@@ -14,6 +14,7 @@ from pathlib import Path
 from types import FrameType
 
 from firmware_py.mqtt import OfficePeer, Tls, parse_broker_url
+from firmware_py.wire import check_public_url
 from firmware_py.words import DEFAULT, LANGUAGES
 
 from .board import SnapshotBoard
@@ -64,6 +65,12 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
                             "port (0: any free port)")
     serve.add_argument("--public-bind", default="0.0.0.0", metavar="ADDR",
                        help="address the public site listens on (default %(default)s)")
+    serve.add_argument("--public-url", metavar="URL",
+                       help="the public site's address as phones reach it (http:// or "
+                            "https://, at most 200 characters), told to every hall in its "
+                            "next: its display shows it as a QR code between games unless "
+                            "its own [display] public_url is set. Not guessed from "
+                            "--public-port: only you know the name or address phones use")
     serve.add_argument("--export-site", type=Path, metavar="DIR",
                        help="keep a static export of the public site in DIR, rewritten "
                             "(atomically, at most once a second) on every change")
@@ -145,6 +152,12 @@ def run_serve(args: argparse.Namespace) -> int:
     except (TournamentError, ValueError) as err:
         print(f"office serve: {err}", file=sys.stderr)
         return 2
+    if args.public_url is not None:
+        try:
+            check_public_url(args.public_url)
+        except ValueError as err:
+            print(f"office serve: --public-url: {err}", file=sys.stderr)
+            return 2
     password = None
     if args.password_file is not None:
         try:
@@ -172,7 +185,9 @@ def run_serve(args: argparse.Namespace) -> int:
     peer = OfficePeer(broker.host, broker.port, event.id, username=args.username,
                       password=password, tls=tls, client_id=args.client_id)
     board = SnapshotBoard()
-    service = OfficeService(event, store, peer, board)
+    service = OfficeService(event, store, peer, board, public_url=args.public_url)
+    if args.public_url is not None:
+        log.info("the halls are told the public site is at %s", args.public_url)
     service.store_error = read_only_because
     web = None
     if args.http is not None:

@@ -213,6 +213,7 @@ class OfficeService:
         *,
         wall: Callable[[], datetime] = datetime.now,
         monotonic: Callable[[], float] = time.monotonic,
+        public_url: str | None = None,
     ) -> None:
         # One ledger per category, each folded as a tournament of its own; a plain tournament
         # file is a one-category event (office.event). That is the file it started with;
@@ -225,6 +226,10 @@ class OfficeService:
         event = self.event
         self.store = store
         self.peer = peer
+        # The public site's address phones reach (``office serve --public-url``), told to
+        # every hall in its `next` (wire.Nx.PUBLIC_URL). Refused here, where it enters, so a
+        # hall never has to ignore the office's own mistake.
+        self.public_url = None if public_url is None else wire.check_public_url(public_url)
         self.board = board
         self.wall = wall
         self.monotonic = monotonic
@@ -691,6 +696,8 @@ class OfficeService:
             upcoming = merge.next_match(self.event, ledgers, hall)
             self._next_teams[hall] = frozenset() if upcoming is None \
                 else frozenset((upcoming.home.name, upcoming.away.name))
+            if upcoming is not None and self.public_url is not None:
+                upcoming = dataclasses.replace(upcoming, public_url=self.public_url)
             self._retain(wire.hall_topic(self.event.id, hall, wire.NEXT),
                          b"" if upcoming is None else wire.build_next(upcoming))
 

@@ -13,6 +13,7 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -290,6 +291,8 @@ def test_the_office_command_serves_its_page_on_loopback_only(tmp_path: Path) -> 
                                   public_port=8124, site=tmp_path / "site")
     assert argv[argv.index("--public-port") + 1] == "8124"
     assert argv[argv.index("--public-bind") + 1] == "127.0.0.1"
+    # the halls are told the address the demo prints, so their QR codes lead there
+    assert argv[argv.index("--public-url") + 1] == "http://127.0.0.1:8124/"
     assert argv[argv.index("--export-site") + 1] == str(tmp_path / "site")
 
 
@@ -603,7 +606,8 @@ def test_the_whole_demo_runs_headless_with_the_office(tmp_path: Path) -> None:
     assert done.returncode == 0, out[-6000:] + done.stderr[-3000:]
     assert "mosquitto: private broker on 127.0.0.1:" in out
     assert re.search(r"its page: http://127\.0\.0\.1:\d+/", out)
-    assert re.search(r"public results site \(for phones\): http://127\.0\.0\.1:\d+/", out)
+    site_url = re.search(r"public results site \(for phones\): (http://127\.0\.0\.1:\d+/)", out)
+    assert site_url is not None
     d = loaded()
     # The public site's static export, beside the PNGs: every result in it.
     site = work / "site"
@@ -621,6 +625,16 @@ def test_the_whole_demo_runs_headless_with_the_office(tmp_path: Path) -> None:
         assert _rows(sections[category])[:3] == rows, sections
     for hall in d.halls():
         assert list((work / hall).rglob("*.png")), f"no PNG snapshots of {hall}"
+    zbar = shutil.which("zbarimg")
+    if zbar is not None:
+        # Between games every hall shows the office's public address as a QR code (no
+        # config of its own: README "The hall display"): a later match's pregame picture.
+        for hall, played in HALLS.items():
+            (picture, *_) = sorted((work / hall).rglob(f"{played[1]}-*-pregame-*.png"))
+            read = subprocess.run([zbar, "--quiet", "--raw", "-Sdisable", "-Sqrcode.enable",
+                                   str(picture)], capture_output=True, text=True, check=False,
+                                  timeout=60)
+            assert read.stdout.removesuffix("\n") == site_url.group(1), (picture, read.stderr)
     assert "PNG snapshots of the hall displays" in out
     # The office drew P08's lots, before hall-1 was sent P08's follow-up with their teams.
     drawn = out.index("office | Lots drawn for group A: FC Kontu Valkoinen, Ponnistus Punainen")

@@ -205,6 +205,44 @@ def test_next_round_trips() -> None:
     assert "label" not in wire.next_document(bare)  # as halls have always read it
 
 
+def test_next_may_carry_the_public_sites_address() -> None:
+    """The office's public address (``office serve --public-url``) rides on ``next``; a
+    ``next`` without it reads as before."""
+    told = Next(**{**{f: getattr(A_NEXT, f) for f in A_NEXT.__slots__},  # type: ignore[arg-type]
+                   "public_url": "https://cup.example.org/results/"})
+    doc = wire.next_document(told)
+    assert doc["public_url"] == "https://cup.example.org/results/"
+    assert wire.check_next(NEXT, wire.build_next(told), PRESETS) == told
+    assert "public_url" not in wire.next_document(A_NEXT)
+
+
+@pytest.mark.parametrize(("url", "reason"), [
+    ("ftp://results.local/", "must be an http:// or https:// address"),
+    ("results.local", "must be an http:// or https:// address"),
+    ("http://", "must be an http:// or https:// address"),
+    ("http://[::1", "must be an http:// or https:// address"),
+    ("http://results.local/a b", "must have no spaces or control characters"),
+    (f"http://x.org/{'a' * 200}", "must be at most 200 characters"),
+    ("http://x.org/" + "\u00e9" * 101, "must be at most 200 characters (213 bytes"),
+    (5, "must be a non-empty string, got an integer"),
+    ("", "must be a non-empty string"),
+])
+def test_a_bad_address_in_next_is_left_out_and_the_match_still_taken(url: Any,
+                                                                      reason: str) -> None:
+    """A hall must get its next game even when the office's address is wrong: the address
+    is left out, and why is kept for the hall's one log line."""
+    doc = {**json.loads(GOOD_NEXT), "public_url": url}
+    got = wire.check_next(NEXT, json.dumps(doc).encode(), PRESETS)
+    assert got.public_url is None and got.match == A_NEXT.match
+    assert len(got.ignored) == 1 and reason in got.ignored[0], got.ignored
+    assert got.ignored[0].startswith("'public_url' ") and got.ignored[0].endswith("left out")
+    with pytest.raises(ValueError, match=reason.replace("(", r"\(")):
+        wire.check_public_url(url)
+    assert "public_url" not in wire.next_document(got)
+    null = wire.check_next(NEXT, json.dumps({**doc, "public_url": None}).encode(), PRESETS)
+    assert null.public_url is None and null.ignored == ()
+
+
 def test_next_of_a_newer_minor_version_is_accepted() -> None:
     doc = json.loads(GOOD_NEXT)
     doc["venue"] = "Rink 2"

@@ -11,8 +11,9 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
+from firmware_py.core.prompts import Phrase
 from firmware_py.words import DEFAULT as DEFAULT_LANGUAGE
-from firmware_py.words import LANGUAGES, table, word
+from firmware_py.words import LANGUAGES, phrase, table, word
 
 from .. import colour as pal
 from .. import segments
@@ -56,6 +57,10 @@ class Canvas:
         """The display's word ``key`` (``display.*`` in firmware_py/words/) in the hall's
         language."""
         return word(key, self.options.language, **fields)
+
+    def phrase(self, said: Phrase) -> str:
+        """A keypad phrase (firmware_py/core/prompts.py) in the hall's language."""
+        return phrase(said.to_json(), self.options.language)
 
     def knows(self, key: str) -> bool:
         """Whether ``key`` is a word (for values that come from the document, such as a
@@ -262,21 +267,26 @@ def entry_lines(entry: EntryView, canvas: Canvas | None = None) -> list[str]:
     1 MINOR  2 DOUBLE MINOR  3 MAJOR`` (as many choices as fit, then "…"), ``PENALTY HOME
     #7  KIND?``; the team as its button names it, the digits typed so far. An entry with a
     ``prompt`` (every entry of the keypad grammar) shows the prompt, what was typed, then
-    as many of its numbered choices as fit: the operator view shows them all. The fixed
-    words are the hall's language (``canvas``; English without one); the prompt and the
-    choices are the keypad's own."""
+    as many of its numbered choices as fit: the operator view shows them all. Every word is
+    the hall's language (``canvas``; English without one): the prompt and the choices from
+    the keypad's phrases (``entry.say``) where the document has them, else its English."""
     def say(key: str, fallback: str) -> str:
         if canvas is None or not canvas.knows(key):
             return fallback
         return canvas.word(key)
 
-    if entry.prompt:
-        head = f"{entry.prompt.upper()}  {entry.typed or '_'}"
-        numbered = [f"{key} {label.upper()}" for key, label in entry.keys if key.isdigit()]
+    if entry.prompt or entry.say_prompt is not None:
+        prompt, keys = entry.prompt or "", entry.keys
+        if canvas is not None and entry.say_prompt is not None:
+            prompt = canvas.phrase(entry.say_prompt)
+            if entry.say_keys:
+                keys = tuple((key, canvas.phrase(does)) for key, does in entry.say_keys)
+        head = f"{prompt.upper()}  {entry.typed or '_'}"
+        numbered = [f"{key} {label.upper()}" for key, label in keys if key.isdigit()]
         lines = [f"{head}  " + "   ".join(numbered[:n])
                  + ("   \u2026" if n < len(numbered) else "")
                  for n in range(len(numbered), 0, -1)]
-        return [*lines, head, entry.prompt.upper()]
+        return [*lines, head, prompt.upper()]
     what = say(f"display.entry.{entry.what}", entry.what.upper()) if entry.what \
         else say("display.entry", "ENTRY")
     player = f"#{entry.player}" if entry.player else "#_"

@@ -85,17 +85,25 @@ def hall_command(config: Path, *, display: str, state_dir: Path, script_dir: Pat
             "--exit-when-done"]
 
 
+def public_site_url(port: int) -> str:
+    """The demo's public site, where it prints it and where the halls' QR codes lead."""
+    return f"http://127.0.0.1:{port}/"
+
+
 def office_command(tournament: Path, db: Path, broker: str,
                    http_port: int | None = None, *, public_port: int | None = None,
                    site: Path | None = None) -> list[str]:
     """``office serve`` for the demo's event (its page and the public site on 127.0.0.1
-    only; ``site``: the public site's static export)."""
+    only; ``site``: the public site's static export). The public site's loopback address
+    is also told to the halls (``--public-url``), so their between-games screens show its
+    QR code with no config of their own: on loopback it is the address the demo prints."""
     argv = [sys.executable, "-m", "office", "serve", "--tournament", str(tournament),
             "--db", str(db), "--broker", broker, "--log-level", "INFO"]
     if http_port is not None:
         argv += ["--http", str(http_port), "--host", "127.0.0.1"]
     if public_port is not None:
-        argv += ["--public-port", str(public_port), "--public-bind", "127.0.0.1"]
+        argv += ["--public-port", str(public_port), "--public-bind", "127.0.0.1",
+                 "--public-url", public_site_url(public_port)]
     if site is not None:
         argv += ["--export-site", str(site)]
     return argv

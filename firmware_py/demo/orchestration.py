@@ -37,6 +37,7 @@ from firmware_py.demo.configs import (
     hall_command,
     hall_config,
     office_command,
+    public_site_url,
 )
 from firmware_py.demo.journals import HallJournals
 from firmware_py.demo.lots import LotsDrawer
@@ -161,7 +162,7 @@ def _start_office(demo: DemoEvent, broker: Broker, work: Path, say: Printer, *,
     offices.append(Office(demo, child, db, LotsDrawer(demo.file, db, say, clock)))
     say(f"office for {demo.name} ({demo.file.name}, {len(demo.categories)} categories): "
         f"pid {child.pid}; its page: http://127.0.0.1:{http}/")
-    say(f"public results site (for phones): http://127.0.0.1:{public}/ "
+    say(f"public results site (for phones): {public_site_url(public)} "
         f"(its static export: {work / SITE})")
 
 

@@ -73,3 +73,68 @@ def test_a_malformed_key_list_names_where() -> None:
     doc["entry"] = {**states.MENU_ENTRY, "keys": [["1"]]}
     with pytest.raises(DocumentError, match=re.escape("entry.keys[0]: expected [key, meaning]")):
         read_state(doc)
+
+
+def shown_in(lang: str, entry: dict[str, object]) -> str:
+    """The operator line the hall display draws for ``entry`` in ``lang`` (1920x1080)."""
+    from display.fonts import measure  # noqa: PLC0415
+    from display.layout import LayoutOptions  # noqa: PLC0415
+
+    doc = copy.deepcopy(states.GAME)
+    doc["entry"] = entry
+    frame = layout(doc, (1920, 1080), options=LayoutOptions(language=lang), measure=measure)
+    (line,) = [t.text for t in frame.texts() if t.role == "entry"]
+    return line
+
+
+# The keypad's phrases (the state document's entry.say, README 4.3) in the hall's language
+# ([display] language, README "Languages"): the prompt, then as many choices as fit.
+WORDED = {
+    "cs": ("TREST HOSTÉ #12: DRUH  _  1 MENŠÍ TREST   2 DVOJITÝ MENŠÍ TREST",
+           "MENU: AKCE  _  1 START/STOP   2 SIRÉNA   3 GÓL DOMÁCÍ",
+           "NASTAVIT ČAS: M:SS.D  12:00.0"),
+    "sr": ("ISKLJUČENJE GOST #12: VRSTA  _  1 MALA KAZNA",
+           "MENI: RADNJA  _  1 START/STOP   2 SIRENA   3 GOL DOMAĆIN",
+           "PODESI VREME: M:SS.D  12:00.0"),
+    "fi": ("JÄÄHY VIERAS #12: RANGAISTUS  _  1 PIENI RANGAISTUS",
+           "VALIKKO: TOIMINTO  _  1 KÄYNTIIN/SEIS   2 SUMMERI   3 MAALI KOTI",
+           "ASETA AIKA: M:SS.K  12:00.0"),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(WORDED))
+def test_the_operator_line_is_in_the_halls_language(lang: str) -> None:
+    penalty, menu, clock = WORDED[lang]
+    shown = [shown_in(lang, described("penalty_away", "1", "2", "enter")),
+             shown_in(lang, described("menu")),
+             shown_in(lang, described("set_clock", "1", "2", "0", "0"))]
+    assert shown[0].startswith(penalty), shown[0]
+    assert shown[1].startswith(menu), shown[1]
+    assert shown[2] == clock
+    for line in shown:  # none of the keypad's English is left
+        assert not any(w in line for w in ("PENALTY", "KIND", "ACTION", "SET CLOCK", "HORN"))
+
+
+def test_in_english_the_line_is_the_documents_prompt() -> None:
+    entry = described("penalty_away", "1", "2", "enter")
+    assert shown_in("en", entry).startswith(f"{str(entry['prompt']).upper()}  _  1 MINOR")
+
+
+def test_a_document_without_phrases_shows_its_english_in_any_language() -> None:
+    """An entry from before ``say`` (or another tool's): its prompt as it came."""
+    entry = {k: v for k, v in described("menu").items() if k != "say"}
+    assert shown_in("fi", entry).startswith("MENU: ACTION  _  1 START/STOP")
+
+
+def test_a_malformed_phrase_names_where() -> None:
+    doc = copy.deepcopy(states.GAME)
+    entry = described("menu")
+    doc["entry"] = {**entry, "say": {"prompt": ["prompt.menu", {"x": 1.5}]}}
+    with pytest.raises(DocumentError, match=re.escape("entry.say.prompt.x: expected text")):
+        read_state(doc)
+    doc["entry"] = {**entry, "say": {"prompt": "MENU"}}
+    with pytest.raises(DocumentError, match=re.escape("entry.say.prompt")):
+        read_state(doc)
+    doc["entry"] = {**entry, "say": {"keys": [["1"]]}}
+    with pytest.raises(DocumentError, match=re.escape("entry.say.keys[0]: expected [key, ")):
+        read_state(doc)

@@ -19,10 +19,12 @@ FORBIDDEN = {"os", "sys", "time", "datetime", "io", "pathlib", "socket", "subpro
              "threading", "asyncio", "random", "shutil", "tempfile", "select", "signal"}
 ALLOWED = set(sys.stdlib_module_names) - FORBIDDEN
 # The project's own modules a pure display module may read: the MQTT contract (the rows of
-# the office's tables) and what it imports, themselves pure (checked below).
+# the office's tables) and what it imports, the words, and the keypad's phrases (the state
+# document's entry.say, worded on the operator line), themselves pure (checked below).
 PROJECT = {"firmware_py.wire": ROOT / "firmware_py" / "wire.py",
            "firmware_py.safejson": ROOT / "firmware_py" / "safejson.py",
-           "firmware_py.words": ROOT / "firmware_py" / "words" / "__init__.py"}
+           "firmware_py.words": ROOT / "firmware_py" / "words" / "__init__.py",
+           "firmware_py.core.prompts": ROOT / "firmware_py" / "core" / "prompts.py"}
 
 
 def imports(path: Path, *, whole: bool = False) -> set[str]:

@@ -227,7 +227,9 @@ def test_the_daemon_passes_the_configured_address_to_the_screen(tmp_path: Path) 
 
 
 def test_the_configs_limit_is_what_the_code_holds() -> None:
-    from firmware_py import config  # noqa: PLC0415
+    """The limit every entry point checks (wire.check_public_url: the hall's config, the
+    office's --public-url, the ``next`` a hall reads) is what the display's code holds."""
+    from firmware_py import wire  # noqa: PLC0415
 
-    assert qr.capacity(qr.MAX_VERSION, "M") == config.PUBLIC_URL_BYTES
-    assert len(states.LONG_URL) == config.PUBLIC_URL_CHARS
+    assert qr.capacity(qr.MAX_VERSION, "M") == wire.PUBLIC_URL_BYTES
+    assert len(states.LONG_URL) == wire.PUBLIC_URL_CHARS

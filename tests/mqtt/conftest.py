@@ -53,7 +53,7 @@ class Office:
     office restart (its persistent session stays with the broker)."""
 
     def __init__(self, port: int, db: Path, tournament: Path, *, username: str | None = None,
-                 password: str | None = None) -> None:
+                 password: str | None = None, public_url: str | None = None) -> None:
         from firmware_py.mqtt import OfficePeer  # noqa: PLC0415
         from office.files import load_tournament  # noqa: PLC0415
         from office.service import OfficeService  # noqa: PLC0415
@@ -64,7 +64,7 @@ class Office:
         self.store = Store(db)
         self.peer = OfficePeer("127.0.0.1", port, cup.id, username=username, password=password,
                                reconnect_s=(1, 1))
-        self.service = OfficeService(cup, self.store, self.peer)
+        self.service = OfficeService(cup, self.store, self.peer, public_url=public_url)
         self._stop = threading.Event()
         self.peer.start()
         self._thread = threading.Thread(target=self._run, name="test-office", daemon=True)

@@ -307,3 +307,26 @@ def test_standings_from_the_store_are_the_services_tables(
     assert printed["groups"] == [svc.ledger.tables["A"].to_json()]
     assert main(["standings", "--tournament", str(CUP), "--db", str(tmp_path / "nope.sqlite")]
                 ) == 2
+
+
+def test_the_public_address_is_in_every_halls_next_and_a_bad_one_is_refused(
+        tmp_path: Path, cup: Tournament) -> None:
+    """``office serve --public-url``: the halls' between-games QR code (issue 18)."""
+    url = "https://cup.example.org/results/"
+    store = Store(tmp_path / "office.sqlite")
+    try:
+        for bad in ("javascript:alert(1)", "results.local", f"http://x.org/{'a' * 200}"):
+            with pytest.raises(ValueError, match="must be"):
+                OfficeService(cup, store, FakePeer(), public_url=bad)
+        peer = FakePeer()
+        svc = OfficeService(cup, store, peer, public_url=url)
+        svc.pump()
+        for hall in cup.halls():
+            topic = f"arena/v1/{cup.id}/{hall}/next"
+            assert wire.check_next(topic, peer.retained[topic]).public_url == url
+        plain = FakePeer()
+        OfficeService(cup, store, plain).pump()
+        assert all("public_url" not in json.loads(payload)
+                   for topic, payload in plain.retained.items() if topic.endswith("/next"))
+    finally:
+        store.close()
