@@ -18,7 +18,8 @@ Two measurements, each against a baseline run in the same process:
    the same script on the core and lays out, redraws and updates the whole screen every
    1/60 s (``pygame.time.Clock.tick(60)``, the pygame tutorial loop). Each whole second is
    one sample: per phase the share over the phase, the p50/p90/max of the seconds, and the
-   ratio naive/ours.
+   ratio naive/ours. Both without the audio horn (the naive loop has none, and its mixer is
+   not the display's); a third run of ours with it on prints what SDL's audio thread adds.
 
 The game on screen for the frame costs: period 1 of ice-hockey-2x20, 2:1, a minor penalty
 running.
@@ -230,6 +231,11 @@ def bench_frame_costs(surface: pygame.Surface, frames: int, options: LayoutOptio
 # The CPU run: one match through every phase the hall display shows, ``--seconds`` each.
 # Play-off stage: the tie after period 2 goes to a shootout (rules 000 'The winning goal race').
 CPU_CONFIG = f'[match]\npreset = "{PRESET}"\nstage = "playoff"\n[display]\nsize = "1920x1080"\n'
+# The display loop is compared without the audio horn: the naive loop has none, and the
+# horn's mixer is not the display's (SDL's audio thread mixes a buffer every 11.6 ms,
+# display or not). What it adds is measured on its own, in a third run with it on.
+NO_AUDIO = '[console.horn]\naudio = false\n'
+WITH_AUDIO = '[console.horn]\naudio = "auto"\n'
 PHASES = ("pregame (1/s)", "running (1/s)", "last minute (tenths)", "stopped (1/s)",
           "break (tenths)", "shootout (1/s)")
 MAX_PHASE_S = 50  # the last minute and the 1-minute break must not run out within a phase
@@ -309,12 +315,14 @@ class BenchParts(HallParts):
         return NoKeypad()
 
 
-def ours(seconds: int, folder: Path) -> list[PhaseUsage]:
+def ours(seconds: int, folder: Path, horn: str = NO_AUDIO) -> list[PhaseUsage]:
     """The daemon itself (``Daemon.run_until`` on the OS clock): its loop, its waits, its
-    journal and horn thread, the frames at the core's display deadlines."""
+    journal and horn thread, the frames at the core's display deadlines; ``horn`` says
+    whether the audio horn (SDL's mixer and its audio thread) runs too."""
+    folder.mkdir(parents=True, exist_ok=True)
     script = folder / "phases.jsonl"
     script.write_text(phase_script(seconds), encoding="utf-8")
-    config = parse_config(tomllib.loads(CPU_CONFIG), "bench config")
+    config = parse_config(tomllib.loads(CPU_CONFIG + horn), "bench config")
     options = RunOptions(display_mode="headless", pin_factory="mock",
                          state_dir=folder / "state", script=script)
     daemon = Daemon(config, options, parts=BenchParts())
@@ -371,11 +379,17 @@ def bench_cpu(seconds: int, options: LayoutOptions) -> None:
     print(f"CPU share of the display loop, phase by phase ({seconds} s each, the first "
           f"{SETTLE_NS / NS_PER_S} s of each not measured): ours, then naive, one process")
     with tempfile.TemporaryDirectory(prefix="bench-render-") as folder:
-        mine = ours(seconds, Path(folder))
+        mine = ours(seconds, Path(folder) / "silent")
+        sounding = ours(seconds, Path(folder) / "audio", WITH_AUDIO)
     print(" ours: the daemon (Daemon.run_until, the OS clock): frames at the display "
-          "deadlines, only the changes, asleep between them (never a spin)")
+          "deadlines, only the changes, asleep between them (never a spin); the horn on "
+          "the relay only")
     for label, usage in zip(PHASES, mine, strict=True):
         print(usage_line(label, usage))
+    print(" ours with the audio horn too ([console.horn] audio, SDL's "
+          f"{os.environ['SDL_AUDIODRIVER']} audio driver): what its mixer thread adds")
+    for label, usage, silent in zip(PHASES, sounding, mine, strict=True):
+        print(f"{usage_line(label, usage)}; +{usage.share - silent.share:.2f} points")
     display = Display("headless", SIZE)
     try:
         theirs = naive(seconds, display, options)
@@ -385,7 +399,8 @@ def bench_cpu(seconds: int, options: LayoutOptions) -> None:
           "(whole ms: a little over 60/s)")
     for label, usage in zip(PHASES, theirs, strict=True):
         print(usage_line(label, usage))
-    print(" ratio naive/ours (CPU share over the phase; and of the per-second p50s)")
+    print(" ratio naive/ours, both without an audio horn (CPU share over the phase; and of "
+          "the per-second p50s)")
     for label, n, o in zip(PHASES, theirs, mine, strict=True):
         p50 = percentile(o.shares_ppm, 50)
         whole = f"{n.share / o.share:6.1f}x" if o.share > 0 else "   n/a"
@@ -425,7 +440,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--seconds", type=whole_number(MAX_PHASE_S), default=10,
         help=f"wall time of each phase of the CPU-share runs, ours and naive (default 10, "
              f"at most {MAX_PHASE_S}: the last minute and the break must last; 6 phases, so "
-             "the two runs take 12 times this)",
+             "the three runs take 18 times this)",
     )
     parser.add_argument(
         "--frames", type=whole_number(10_000), default=600,

@@ -642,6 +642,15 @@ class Daemon:
         """The next instant the loop must act on (match time); with ``render``, draws the
         planned frame if its time has come."""
         assert self.frames is not None and self.console is not None and self.horn is not None
+        due = self.match.next_deadline()
+        if render:
+            # Whether a frame is due does not depend on the other instants (they only bring
+            # the wake-up forward): a turn that draws skips gathering them, as the plan after
+            # the frame gathers them anyway (a tenths frame: one gathering instead of two).
+            step = self.frames.plan(now, due, ())
+            if step.draw_at is not None:
+                self._frame(step.draw_at)
+                return self._plan(self.timeline.now())
         others = [self.console.next_deadline(), self.horn.next_change(now),
                   self.script.next_at() if self.script else None]
         if self._fault_since is not None:  # wake for the next retry of the journal
@@ -655,11 +664,7 @@ class Daemon:
             others.append(self.frames.match_ns(self._view_at - self.timeline.real())
                           + self.timeline.now())
         others.append(self._schedule_view_at)
-        step = self.frames.plan(now, self.match.next_deadline(), others)
-        if render and step.draw_at is not None:
-            self._frame(step.draw_at)
-            return self._plan(self.timeline.now())
-        return step.wake_at
+        return self.frames.plan(now, due, others).wake_at
 
     def _wait(self, target: int) -> None:
         """Sleep until ``target`` (match time) or until an input arrives, never spinning:

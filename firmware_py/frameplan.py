@@ -32,13 +32,14 @@ class Step:
 class FramePlanner:
     def __init__(self, deadline: Callable[[int], int | None], scale: Fraction) -> None:
         self.scale = scale
+        self._num, self._den = scale.numerator, scale.denominator  # ints: asked every turn
         self.pacer = FramePacer(deadline, idle_ns=self.match_ns(NS_PER_S))
         self.last_present = NEVER
         self.count = 0  # frames shown
 
     def match_ns(self, real_ns: int) -> int:
         """A real-time duration on the match's timeline."""
-        return real_ns * self.scale.numerator // self.scale.denominator
+        return real_ns * self._num // self._den
 
     def earliest(self, now: int) -> int:
         """The first instant a frame may be shown (the frame gap since the last one)."""

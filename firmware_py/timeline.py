@@ -59,14 +59,16 @@ class Timeline:
         self.scale = scale
         self.offset = offset
         self.real = real
+        # The scale's terms as plain ints: the loop converts several times a frame, and a
+        # Fraction's properties cost a call each.
+        self._num, self._den = scale.numerator, scale.denominator
 
     def from_real(self, real_ns: int) -> int:
-        return real_ns * self.scale.numerator // self.scale.denominator + self.offset
+        return real_ns * self._num // self._den + self.offset
 
     def to_real(self, match_ns: int) -> int:
         """The earliest real instant at which the match time is ``match_ns`` or later."""
-        num, den = self.scale.numerator, self.scale.denominator
-        return -((-(match_ns - self.offset) * den) // num)  # ceiling division
+        return -((-(match_ns - self.offset) * self._den) // self._num)  # ceiling division
 
     def now(self) -> int:
         return self.from_real(self.real())

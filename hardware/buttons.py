@@ -112,10 +112,16 @@ class ButtonLogic:
         return sorted(out, key=lambda p: p.at)
 
     def next_deadline(self) -> int | None:
-        deadlines = [b.debounce.deadline() for b in self._buttons.values()]
-        deadlines += [b.held_since + self.hold_ns for b in self._buttons.values()
-                      if b.held_since is not None]
-        return min((d for d in deadlines if d is not None), default=None)
+        # One pass, no lists: the loop asks twice a frame, and nearly every button is idle.
+        found: int | None = None
+        for b in self._buttons.values():
+            d = b.debounce
+            if d.locked_until is not None and d.raw != d.pressed and (
+                    found is None or d.locked_until < found):
+                found = d.locked_until
+            if b.held_since is not None and (found is None or b.held_since + self.hold_ns < found):
+                found = b.held_since + self.hold_ns
+        return found
 
     def _changed(self, button: _Button, at: int, pressed: bool) -> list[Press]:
         spec = button.spec

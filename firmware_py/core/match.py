@@ -100,6 +100,9 @@ class Match:
         # shell knows when the match is scheduled. Derived, never journalled: it changes
         # nothing of the match, only what is shown and the warm-up's horn.
         self._pregame: PregamePlan | None = None
+        # The last state's next deadline: the loop asks several times a frame, and a state
+        # is immutable, so the answer holds until the state is replaced.
+        self._deadline_of: tuple[MatchState, Nanos | None] | None = None
 
     @property
     def state(self) -> MatchState:
@@ -204,7 +207,12 @@ class Match:
 
     def next_deadline(self) -> Nanos | None:
         """The next instant at which ``advance`` will emit something, or ``None``."""
-        return min((instant for instant, _ in self._due(self._state)), default=None)
+        s, known = self._state, self._deadline_of
+        if known is not None and known[0] is s:
+            return known[1]
+        deadline = min((instant for instant, _ in self._due(s)), default=None)
+        self._deadline_of = (s, deadline)
+        return deadline
 
     def horn_sounding(self, now: Nanos) -> bool:
         """Whether the horn sounds at ``now``: an automatic signal or the manual button."""
