@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import os
 import random
 import signal
@@ -313,13 +314,16 @@ def refresh_by_size(work: Path, size: int, seed: int, results: int
     stored = bulk_prefill(store, games, [m.id for m in played], clock.now - timedelta(days=1))
     peer = CountingPeer()
     t0 = time.monotonic()
-    service = OfficeService(t, store, peer, SnapshotBoard(), wall=clock, monotonic=clock.seconds)
+    board = SnapshotBoard()
+    service = OfficeService(t, store, peer, board, wall=clock, monotonic=clock.seconds)
     service.refresh()
     gc.freeze()  # as `office serve` does after its start
     start_s = time.monotonic() - t0
     refreshes: list[int] = []
     cpu: list[int] = []  # the refresh's own CPU time: what other processes' load leaves out
     stores: list[int] = []
+    reads: list[int] = []
+    encodes: list[int] = []
     published = 0
     for m in measured:
         topic = wire.hall_topic(t.id, m.hall, wire.EVENTS)
@@ -334,6 +338,10 @@ def refresh_by_size(work: Path, size: int, seed: int, results: int
         service.refresh_if_needed()
         refreshes.append(time.perf_counter_ns() - t0_ns)
         cpu.append(time.thread_time_ns() - cpu0)
+        # The page's first reader of the new version makes its scorers' entries (board.Later).
+        reads.append(timed(board.current))
+        encodes.append(timed(partial(json.dumps, board.current(), ensure_ascii=False,
+                                     separators=(",", ":"))))  # what office.web sends
         published += peer.published - before
     assert service.ledger is not None
     fresh = ledger_from_store(t, store, clock.now)
@@ -346,7 +354,9 @@ def refresh_by_size(work: Path, size: int, seed: int, results: int
           f"        refresh p50 {ms(p50)}  p99 {ms(p99)}  max {ms(max(refreshes))};  its CPU "
           f"time p50 {ms(c50)}  p99 {ms(c99)};  store+ack of the final p50 "
           f"{ms(percentile(stores, 50))}; {published / len(measured):.1f} retained "
-          f"publishes a result")
+          f"publishes a result;  the page's first read after it p50 "
+          f"{ms(percentile(reads, 50))}  p99 {ms(percentile(reads, 99))} (its JSON for the "
+          f"page p50 {ms(percentile(encodes, 50))})")
     return len(t.matches), (p50, p99, c50, c99), t, games
 
 

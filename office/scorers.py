@@ -138,11 +138,12 @@ class ScorerStanding:
         rank = 1  # 1 + how many scored more
         for goals, keys in self.tiers:
             old = kept.get(goals)
-            if old is not None and old[0] == rank and old[1] is keys:
-                docs = old[2]
+            if old is not None and old[1] is keys:
+                docs = old[2] if old[0] == rank else _ranked(old[2], rank)
             else:
-                reuse = dict(zip(old[1], old[2], strict=True)) \
-                    if old is not None and old[0] == rank else {}
+                # The scorers still in the tier keep their entries (with the new rank).
+                reuse = dict(zip(old[1], old[2] if old[0] == rank else _ranked(old[2], rank),
+                                 strict=True)) if old is not None else {}
                 docs = []
                 for key in keys:
                     doc = reuse.get(key)
@@ -157,6 +158,14 @@ class ScorerStanding:
             out += docs
             rank += len(keys)
         self._docs, self._entries, self._base = docs_of, out, None
+
+
+def _ranked(docs: list[Entry], rank: int) -> list[Entry]:
+    """Copies of a tier's entries with another rank (the entries handed out stay as they were)."""
+    out = list(map(dict.copy, docs))
+    for doc in out:
+        doc["rank"] = rank
+    return out
 
 
 class ScorerTally:
