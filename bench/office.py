@@ -434,6 +434,27 @@ class ServiceThread:
     def __init__(self, service: OfficeService) -> None:
         self.service = service
         self.handled = 0
+        # What one message's handling took (ns), the store's part of it (its commit), each
+        # refresh, each pause of the collector: to tell where a slow final's time went.
+        self.handling: list[int] = []
+        self.storing: list[tuple[int, int]] = []  # (when it began, how long), perf_counter ns
+        self.refreshing: list[int] = []
+        self.collecting: list[tuple[int, int, int]] = []  # (when, how long, generation)
+        self._gc_at = 0
+        self._time(service, "handle", self.handling)
+        self._time(service, "refresh_if_needed", self.refreshing)
+        store = service.store
+        add_event = store.add_event
+
+        def stored(*args: Any) -> bool:
+            t0 = time.perf_counter_ns()
+            try:
+                return add_event(*args)
+            finally:
+                self.storing.append((t0, time.perf_counter_ns() - t0))
+
+        store.add_event = stored  # type: ignore[method-assign]
+        gc.callbacks.append(self._gc)
         self.cond = threading.Condition()
         self.stop = threading.Event()
         self.error: BaseException | None = None
@@ -453,6 +474,41 @@ class ServiceThread:
             self.error = err
             raise
 
+    @staticmethod
+    def _time(obj: Any, name: str, into: list[int]) -> None:
+        fn = getattr(obj, name)
+
+        def timed_call(*args: Any) -> Any:
+            t0 = time.perf_counter_ns()
+            try:
+                return fn(*args)
+            finally:
+                into.append(time.perf_counter_ns() - t0)
+
+        setattr(obj, name, timed_call)
+
+    def _gc(self, phase: str, info: dict[str, int]) -> None:
+        if threading.current_thread() is not getattr(self, "thread", None):
+            return
+        if phase == "start":
+            self._gc_at = time.perf_counter_ns()
+        else:
+            self.collecting.append((self._gc_at, time.perf_counter_ns() - self._gc_at,
+                                    info["generation"]))
+
+    def report(self) -> str:
+        """The handling's percentiles and what the slowest ones were made of."""
+        slow = [d for _, d in self.storing if d > 20_000_000]
+        gcs = [d for _, d, _ in self.collecting]
+        return (f"  office: one message handled p50 {ms(percentile(self.handling, 50))}  p99 "
+                f"{ms(percentile(self.handling, 99))}  max {ms(max(self.handling))} "
+                f"({sum(d > 20_000_000 for d in self.handling)} over 20 ms); of it the "
+                f"store's commit p50 {ms(percentile([d for _, d in self.storing], 50))}  max "
+                f"{ms(max(d for _, d in self.storing))} ({len(slow)} over 20 ms); a refresh "
+                f"p99 {ms(percentile(self.refreshing, 99))}  max {ms(max(self.refreshing))}; "
+                f"{len(gcs)} collections on its thread, max "
+                f"{ms(max(gcs)) if gcs else '-'}")
+
     def wait_handled(self, count: int, timeout: float = 30) -> None:
         with self.cond:
             if not self.cond.wait_for(lambda: self.handled >= count, timeout):
@@ -460,6 +516,8 @@ class ServiceThread:
                                  f"(error: {self.error!r})")
 
     def close(self) -> None:
+        if self._gc in gc.callbacks:
+            gc.callbacks.remove(self._gc)
         self.stop.set()
         self.thread.join(10)
 
@@ -555,6 +613,7 @@ def latency(work: Path, t: Tournament, games: Payloads, matches: int) -> None:
         ratio = percentile(finals, 50) / percentile(trips, 50)
         print(f"  p50 office / p50 bare round trip: {ratio:.1f}x; "
               f"{service.refused} messages refused")
+        print(office.report())
     finally:
         if pub is not None:
             pub.disconnect()
@@ -694,6 +753,7 @@ def latency_busy(work: Path, t: Tournament, games: Payloads, per_hall: int, rate
         print(f"  office: match_ended -> standings/<group>  p50 {ms(percentile(lat, 50))}  "
               f"p99 {ms(percentile(lat, 99))}  max {ms(max(lat))}; "
               f"{service.refused} messages refused")
+        print(office.report())
     finally:
         if pub is not None:
             pub.disconnect()
