@@ -498,16 +498,22 @@ class ServiceThread:
 
     def report(self) -> str:
         """The handling's percentiles and what the slowest ones were made of."""
-        slow = [d for _, d in self.storing if d > 20_000_000]
+        slow = [(t, d) for t, d in self.storing if d > 20_000_000]
         gcs = [d for _, d, _ in self.collecting]
+        # A slow commit with the collector's pause inside it: the pause, not the disk.
+        paused = [max((g for at, g, _ in self.collecting if t <= at and at + g <= t + d),
+                      default=0) for t, d in slow]
+        full = sorted(d for _, d, gen in self.collecting if gen == 2)
         return (f"  office: one message handled p50 {ms(percentile(self.handling, 50))}  p99 "
                 f"{ms(percentile(self.handling, 99))}  max {ms(max(self.handling))} "
                 f"({sum(d > 20_000_000 for d in self.handling)} over 20 ms); of it the "
                 f"store's commit p50 {ms(percentile([d for _, d in self.storing], 50))}  max "
-                f"{ms(max(d for _, d in self.storing))} ({len(slow)} over 20 ms); a refresh "
+                f"{ms(max(d for _, d in self.storing))} ({len(slow)} over 20 ms, the "
+                f"collector's pause inside them {', '.join(ms(g) for g in paused)}); a refresh "
                 f"p99 {ms(percentile(self.refreshing, 99))}  max {ms(max(self.refreshing))}; "
                 f"{len(gcs)} collections on its thread, max "
-                f"{ms(max(gcs)) if gcs else '-'}")
+                f"{ms(max(gcs)) if gcs else '-'}, {len(full)} full ones "
+                f"{', '.join(ms(g) for g in full)}")
 
     def wait_handled(self, count: int, timeout: float = 30) -> None:
         with self.cond:
