@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import os
 import random
 import signal
@@ -313,13 +314,16 @@ def refresh_by_size(work: Path, size: int, seed: int, results: int
     stored = bulk_prefill(store, games, [m.id for m in played], clock.now - timedelta(days=1))
     peer = CountingPeer()
     t0 = time.monotonic()
-    service = OfficeService(t, store, peer, SnapshotBoard(), wall=clock, monotonic=clock.seconds)
+    board = SnapshotBoard()
+    service = OfficeService(t, store, peer, board, wall=clock, monotonic=clock.seconds)
     service.refresh()
     gc.freeze()  # as `office serve` does after its start
     start_s = time.monotonic() - t0
     refreshes: list[int] = []
     cpu: list[int] = []  # the refresh's own CPU time: what other processes' load leaves out
     stores: list[int] = []
+    reads: list[int] = []
+    encodes: list[int] = []
     published = 0
     for m in measured:
         topic = wire.hall_topic(t.id, m.hall, wire.EVENTS)
@@ -334,6 +338,10 @@ def refresh_by_size(work: Path, size: int, seed: int, results: int
         service.refresh_if_needed()
         refreshes.append(time.perf_counter_ns() - t0_ns)
         cpu.append(time.thread_time_ns() - cpu0)
+        # The page's first reader of the new version makes its scorers' entries (board.Later).
+        reads.append(timed(board.current))
+        encodes.append(timed(partial(json.dumps, board.current(), ensure_ascii=False,
+                                     separators=(",", ":"))))  # what office.web sends
         published += peer.published - before
     assert service.ledger is not None
     fresh = ledger_from_store(t, store, clock.now)
@@ -346,7 +354,9 @@ def refresh_by_size(work: Path, size: int, seed: int, results: int
           f"        refresh p50 {ms(p50)}  p99 {ms(p99)}  max {ms(max(refreshes))};  its CPU "
           f"time p50 {ms(c50)}  p99 {ms(c99)};  store+ack of the final p50 "
           f"{ms(percentile(stores, 50))}; {published / len(measured):.1f} retained "
-          f"publishes a result")
+          f"publishes a result;  the page's first read after it p50 "
+          f"{ms(percentile(reads, 50))}  p99 {ms(percentile(reads, 99))} (its JSON for the "
+          f"page p50 {ms(percentile(encodes, 50))})")
     return len(t.matches), (p50, p99, c50, c99), t, games
 
 
@@ -424,6 +434,27 @@ class ServiceThread:
     def __init__(self, service: OfficeService) -> None:
         self.service = service
         self.handled = 0
+        # What one message's handling took (ns), the store's part of it (its commit), each
+        # refresh, each pause of the collector: to tell where a slow final's time went.
+        self.handling: list[int] = []
+        self.storing: list[tuple[int, int]] = []  # (when it began, how long), perf_counter ns
+        self.refreshing: list[int] = []
+        self.collecting: list[tuple[int, int, int]] = []  # (when, how long, generation)
+        self._gc_at = 0
+        self._time(service, "handle", self.handling)
+        self._time(service, "refresh_if_needed", self.refreshing)
+        store = service.store
+        add_event = store.add_event
+
+        def stored(*args: Any) -> bool:
+            t0 = time.perf_counter_ns()
+            try:
+                return add_event(*args)
+            finally:
+                self.storing.append((t0, time.perf_counter_ns() - t0))
+
+        store.add_event = stored  # type: ignore[method-assign]
+        gc.callbacks.append(self._gc)
         self.cond = threading.Condition()
         self.stop = threading.Event()
         self.error: BaseException | None = None
@@ -443,6 +474,47 @@ class ServiceThread:
             self.error = err
             raise
 
+    @staticmethod
+    def _time(obj: Any, name: str, into: list[int]) -> None:
+        fn = getattr(obj, name)
+
+        def timed_call(*args: Any) -> Any:
+            t0 = time.perf_counter_ns()
+            try:
+                return fn(*args)
+            finally:
+                into.append(time.perf_counter_ns() - t0)
+
+        setattr(obj, name, timed_call)
+
+    def _gc(self, phase: str, info: dict[str, int]) -> None:
+        if threading.current_thread() is not getattr(self, "thread", None):
+            return
+        if phase == "start":
+            self._gc_at = time.perf_counter_ns()
+        else:
+            self.collecting.append((self._gc_at, time.perf_counter_ns() - self._gc_at,
+                                    info["generation"]))
+
+    def report(self) -> str:
+        """The handling's percentiles and what the slowest ones were made of."""
+        slow = [(t, d) for t, d in self.storing if d > 20_000_000]
+        gcs = [d for _, d, _ in self.collecting]
+        # A slow commit with the collector's pause inside it: the pause, not the disk.
+        paused = [max((g for at, g, _ in self.collecting if t <= at and at + g <= t + d),
+                      default=0) for t, d in slow]
+        full = sorted(d for _, d, gen in self.collecting if gen == 2)
+        return (f"  office: one message handled p50 {ms(percentile(self.handling, 50))}  p99 "
+                f"{ms(percentile(self.handling, 99))}  max {ms(max(self.handling))} "
+                f"({sum(d > 20_000_000 for d in self.handling)} over 20 ms); of it the "
+                f"store's commit p50 {ms(percentile([d for _, d in self.storing], 50))}  max "
+                f"{ms(max(d for _, d in self.storing))} ({len(slow)} over 20 ms, the "
+                f"collector's pause inside them {', '.join(ms(g) for g in paused)}); a refresh "
+                f"p99 {ms(percentile(self.refreshing, 99))}  max {ms(max(self.refreshing))}; "
+                f"{len(gcs)} collections on its thread, max "
+                f"{ms(max(gcs)) if gcs else '-'}, {len(full)} full ones "
+                f"{', '.join(ms(g) for g in full)}")
+
     def wait_handled(self, count: int, timeout: float = 30) -> None:
         with self.cond:
             if not self.cond.wait_for(lambda: self.handled >= count, timeout):
@@ -450,6 +522,8 @@ class ServiceThread:
                                  f"(error: {self.error!r})")
 
     def close(self) -> None:
+        if self._gc in gc.callbacks:
+            gc.callbacks.remove(self._gc)
         self.stop.set()
         self.thread.join(10)
 
@@ -545,6 +619,7 @@ def latency(work: Path, t: Tournament, games: Payloads, matches: int) -> None:
         ratio = percentile(finals, 50) / percentile(trips, 50)
         print(f"  p50 office / p50 bare round trip: {ratio:.1f}x; "
               f"{service.refused} messages refused")
+        print(office.report())
     finally:
         if pub is not None:
             pub.disconnect()
@@ -684,6 +759,7 @@ def latency_busy(work: Path, t: Tournament, games: Payloads, per_hall: int, rate
         print(f"  office: match_ended -> standings/<group>  p50 {ms(percentile(lat, 50))}  "
               f"p99 {ms(percentile(lat, 99))}  max {ms(max(lat))}; "
               f"{service.refused} messages refused")
+        print(office.report())
     finally:
         if pub is not None:
             pub.disconnect()

@@ -3,13 +3,43 @@
 The service publishes a whole new document whenever anything changes; readers (the page's
 long-poll requests) either take the current one or wait for the next. A version number, not
 a timestamp, tells a reader whether it is behind: it is what the page sends back as ``since``.
+
+A part of the document may be ``Later``: made by the first reader of that version, on the
+reader's thread, not by the service on every change (issue 17: the top scorers' entries,
+whose ranks move by the thousand with one goal at 3,000 matches). Readers only ever get
+the document with every part made.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
+
+
+class Later:
+    """A part of a snapshot made when it is first read: ``make`` is called once, by the first
+    reader, and must read only values that do not change (the version's own)."""
+
+    __slots__ = ("_lock", "_make", "_value")
+
+    def __init__(self, make: Callable[[], object]) -> None:
+        self._make: Callable[[], object] | None = make
+        self._value: object = None
+        self._lock = threading.Lock()
+
+    def value(self) -> object:
+        with self._lock:
+            if self._make is not None:
+                self._value, self._make = self._make(), None
+            return self._value
+
+
+def made(doc: dict[str, Any]) -> dict[str, Any]:
+    """``doc`` with its ``Later`` parts made (the very ``doc`` when it has none)."""
+    later = {key: part.value() for key, part in doc.items() if isinstance(part, Later)}
+    return {**doc, **later} if later else doc
 
 
 class SnapshotBoard:
@@ -23,6 +53,7 @@ class SnapshotBoard:
         self._cond = threading.Condition()
         self._version = 0
         self._doc: dict[str, Any] = {"version": 0}
+        self._later = False  # the current doc has Later parts not yet made
 
     @property
     def version(self) -> int:
@@ -36,17 +67,31 @@ class SnapshotBoard:
         versions only ever grow by one and a reader can never be skipped past a change.
         The doc is copied (shallowly) so the caller may keep building its next one.
         """
+        later = any(isinstance(part, Later) for part in doc.values())
         with self._cond:
             self._version += 1
             stored = dict(doc)
             stored["version"] = self._version
             self._doc = stored
+            self._later = later
             self._cond.notify_all()
             return self._version
 
     def current(self) -> dict[str, Any]:
         with self._cond:
-            return self._doc
+            doc, later = self._doc, self._later
+        return self._made(doc, later)
+
+    def _made(self, doc: dict[str, Any], later: bool) -> dict[str, Any]:
+        """``doc`` with its ``Later`` parts made (outside the lock: the service's next
+        publish must not wait for a reader); kept as the board's while it is current."""
+        if not later:
+            return doc
+        full = made(doc)
+        with self._cond:
+            if self._doc is doc:
+                self._doc, self._later = full, False
+        return full
 
     def wait(self, since: int, timeout: float) -> dict[str, Any]:
         """The current doc as soon as its version is newer than ``since``, else after
@@ -65,4 +110,5 @@ class SnapshotBoard:
                 if remaining <= 0:
                     break
                 self._cond.wait(remaining)
-            return self._doc
+            doc, later = self._doc, self._later
+        return self._made(doc, later)

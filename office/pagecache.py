@@ -19,24 +19,37 @@ kept while no alert was added, none was handled and no warnings moved. A change 
 voided matches (a forfeit eliminating a team) makes every match's entry and every list
 again (each entry says whether its match is voided; the scorers do not count it).
 
-The document equals ``event_snapshot``'s for the same input (tests/office/test_page_cache.py).
+The scorers are kept as a standing of each category (``scorers.ScorerStanding``) and put in
+the document as a ``board.Later``: their entries are made by the board's first reader of that
+version, not here (one goal moves the rank of every scorer below it: thousands at 3,000
+matches). The document, its ``Later`` parts made (``board.made``), equals
+``event_snapshot``'s for the same input (tests/office/test_page_cache.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from . import merge, snapshot
 from .alerts import AlertStatus, Handled
+from .board import Later
 from .event import Category, Event
 from .ledger import Ledger
 from .model import ScheduledMatch
 from .pageextras import CategoryExtras
+from .scorers import ScorerStanding
 from .snapshot import AlertView, HallLive
 
-# The rulings' lists of the document, in its order (``snapshot._rulings``).
+# The rulings' lists of the document, in its order (``snapshot._rulings``); the scorers'
+# entries are made when the page is read (``board.Later``).
 _RULINGS = ("placings", "scorers", "green_cards", "eliminated")
+
+
+def _entries_of(standing: ScorerStanding | None) -> Callable[[], list[dict[str, Any]]]:
+    return standing.entries if standing is not None else list
 
 
 class PageCache:
@@ -74,6 +87,9 @@ class PageCache:
         self._alerts_count = 0
         self._alert_list: list[dict[str, Any]] = []
         self._tags: dict[tuple[str, str], tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
+        # category -> its scorers' entries and those tagged with the category (``Later``)
+        self._scorer_tags: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
+        self._scorer_tags_lock = threading.Lock()
 
     def reset(self) -> None:
         """Make every part again next time."""
@@ -104,6 +120,7 @@ class PageCache:
         hall_docs = self._update_halls(halls, ledgers, moved_halls if seen else None)
         extras = [(c.name, self._extras(c, ledgers[c.name], c.name not in seen, changed))
                   for c in event.categories]
+        standings = [(c.name, self._extras_of[c.name].scorers) for c in event.categories]
         if event.plain:
             (only,) = event.categories
             t = only.tournament
@@ -118,7 +135,8 @@ class PageCache:
                 "matches": self._matches,
                 "bracket": bracket,
                 "suspensions": suspensions,
-                **{key: extra[key] for key in _RULINGS},
+                **{key: extra[key] if key != "scorers"
+                   else Later(_entries_of(standings[0][1])) for key in _RULINGS},
                 "halls": hall_docs,
                 "alerts": self._alerts(alerts, handled, ledgers),
             }
@@ -139,7 +157,8 @@ class PageCache:
             "suspensions": suspensions,
             "review": tagged("review"),
             "held": tagged("held"),
-            **{key: tagged(key) for key in _RULINGS},
+            **{key: tagged(key) if key != "scorers"
+               else Later(partial(self._tagged_scorers, standings)) for key in _RULINGS},
             "halls": hall_docs,
             "alerts": self._alerts(alerts, handled, ledgers),
         }
@@ -188,6 +207,22 @@ class PageCache:
                 kept = (items, [{**item, "category": name} for item in items])
                 self._tags[key, name] = kept
             out += kept[1]
+        return out
+
+    def _tagged_scorers(self, standings: list[tuple[str, ScorerStanding | None]]
+                        ) -> list[dict[str, Any]]:
+        """The scorers across the categories, each entry naming its category (made by a
+        reader of the board, perhaps several at once on their threads: under a lock); a
+        category's tagged entries are kept while its entries are the same list."""
+        out: list[dict[str, Any]] = []
+        with self._scorer_tags_lock:
+            for name, standing in standings:
+                items = standing.entries() if standing is not None else []
+                kept = self._scorer_tags.get(name)
+                if kept is None or kept[0] is not items:
+                    kept = (items, [{**item, "category": name} for item in items])
+                    self._scorer_tags[name] = kept
+                out += kept[1]
         return out
 
     def _match_doc(self, category: str, ledger: Ledger, match: str) -> dict[str, Any]:

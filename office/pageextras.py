@@ -13,7 +13,9 @@ it depends on:
 - ``placings``: the bracket's matches and pairings, the eliminations (and a one-group
   tournament's table): made again when one of those is another object (the fold keeps
   what it did not change as the very same object);
-- ``scorers``: counted again only for the changed matches (``scorers.ScorerTally``);
+- ``scorers``: counted again only for the changed matches (``scorers.ScorerTally``), kept
+  as a standing (``self.scorers``) whose entries are made when the page is read, not here
+  (one goal moves the rank of every scorer below it);
 - ``green_cards``, ``eliminated``: short, made again when the ledger's own tuple changed.
 
 A list unchanged is the very object handed out before (a web reader may still be encoding
@@ -30,7 +32,7 @@ from . import rulings, snapshot
 from .ledger import Ledger
 from .model import Tournament
 from .placings import placings
-from .scorers import ScorerTally
+from .scorers import ScorerStanding, ScorerTally
 
 Doc = dict[str, Any]
 
@@ -52,11 +54,13 @@ class CategoryExtras:
         self._held: dict[str, Doc | None] = {}  # hall -> its held next's entry
         self._placings_read: tuple[object, ...] = ()
         self._scorers = ScorerTally()
+        self.scorers: ScorerStanding | None = None  # the last update's
         self.lists: dict[str, list[Doc]] = {}
 
     def update(self, ledger: Ledger, changed: Collection[str] | None) -> dict[str, list[Doc]]:
-        """The lists for ``ledger``; ``changed``: the matches whose view changed since the
-        last call (None: not known, or the voided matches moved: everything is read)."""
+        """The lists for ``ledger`` but the scorers (those are ``self.scorers`` after it);
+        ``changed``: the matches whose view changed since the last call (None: not known, or
+        the voided matches moved: everything is read)."""
         before = self._seen
         if before is None or before.voided != ledger.voided:
             changed = None
@@ -72,7 +76,7 @@ class CategoryExtras:
                 or any(a is not b for a, b in zip(reads, self._placings_read, strict=True)):
             self._placings_read = reads
             lists["placings"] = [p.to_json() for p in placings(ledger)]
-        lists["scorers"] = self._scorers.entries(ledger, changed)
+        self.scorers = self._scorers.count(ledger, changed)
         if before is None or before.green_cards is not ledger.green_cards:
             lists["green_cards"] = [{"match": g.match, "team": g.team, "player": g.player,
                                      "name": g.name, "reason": g.reason}

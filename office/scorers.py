@@ -1,6 +1,7 @@
 """Top scorers of a category, from the goals of the match records the office keeps.
 
-Pure: a ledger in, the scorers out. The office keeps of each match the record of the final
+Pure (no I/O; a standing's lock only lets readers on several threads make its entries
+once): a ledger in, the scorers out. The office keeps of each match the record of the final
 that stands (``ledger.MatchDigest``), not every goal event: a goal taken back before the
 final is not in it, so counting the records counts what stood. Names come from the
 tournament file's rosters.
@@ -17,13 +18,13 @@ Choices where the rules are silent:
 
 from __future__ import annotations
 
-from bisect import bisect_left
-from collections.abc import Iterable
+import threading
+from bisect import bisect_left, insort
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from itertools import chain
 
 from .ledger import Ledger
-from .model import DecidedBy
+from .model import DecidedBy, TeamEntry
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +68,7 @@ def top_scorers(ledger: Ledger) -> tuple[Scorer, ...]:
 
 Scorer_ = tuple[str, int]  # (team, player)
 Entry = dict[str, object]  # a scorer's entry on the page (``Scorer.to_json``)
+Tier = tuple[int, tuple[Scorer_, ...]]  # (goals, the scorers level on them, sorted)
 
 
 def _credited(ledger: Ledger, mid: str) -> tuple[Scorer_, ...]:
@@ -82,30 +84,115 @@ def _credited(ledger: Ledger, mid: str) -> tuple[Scorer_, ...]:
     return tuple((g.team, g.player) for g in outcome.goals if g.player is not None)
 
 
+class ScorerStanding:
+    """The scorers of one category at one ledger: the tiers of scorers level on goals, most
+    goals first, each sorted by team and number. Its entries (``Scorer.to_json``, the list
+    ``top_scorers`` makes) are made when first asked for, once (issue 17: a goal moves the
+    rank of every scorer of the tiers below it, thousands at 3,000 matches, so they are
+    written when the page is read, not on every result).
+
+    A value: the tiers are never changed, so a reader on another thread makes the entries of
+    the standing it holds, whatever the tally counted since. Making them reuses the entries
+    of the last standing whose entries were made: a tier with the same rank and the same
+    scorers is that very list, a tier with the same rank keeps its scorers' entries.
+    """
+
+    __slots__ = ("_base", "_docs", "_entries", "_lock", "_teams", "tiers")
+
+    def __init__(self, tiers: tuple[Tier, ...], teams: Mapping[str, TeamEntry],
+                 previous: ScorerStanding | None) -> None:
+        self.tiers = tiers
+        self._teams = teams
+        # The last standing whose entries were made (read _base before _docs: one made
+        # meanwhile on another thread is then seen as made). At most one deep: a made
+        # standing lets go of its own.
+        base = previous._base if previous is not None else None
+        if previous is not None and previous._docs is not None:
+            base = previous
+        self._base: ScorerStanding | None = base
+        self._docs: dict[int, tuple[int, tuple[Scorer_, ...], list[Entry]]] | None = None
+        self._entries: list[Entry] | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def count(self) -> int:
+        """How many scorers."""
+        return sum(len(keys) for _, keys in self.tiers)
+
+    def entries(self) -> list[Entry]:
+        """``[s.to_json() for s in top_scorers(ledger)]``, made on the first call (a list or an
+        entry handed out is never written to)."""
+        with self._lock:
+            if self._entries is None:
+                self._make()
+            assert self._entries is not None
+            return self._entries
+
+    def _make(self) -> None:
+        base = self._base
+        kept = base._docs if base is not None and base._teams is self._teams else None
+        kept = kept or {}
+        teams = self._teams
+        docs_of: dict[int, tuple[int, tuple[Scorer_, ...], list[Entry]]] = {}
+        out: list[Entry] = []
+        rank = 1  # 1 + how many scored more
+        for goals, keys in self.tiers:
+            old = kept.get(goals)
+            if old is not None and old[1] is keys:
+                docs = old[2] if old[0] == rank else _ranked(old[2], rank)
+            else:
+                # The scorers still in the tier keep their entries (with the new rank).
+                reuse = dict(zip(old[1], old[2] if old[0] == rank else _ranked(old[2], rank),
+                                 strict=True)) if old is not None else {}
+                docs = []
+                for key in keys:
+                    doc = reuse.get(key)
+                    if doc is None:
+                        team, player = key
+                        entry = teams.get(team)
+                        doc = {"rank": rank, "team": team, "player": player,
+                               "name": entry.roster.get(player) if entry else None,
+                               "goals": goals}
+                    docs.append(doc)
+            docs_of[goals] = (rank, keys, docs)
+            out += docs
+            rank += len(keys)
+        self._docs, self._entries, self._base = docs_of, out, None
+
+
+def _ranked(docs: list[Entry], rank: int) -> list[Entry]:
+    """Copies of a tier's entries with another rank (the entries handed out stay as they were)."""
+    out = list(map(dict.copy, docs))
+    for doc in out:
+        doc["rank"] = rank
+    return out
+
+
 class ScorerTally:
-    """``top_scorers`` as the page's entries (``Scorer.to_json``), kept between ledgers and
-    counted again only for the matches whose view changed (issue 17).
+    """``top_scorers`` kept between ledgers and counted again only for the matches whose view
+    changed (issue 17), as a ``ScorerStanding``.
 
     Counting every record again is the whole event's goals on every result. Here each
-    match's credited goals are kept and a changed match moves only its own scorers. The
-    scorers level on goals form a tier sharing one rank (1 + how many scored more), kept
-    sorted by team and number: a tier whose members moved gets them taken out or put in at
-    their place; a tier below a change only has its rank moved (its entries copied with the
-    new rank); a tier above every change is the very list of entries it was. A list or an
-    entry once handed out is never written to (a web reader may still be encoding it).
+    match's credited goals are kept and a changed match moves only its own scorers: each
+    goes out of the tier of its old count and into the tier of its new one (a tier is a
+    sorted tuple: one made again for each tier a scorer left or joined). What a result costs
+    does not grow with the number of scorers; their entries, whose ranks do, are made by
+    the standing when it is read.
     """
 
     def __init__(self) -> None:
         self._credits: dict[str, tuple[Scorer_, ...]] = {}
         self._goals: dict[Scorer_, int] = {}
-        # goals -> (the tier's rank, its scorers sorted, their entries in that order),
-        # most goals first
-        self._tiers: dict[int, tuple[int, list[Scorer_], list[Entry]]] = {}
-        self._entries: list[Entry] = []
+        self._tiers: dict[int, tuple[Scorer_, ...]] = {}  # goals -> its scorers, sorted
+        self._standing: ScorerStanding | None = None
 
     def entries(self, ledger: Ledger, matches: Iterable[str] | None) -> list[Entry]:
-        """``[s.to_json() for s in top_scorers(ledger)]``; ``matches``: those whose view
-        may have changed since the last call (None: count every match again)."""
+        """``[s.to_json() for s in top_scorers(ledger)]`` (``count``'s standing's entries)."""
+        return self.count(ledger, matches).entries()
+
+    def count(self, ledger: Ledger, matches: Iterable[str] | None) -> ScorerStanding:
+        """The scorers of ``ledger``; ``matches``: those whose view may have changed since
+        the last call (None: count every match again). Unchanged: the same standing."""
         if matches is None:
             self._credits, self._goals, self._tiers = {}, {}, {}
         goals = self._goals
@@ -139,36 +226,23 @@ class ScorerTally:
                 joins.setdefault(after, []).append(key)
             else:
                 del goals[key]
-        if not joins and not leaves and matches is not None:
-            return self._entries
         teams = ledger.tournament.teams
-        tiers: dict[int, tuple[int, list[Scorer_], list[Entry]]] = {}
-        rank = 1
-        for n in sorted(self._tiers.keys() | joins.keys(), reverse=True):
-            kept_rank, keys, docs = self._tiers.get(n, (0, [], []))
-            moving = n in joins or n in leaves
-            if kept_rank != rank:
-                docs = list(map(dict.copy, docs))
-                for doc in docs:
-                    doc["rank"] = rank
-            elif moving:
-                docs = list(docs)
-            if moving:
-                keys = list(keys)
-                for key in leaves.get(n, ()):
-                    at = bisect_left(keys, key)
-                    del keys[at], docs[at]
-                for key in sorted(joins.get(n, ())):
-                    at = bisect_left(keys, key)
-                    keys.insert(at, key)
-                    team, player = key
-                    entry = teams.get(team)
-                    docs.insert(at, {"rank": rank, "team": team, "player": player,
-                                     "name": entry.roster.get(player) if entry else None,
-                                     "goals": n})
+        standing = self._standing
+        if not joins and not leaves and matches is not None and standing is not None \
+                and standing._teams is teams:
+            return standing
+        tiers = dict(self._tiers)
+        for n in joins.keys() | leaves.keys():
+            keys = list(tiers.get(n, ()))
+            for key in leaves.get(n, ()):
+                del keys[bisect_left(keys, key)]
+            for key in joins.get(n, ()):
+                insort(keys, key)
             if keys:
-                tiers[n] = (rank, keys, docs)
-                rank += len(keys)
+                tiers[n] = tuple(keys)
+            else:
+                tiers.pop(n, None)
         self._tiers = tiers
-        self._entries = list(chain.from_iterable(docs for _, _, docs in tiers.values()))
-        return self._entries
+        self._standing = ScorerStanding(tuple((n, tiers[n]) for n in sorted(tiers, reverse=True)),
+                                        teams, standing)
+        return self._standing

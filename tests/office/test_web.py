@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from office.board import SnapshotBoard
+from office.board import Later, SnapshotBoard
 from office.web import RESULTS_COLUMNS, TABLES_COLUMNS, OfficeWeb
 
 
@@ -129,6 +129,27 @@ def test_publish_numbers_versions_and_keeps_a_copy() -> None:
     assert board.publish(doc) == 2
     assert board.current()["version"] == 2
     assert doc["version"] == 99  # the caller's doc is not changed under it
+
+
+def test_a_later_part_is_made_by_the_first_reader_of_its_version_only() -> None:
+    """Issue 17: the scorers' entries are made when the page is read, once a version; no
+    reader ever sees a part not yet made, and publishing makes nothing."""
+    board = SnapshotBoard()
+    made: list[int] = []
+
+    def part(n: int) -> Later:
+        return Later(lambda: made.append(n) or [n])
+
+    board.publish({"scorers": part(1), "x": 1})
+    board.publish({"scorers": part(2), "x": 2})
+    assert made == []  # nobody read version 1: it is never made
+    first = board.current()
+    assert first == {"scorers": [2], "x": 2, "version": 2}
+    assert list(first) == ["scorers", "x", "version"]  # in its place: the same JSON bytes
+    assert board.wait(1, timeout=60) is first and board.current() is first
+    assert made == [2]
+    board.publish({"scorers": part(3), "x": 3})
+    assert board.wait(2, timeout=60)["scorers"] == [3] and made == [2, 3]
 
 
 def test_wait_returns_at_once_when_behind_or_from_an_earlier_run() -> None:
