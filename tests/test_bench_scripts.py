@@ -1,0 +1,37 @@
+"""The benchmarks stay runnable: each script in bench/ answers ``--help`` (its imports and
+argument parser work from a plain checkout), and bench/office.py loads as the module the
+other office benchmarks use. Only that: benchmarks measure, tests do not (README "Tests")."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+# Helpers the scripts import, not scripts of their own.
+MODULES = {"cpuload.py", "loopclient.py", "office_module.py"}
+SCRIPTS = sorted(p.name for p in BENCH.glob("*.py") if p.name not in MODULES)
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_every_benchmark_answers_help(script: str) -> None:
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    done = subprocess.run([sys.executable, str(BENCH / script), "--help"], env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "usage:" in done.stdout
+
+
+def test_bench_office_loads_as_a_module_for_the_other_office_benchmarks() -> None:
+    sys.path.insert(0, str(BENCH))
+    try:
+        from office_module import bench_office
+
+        module = bench_office()
+        assert callable(module.scaled) and bench_office() is module
+    finally:
+        sys.path.remove(str(BENCH))
