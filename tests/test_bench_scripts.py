@@ -1,6 +1,6 @@
 """The benchmarks stay runnable: each script in bench/ answers ``--help`` (its imports and
 argument parser work from a plain checkout), and bench/office.py loads as the module the
-other office benchmarks use. Only that: benchmarks measure, tests do not (README "Tests")."""
+other office benchmarks use. Only that: benchmarks measure; tests never assert timings."""
 
 from __future__ import annotations
 
