@@ -23,9 +23,9 @@ config::
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from firmware_py.core.prompts import Phrase
 from firmware_py.wire import FIGURES, Row
@@ -33,6 +33,8 @@ from firmware_py.wire import FIGURES, Row
 from . import qr
 from .colour import ColourError, parse_hex
 from .items import Colour
+
+_T = TypeVar("_T")
 
 PHASES = ("pregame", "period", "intermission", "overtime_break", "overtime", "shootout",
           "final")
@@ -373,12 +375,7 @@ def read_state(doc: Mapping[str, Any]) -> StateView:
 def _entry(value: Any) -> EntryView:
     entry = _map(value, "entry")
     player = entry.get("player")
-    keys = []
-    for i, pair in enumerate(_list(entry.get("keys", []), "entry.keys")):
-        items = _list(pair, f"entry.keys[{i}]")
-        if len(items) != 2:
-            raise DocumentError(f"entry.keys[{i}]: expected [key, meaning], got {items!r}")
-        keys.append((_str(items[0], f"entry.keys[{i}][0]"), _str(items[1], f"entry.keys[{i}][1]")))
+    keys = _key_pairs(entry.get("keys", []), "entry.keys", "meaning", _str)
     return EntryView(
         what=_str(entry.get("what", ""), "entry.what"),
         team=_opt_side(entry.get("team"), "entry.team"),
@@ -388,7 +385,7 @@ def _entry(value: Any) -> EntryView:
                     for i, k in enumerate(_list(entry.get("kinds", []), "entry.kinds"))),
         prompt=_opt_str(entry.get("prompt"), "entry.prompt"),
         typed=_str(entry.get("typed") or "", "entry.typed"),
-        keys=tuple(keys),
+        keys=keys,
         coincidental=_bool(entry.get("coincidental", False), "entry.coincidental"),
         **_said(entry.get("say")),
     )
@@ -401,15 +398,22 @@ def _said(value: Any) -> dict[str, Any]:
         return {}
     said = _map(value, "entry.say")
     prompt = said.get("prompt")
-    keys = []
-    for i, pair in enumerate(_list(said.get("keys", []), "entry.say.keys")):
-        items = _list(pair, f"entry.say.keys[{i}]")
-        if len(items) != 2:
-            raise DocumentError(f"entry.say.keys[{i}]: expected [key, phrase], got {items!r}")
-        keys.append((_str(items[0], f"entry.say.keys[{i}][0]"),
-                     _phrase(items[1], f"entry.say.keys[{i}][1]")))
+    keys = _key_pairs(said.get("keys", []), "entry.say.keys", "phrase", _phrase)
     return {"say_prompt": None if prompt is None else _phrase(prompt, "entry.say.prompt"),
-            "say_keys": tuple(keys)}
+            "say_keys": keys}
+
+
+def _key_pairs(value: Any, path: str, second: str,
+               read: Callable[[Any, str], _T]) -> tuple[tuple[str, _T], ...]:
+    """A list of ``[key, second]`` pairs (the keypad's keys and what each does), the
+    second read by ``read``."""
+    pairs = []
+    for i, pair in enumerate(_list(value, path)):
+        items = _list(pair, f"{path}[{i}]")
+        if len(items) != 2:
+            raise DocumentError(f"{path}[{i}]: expected [key, {second}], got {items!r}")
+        pairs.append((_str(items[0], f"{path}[{i}][0]"), read(items[1], f"{path}[{i}][1]")))
+    return tuple(pairs)
 
 
 def _phrase(value: Any, path: str) -> Phrase:
