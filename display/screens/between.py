@@ -173,7 +173,10 @@ def _about(canvas: Canvas, match: NextMatchView) -> str:
     # A match whose teams the office does not know yet says so where its label goes: the
     # slots' names ("2ND B") show above it, so nobody lines up for it.
     # A replay (the office voided the result) says so too: the teams line up again.
-    parts = (match.label, canvas.word("display.match", match=match.match) if match.match
+    # A label that is the match's id (a bracket match labelled by it) is said once.
+    label = None if match.label and match.match and \
+        match.label.casefold() == match.match.casefold() else match.label
+    parts = (label, canvas.word("display.match", match=match.match) if match.match
              else None, canvas.word("display.waiting") if match.waiting else None,
              canvas.word("display.replay") if match.replay else None)
     return " \u00b7 ".join(x for x in parts if x).upper()
