@@ -45,11 +45,18 @@ def setup_from_next(doc: dict[str, Any]) -> tuple[str, MatchSetup]:
     return doc["preset"], MatchSetup(
         match_id=doc["match"],
         stage=Stage(doc.get("stage", "group")),
-        home=TeamInfo(teams["home"]["name"], tuple(teams["home"]["colours"]),
-                      bool(teams["home"].get("placeholder", False))),
-        away=TeamInfo(teams["away"]["name"], tuple(teams["away"]["colours"]),
-                      bool(teams["away"].get("placeholder", False))),
+        home=team_from_next(teams["home"]),
+        away=team_from_next(teams["away"]),
     )
+
+
+def team_from_next(team: Mapping[str, Any]) -> TeamInfo:
+    """One side of a checked ``next`` (its roster, when it has one, keyed by the number's
+    digits as ``wire.roster_document`` writes it)."""
+    roster = team.get(Nx.ROSTER) or {}
+    return TeamInfo(team[Nx.NAME], (team[Nx.COLOURS][0], team[Nx.COLOURS][1]),
+                    bool(team.get(Nx.PLACEHOLDER, False)),
+                    tuple(sorted((int(n), str(name)) for n, name in roster.items())))
 
 
 def replay_above(doc: Mapping[str, Any] | None) -> int | None:

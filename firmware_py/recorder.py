@@ -29,7 +29,9 @@ from firmware_py.core.match import Match, feed
 from firmware_py.core.phase import Stage
 from firmware_py.core.values import Fed, MatchSetup, MatchState, TeamInfo
 from firmware_py.journal import Journal, JournalError, Record, Recovery
+from firmware_py.nextmatch import team_from_next
 from firmware_py.presets import journal_text, parse_journalled
+from firmware_py.wire import roster_document
 
 log = logging.getLogger(__name__)
 
@@ -54,12 +56,14 @@ def _team_record(team: TeamInfo) -> dict[str, Any]:
     out: dict[str, Any] = {"name": team.name, "colours": list(team.colours)}
     if team.placeholder:  # only then: older journals stay byte for byte what they were
         out["placeholder"] = True
+    if team.roster:  # the same: a match without rosters journals as it always did
+        out["roster"] = roster_document(team.roster)
     return out
 
 
 def _team_of(record: Mapping[str, Any]) -> TeamInfo:
-    return TeamInfo(record["name"], tuple(record["colours"]),
-                    bool(record.get("placeholder", False)))
+    # The roster is part of the setup: a restart names the scorers as before it.
+    return team_from_next(record)
 
 
 def setup_record(preset_toml: str, preset_source: str, setup: MatchSetup, *,

@@ -129,7 +129,9 @@ def next_document(tournament: Tournament, m: ScheduledMatch, home: str | None = 
         name = chosen[side] or slot.label()
         entry = tournament.teams.get(name)
         colours = entry.colours if entry and entry.colours else DEFAULT_COLOURS[side]
-        teams[side] = wire.Team(name, colours)
+        # The file's roster, as an office's `next` carries it: the scorers get their names.
+        roster = tuple(sorted(entry.roster.items())) if entry else ()
+        teams[side] = wire.Team(name, colours, roster=roster)
     label = match_label(m)
     doc = wire.next_document(wire.Next(
         match=m.id, preset=m.preset, stage="playoff" if m.stage.decided else "group",

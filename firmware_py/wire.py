@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NoReturn
 from urllib.parse import urlsplit
 
@@ -122,6 +123,9 @@ class Nx:
     # rides on every ``next`` rather than a topic of its own because each hall already
     # reads its ``next`` (the ACL and a venue's bridge carry it): nothing new to grant.
     PUBLIC_URL = "public_url"
+    # Optional, in a team: its players' names by shirt number (``{"7": "A. Player"}``, the
+    # tournament file's ``roster``), so the hall names a scorer. Absent without one.
+    ROSTER = "roster"
 
 
 class St:
@@ -658,6 +662,7 @@ class Team:
     name: str
     colours: tuple[str, str]  # "#rrggbb": primary, secondary
     placeholder: bool = False  # not a team yet: the slot's label ("2nd B")
+    roster: tuple[tuple[int, str], ...] = ()  # (shirt number, name), in number order
 
 
 @dataclass(frozen=True, slots=True)
@@ -694,6 +699,7 @@ def next_document(n: Next) -> dict[str, Any]:
         Nx.MATCH: n.match, Nx.PRESET: n.preset, Nx.STAGE: n.stage,
         Nx.TEAMS: {side: {Nx.NAME: t.name, Nx.COLOURS: list(t.colours)}
                    | ({Nx.PLACEHOLDER: True} if t.placeholder else {})
+                   | ({Nx.ROSTER: roster_document(t.roster)} if t.roster else {})
                    for side, t in zip(_SIDES, (n.home, n.away), strict=True)},
         Nx.SCHEDULED: n.scheduled,
         Nx.SUSPENDED: [{Nx.TEAM: s.team, Nx.PLAYER: s.player} for s in n.suspended],
@@ -718,8 +724,9 @@ def build_next(n: Next) -> bytes:
 def check_next(topic: str, payload: bytes, presets: Collection[str] | None = None) -> Next:
     """A retained ``next``; ``presets`` (when given) are the preset names the reader knows.
 
-    A bad ``public_url`` does not refuse the match (a hall must still get its next game
-    over a wrong address): it is left out and its reason kept in ``ignored``."""
+    A bad ``public_url`` or a bad team's ``roster`` does not refuse the match (a hall must
+    still get its next game over a wrong address or a misspelt name list): it is left out
+    and its reason kept in ``ignored``."""
     doc = _object(topic, payload)
     match = doc.get(Nx.MATCH)
     if not isinstance(match, str) or not _NAME.fullmatch(match):
@@ -736,6 +743,15 @@ def check_next(topic: str, payload: bytes, presets: Collection[str] | None = Non
         _refuse(topic, f"'{Nx.TEAMS}' must be an object with 'home' and 'away', got "
                        f"{kind_of(teams)}")
     sides = [_team(topic, teams.get(side), side) for side in _SIDES]
+    ignored: list[str] = []
+    for i, side in enumerate(_SIDES):
+        roster = teams[side].get(Nx.ROSTER)
+        if roster is None:
+            continue
+        try:
+            sides[i] = replace(sides[i], roster=check_roster(roster))
+        except ValueError as err:
+            ignored.append(f"'{Nx.TEAMS}.{side}.{Nx.ROSTER}' {err}: left out")
     suspended = doc.get(Nx.SUSPENDED, [])
     if not isinstance(suspended, list):
         _refuse(topic, f"'{Nx.SUSPENDED}' must be a list, got {kind_of(suspended)}")
@@ -749,17 +765,17 @@ def check_next(topic: str, payload: bytes, presets: Collection[str] | None = Non
         _refuse(topic, f"'{Nx.WAITING}' must be true when a team is a placeholder "
                        f"({', '.join(unknown)})")
     public_url: str | None = None
-    ignored: tuple[str, ...] = ()
     if doc.get(Nx.PUBLIC_URL) is not None:
         try:
             public_url = check_public_url(doc[Nx.PUBLIC_URL])
         except ValueError as err:
-            ignored = (f"'{Nx.PUBLIC_URL}' {err}: left out",)
+            ignored.append(f"'{Nx.PUBLIC_URL}' {err}: left out")
     return Next(match=match, preset=preset, stage=stage, home=sides[0], away=sides[1],
                 scheduled=_opt_str(topic, doc, Nx.SCHEDULED),
                 label=_opt_str(topic, doc, Nx.LABEL), suspended=banned,
                 category=_opt_category(topic, doc, Nx.CATEGORY), waiting=waiting,
-                replay_above=_replay(topic, doc), public_url=public_url, ignored=ignored)
+                replay_above=_replay(topic, doc), public_url=public_url,
+                ignored=tuple(ignored))
 
 
 def _replay(topic: str, doc: Mapping[str, Any]) -> int | None:
@@ -800,6 +816,50 @@ def check_public_url(url: object) -> str:
         raise ValueError(f"must be at most {PUBLIC_URL_CHARS} characters ({PUBLIC_URL_BYTES} "
                          f"bytes of UTF-8: what a QR code on the screen holds), got {len(url)}")
     return url
+
+
+# A roster's limits: the numbers a console takes (0..MAX_PLAYER, so at most one name each)
+# and a name that fits the scorer's line of the hall display (the longest of a real squad is
+# about 30 characters: more is a paste of something else).
+ROSTER_NAME_CHARS = 40
+_ROSTER_NUMBER = re.compile(r"0|[1-9][0-9]?")  # as JSON object keys: "7", never "07"
+
+
+def roster_document(roster: tuple[tuple[int, str], ...]) -> dict[str, str]:
+    """A roster as its JSON object, keyed by the shirt number's digits."""
+    return {str(number): name for number, name in roster}
+
+
+def check_roster(value: object) -> tuple[tuple[int, str], ...]:
+    """A team's ``roster`` in a ``next``: ``{"7": "A. Player", ...}``, numbers 0 to
+    ``MAX_PLAYER``. Raises ValueError saying what is wrong (the caller names where)."""
+    if not isinstance(value, dict):
+        raise ValueError(f"must be an object of number: name, got {kind_of(value)}")
+    if len(value) > MAX_PLAYER + 1:
+        raise ValueError(f"has {len(value)} players, more than the {MAX_PLAYER + 1} "
+                         f"numbers 0-{MAX_PLAYER}")
+    out: list[tuple[int, str]] = []
+    for key, name in value.items():
+        if not isinstance(key, str) or not _ROSTER_NUMBER.fullmatch(key):
+            raise ValueError(f"key {_show(key)} is not a shirt number (0-{MAX_PLAYER})")
+        try:
+            out.append((int(key), check_roster_name(name)))
+        except ValueError as err:
+            raise ValueError(f"{key}: {err}") from None
+    return tuple(sorted(out))
+
+
+def check_roster_name(name: object) -> str:
+    """A player's name as a roster gives it: printable text, not blank, at most
+    ``ROSTER_NAME_CHARS``. Raises ValueError; the tournament file's reader uses it too, so
+    the office never sends a name a hall would leave out."""
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"must be the player's name, got {_show(name)}")
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in name):
+        raise ValueError(f"must have no control characters, got {_show(name)}")
+    if len(name) > ROSTER_NAME_CHARS:
+        raise ValueError(f"must be at most {ROSTER_NAME_CHARS} characters, got {len(name)}")
+    return name
 
 
 def _opt_category(topic: str, doc: Mapping[str, Any], key: str) -> str | None:

@@ -195,8 +195,12 @@ class Ledger:
         for side in ("home", "away"):
             entry = self.tournament.teams.get(names[side])
             colours = entry.colours if entry and entry.colours else DEFAULT_COLOURS[side]
+            # The roster only of a team the match is known to have (a placeholder's slot
+            # label names no team): so the hall names its scorers.
+            roster = entry.roster if entry and known[side] is not None else {}
             teams[side] = wire.Team(names[side], (colours[0], colours[1]),
-                                    placeholder=known[side] is None)
+                                    placeholder=known[side] is None,
+                                    roster=tuple(sorted(roster.items())))
         suspended = tuple(
             wire.Suspended(side, s.player)
             for s in discipline.suspended_in(m.id, self.suspensions)

@@ -255,9 +255,10 @@ def _roster(table: _Table) -> dict[int, str]:
         number = int(key)
         if number in roster:
             raise table.error(where, f"player number {number} is given twice")
-        if not isinstance(player, str) or not player.strip():
-            raise table.error(where, f"must be the player's name, got {player!r}")
-        roster[number] = player
+        try:  # the limits the halls hold a `next` to (firmware_py/wire.py), checked here
+            roster[number] = wire.check_roster_name(player)
+        except ValueError as err:
+            raise table.error(where, str(err)) from None
     return roster
 
 

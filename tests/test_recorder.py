@@ -6,7 +6,7 @@ import json
 import os
 import tomllib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 
@@ -547,3 +547,21 @@ def test_a_placeholder_team_survives_a_restart_and_is_still_refused_start(
         assert resumed.recorder.match.setup == setup
         fed = feed(resumed.recorder.match, Start(at=0))
         assert fed.refused is not None and fed.refused.reason == "teams not known: 1st A"
+
+
+def test_the_rosters_are_part_of_the_journalled_setup_and_survive_a_restart(
+        tmp_path: Path) -> None:
+    # Issue 15: a restart names the scorers as before it; a team without a roster
+    # journals exactly as it always did (no key).
+    path = tmp_path / "hall-1" / "A3.journal"
+    setup = replace(SETUP, home=replace(SETUP.home, roster=((7, "A. Sjöberg"), (19, "B. B"))))
+    created = open_or_create(path, PRESET_TOML, PRESET_SOURCE, setup)
+    with journal_of(created.recorder):
+        pass
+    teams = records_of(path)[0]["teams"]
+    assert teams["home"]["roster"] == {"7": "A. Sjöberg", "19": "B. B"}
+    assert set(teams["away"]) == {"name", "colours"}
+    resumed = open_or_create(path, PRESET_TOML, PRESET_SOURCE, SETUP)  # the config's: no roster
+    with journal_of(resumed.recorder):
+        assert resumed.recorder.match.setup == setup
+        assert resumed.recorder.match.setup.home.player_name(7) == "A. Sjöberg"

@@ -5,6 +5,7 @@ a newer minor version's extra keys are ignored."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -241,6 +242,70 @@ def test_a_bad_address_in_next_is_left_out_and_the_match_still_taken(url: Any,
     assert "public_url" not in wire.next_document(got)
     null = wire.check_next(NEXT, json.dumps({**doc, "public_url": None}).encode(), PRESETS)
     assert null.public_url is None and null.ignored == ()
+
+
+ROSTERED = Next(**{**{f: getattr(A_NEXT, f) for f in A_NEXT.__slots__},  # type: ignore[arg-type]
+                   "home": Team("Lions", ("#10233f", "#ffffff"),
+                                roster=((0, "T. Official"), (7, "A. Ås"), (99, "Z. Last"))),
+                   "away": Team("Bears", ("#f2f2f2", "#000000"))})
+
+
+def test_next_carries_each_sides_roster_by_shirt_number() -> None:
+    """A team's roster rides in its side of ``next`` as the tournament file has it
+    (number: name), keyed by the number's digits; a side without one has no key, so a
+    ``next`` without rosters reads exactly as before."""
+    doc = wire.next_document(ROSTERED)
+    assert doc["teams"]["home"]["roster"] == {"0": "T. Official", "7": "A. Ås",
+                                              "99": "Z. Last"}
+    assert "roster" not in doc["teams"]["away"]
+    assert wire.check_next(NEXT, wire.build_next(ROSTERED), PRESETS) == ROSTERED
+    assert all("roster" not in t for t in wire.next_document(A_NEXT)["teams"].values())
+    # Read in number order whatever order the object has.
+    shuffled = json.loads(wire.build_next(ROSTERED))
+    shuffled["teams"]["home"]["roster"] = {"99": "Z. Last", "0": "T. Official", "7": "A. Ås"}
+    got = wire.check_next(NEXT, json.dumps(shuffled).encode(), PRESETS)
+    assert got.home.roster == ROSTERED.home.roster and got.ignored == ()
+
+
+@pytest.mark.parametrize(("roster", "reason"), [
+    (["A. Player"], "must be an object of number: name, got a list"),
+    ("7=A. Player", "must be an object of number: name, got a string"),
+    ({"100": "A. Player"}, 'key "100" is not a shirt number (0-99)'),
+    ({"-1": "A. Player"}, 'key "-1" is not a shirt number (0-99)'),
+    ({"07": "A. Player"}, 'key "07" is not a shirt number (0-99)'),
+    ({"seven": "A. Player"}, 'key "seven" is not a shirt number (0-99)'),
+    ({"7": 7}, "7: must be the player's name, got 7"),
+    ({"7": "  "}, "7: must be the player's name"),
+    ({"7": None}, "7: must be the player's name, got null"),
+    ({"7": "A.\nPlayer"}, "7: must have no control characters"),
+    ({"7": "A\u200bPlayer"}, "7: must have no control characters"),
+    ({"7": "A" * 41}, "7: must be at most 40 characters, got 41"),
+    ({str(n): "A" for n in range(100)} | {"x": "B"}, "has 101 players, more than the 100"),
+])
+def test_a_bad_roster_in_next_is_left_out_and_the_match_still_taken(roster: Any,
+                                                                    reason: str) -> None:
+    """A roster only names scorers: a bad one must not keep a hall from its next game. It
+    is left out (that side's, the other side's stays), and why is kept for the log."""
+    doc = json.loads(wire.build_next(ROSTERED))
+    doc["teams"]["away"]["roster"] = roster
+    got = wire.check_next(NEXT, json.dumps(doc).encode(), PRESETS)
+    assert got.match == A_NEXT.match and got.away.roster == ()
+    assert got.home.roster == ROSTERED.home.roster
+    assert len(got.ignored) == 1 and reason in got.ignored[0], got.ignored
+    assert got.ignored[0].startswith("'teams.away.roster' ")
+    assert got.ignored[0].endswith(": left out")
+    with pytest.raises(ValueError, match=r"\A" + re.escape(reason)):
+        wire.check_roster(roster)
+    assert "roster" not in wire.next_document(got)["teams"]["away"]
+    null = dict(doc)
+    null["teams"]["away"]["roster"] = None  # null is no roster, said nowhere
+    assert wire.check_next(NEXT, json.dumps(null).encode(), PRESETS).ignored == ()
+
+
+def test_the_longest_roster_a_next_takes() -> None:
+    full = {str(n): "N" * wire.ROSTER_NAME_CHARS for n in range(wire.MAX_PLAYER + 1)}
+    got = wire.check_roster(full)
+    assert len(got) == 100 and got[0] == (0, "N" * 40) and got[-1][0] == 99
 
 
 def test_next_of_a_newer_minor_version_is_accepted() -> None:

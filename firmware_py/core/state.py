@@ -65,11 +65,18 @@ def state_document(match: Match, now: Nanos, entry: dict[str, Any] | None = None
 
 
 def _goal(match: Match, now: Nanos) -> dict[str, Any] | None:
-    """The goal just scored, for a few seconds (``Match.goal_shown``): who scored it."""
+    """The goal just scored, for a few seconds (``Match.goal_shown``): who scored it, and
+    his name when the team's roster has the number (only then: a document of a match
+    without rosters stays as it was)."""
     goal = match.goal_shown(now)
     if goal is None:
         return None
-    return {"team": goal.team.value, "player": goal.player}
+    doc: dict[str, Any] = {"team": goal.team.value, "player": goal.player}
+    team = match.setup.home if goal.team is Team.HOME else match.setup.away
+    name = team.player_name(goal.player)
+    if name is not None:
+        doc["name"] = name
+    return doc
 
 
 def _penalties(match: Match, team: Team, now: Nanos) -> list[dict[str, Any]]:

@@ -39,6 +39,14 @@ class TeamInfo:
     # Not a team yet: a bracket slot's label ("2nd B", "Winner SF1"). A match with one is
     # not played: START is refused until the office names the team.
     placeholder: bool = False
+    # The players' names by shirt number, in number order (the office's tournament file,
+    # through ``next``): only what the display shows of a scorer, never a rule's input, so
+    # a number missing from it plays exactly as one in it.
+    roster: tuple[tuple[int, str], ...] = ()
+
+    def player_name(self, number: int | None) -> str | None:
+        """The roster's name for this shirt number, if it has one."""
+        return next((name for n, name in self.roster if n == number), None)
 
 
 @dataclass(frozen=True, slots=True)

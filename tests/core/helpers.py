@@ -24,8 +24,9 @@ def S(seconds: float | int | str) -> int:
 class Game:
     """A match plus everything it emitted; commands refused by the rules are kept, not raised."""
 
-    def __init__(self, preset: str, stage: Stage = Stage.GROUP) -> None:
-        self.match = Match(presets.load(preset), MatchSetup(match_id="T1", stage=stage))
+    def __init__(self, preset: str, stage: Stage = Stage.GROUP,
+                 setup: MatchSetup | None = None) -> None:
+        self.match = Match(presets.load(preset), setup or MatchSetup(match_id="T1", stage=stage))
         self.events: list[Event] = []
         self.refusals: list[str] = []
 

@@ -7,6 +7,7 @@ from decimal import Decimal
 import pytest
 
 from firmware_py.core.commands import (
+    Correct,
     End,
     Forfeit,
     Goal,
@@ -23,6 +24,7 @@ from firmware_py.core.errors import Refused
 from firmware_py.core.events import EventKind
 from firmware_py.core.match import GOAL_SHOWN
 from firmware_py.core.phase import Phase, Stage, Team
+from firmware_py.core.values import MatchSetup, TeamInfo
 
 from .helpers import Game, S
 
@@ -450,3 +452,29 @@ def test_the_state_document_names_the_scorer_for_a_few_seconds_after_a_goal() ->
     assert g.at(201)["goal"] == {"team": "home", "player": None}
     g.do(Undo(S(202)))
     assert "goal" not in g.at(202)  # an undone goal leaves the screen at once
+
+
+def test_the_scorers_name_comes_from_his_teams_roster_and_only_from_it() -> None:
+    """Issue 15: after a goal the scorer's number and, when the roster has one, his name.
+    The name is looked up in the scoring side's roster alone (the other side's #9 is
+    another player); a number not in it, or none, leaves ``goal`` as it always was."""
+    setup = MatchSetup(
+        match_id="T1",
+        home=TeamInfo("Lions", ("#10233f", "#ffffff"), roster=((9, "A. Nine"), (17, "H. Home"))),
+        away=TeamInfo("Bears", ("#f2f2f2", "#10233f"), roster=((17, "B. Seventeen"),)))
+    g = Game("ice-hockey-2x20", setup=setup)
+    g.do(Start(0))
+    g.do(Stop(S(100)))
+    g.do(Goal(S(100), Team.AWAY, 17))
+    assert g.at(101)["goal"] == {"team": "away", "player": 17, "name": "B. Seventeen"}
+    g.do(Goal(S(120), Team.AWAY, 9))  # home's #9 has a name; away's has none
+    assert g.at(121)["goal"] == {"team": "away", "player": 9}
+    g.do(Goal(S(140), Team.HOME, None))
+    assert g.at(141)["goal"] == {"team": "home", "player": None}
+    scored = g.do(Goal(S(160), Team.HOME, 8))
+    g.do(Correct(S(161), scored[0].seq, 9))  # the right number: its name with it
+    assert g.at(162)["goal"] == {"team": "home", "player": 9, "name": "A. Nine"}
+    plain = Game("ice-hockey-2x20")
+    plain.do(Start(0))
+    plain.do(Goal(S(5), Team.HOME, 9))
+    assert plain.at(6)["goal"] == {"team": "home", "player": 9}

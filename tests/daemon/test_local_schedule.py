@@ -372,3 +372,40 @@ def test_the_board_draws_why_the_schedule_is_not_used(tmp_path: Path) -> None:
         assert len(texts) == 1 and texts[0].startswith("SCHEDULE NOT USED: ")
     finally:
         hall.stop()
+
+
+def test_a_hall_on_its_own_names_the_scorers_from_the_schedule_files_rosters(
+        tmp_path: Path) -> None:
+    """Issue 15 without an office: the local schedule's teams carry the file's rosters as
+    an office's ``next`` would, a placeholder side's picked team's too (a slot's label has
+    none), and a goal by a rostered number names the scorer."""
+    path = tmp_path / "tournament.toml"
+    path.write_text(TOURNAMENT.replace(
+        'colours = ["#102040", "#ffffff"]}',
+        'colours = ["#102040", "#ffffff"], roster = {4 = "C. Four", 12 = "D. Twelve"}}'),
+        encoding="utf-8")
+    t = load_tournament(path)
+    f1 = t.match("F1")
+    assert f1 is not None
+    assert "roster" not in next_document(t, f1)["teams"]["home"]  # "1st A": no team yet
+    picked = next_document(t, f1, "Bears", "Owls", confirmed=True)["teams"]
+    assert picked["home"]["roster"] == {"4": "C. Four", "12": "D. Twelve"}
+    assert "roster" not in picked["away"]
+    hall = InProcessHall(tmp_path, f'[schedule]\nfile = "{path}"\nhall = "hall-1"\n')
+    daemon = hall.start()
+    try:
+        assert daemon.match.setup.match_id == "A1"  # Lions v Bears
+        assert daemon.match.setup.away.player_name(12) == "D. Twelve"
+        console = daemon.console
+        assert console is not None
+        at = hall.time.now + NS_PER_S
+        for button, when in (("start_stop", at), ("goal_away", at + NS_PER_S)):
+            console.button(button, when, True)
+            console.button(button, when + 50_000_000, False)
+        for key in ("1", "2", "enter"):
+            console.key(key, at + 2 * NS_PER_S)
+        run_for(daemon, hall, 3)
+        assert hall.frames[-1].doc["goal"] == {"team": "away", "player": 12,
+                                               "name": "D. Twelve"}
+    finally:
+        hall.stop()

@@ -13,7 +13,9 @@ from pathlib import Path
 from display.layout import layout
 from firmware_py import presets
 from firmware_py.between import between_games
-from firmware_py.core.match import Match
+from firmware_py.core.commands import Goal, Start
+from firmware_py.core.match import Match, feed
+from firmware_py.core.phase import Team
 from firmware_py.core.state import state_document
 from firmware_py.mqtt import parse_next
 from firmware_py.nextmatch import setup_from_next
@@ -59,3 +61,39 @@ def test_the_pregame_screen_names_the_suspended_and_the_expelled_of_both_teams()
     assert len(lines) == 1
     assert lines[0].startswith("SUSPENDED: ")
     assert "IBF FALUN #5" in lines[0] and "FBC OSTRAVA #17" in lines[0]
+
+
+def test_the_offices_next_carries_the_rosters_and_the_hall_names_the_scorer() -> None:
+    """Issue 15: the tournament file's rosters ride on the office's ``next`` (README 4.4),
+    are checked and loaded as the hall does, and a goal by a rostered number puts the
+    name in the state document's ``goal`` and on the game screen; a side without a roster
+    has no key, and a number not in the roster shows the number only."""
+    t = load_tournament(ROOT / "examples/tournaments/000-ice-hockey.toml")
+    # hall-1 plays A1 and B1, then A3: Narva PSK (no roster) v HK Riga (one).
+    plays = [Play("A1", "Narva PSK", "Tartu Valk", 2, 1),
+             Play("B1", "Ozolnieki/Monarhs", "HK Kurbads", 1, 0)]
+    ledger = build(t, events_of(t, plays), [], now=T0 + timedelta(hours=1))
+    doc = ledger.next_document("hall-1")
+    assert doc is not None and doc["match"] == "A3"
+    assert doc["teams"]["away"]["roster"] == {"1": "K. Ozols", "7": "M. Bērziņš",
+                                              "19": "R. Kalniņš"}
+    assert "roster" not in doc["teams"]["home"]
+    checked = parse_next(json.dumps(doc).encode())  # the hall's own check of the payload
+    assert checked["teams"] == doc["teams"]
+    preset, setup = setup_from_next(checked)
+    assert setup.away.roster == ((1, "K. Ozols"), (7, "M. Bērziņš"), (19, "R. Kalniņš"))
+    assert setup.home.roster == ()
+    match = Match(presets.load(preset), setup)
+    s = 10**9
+    feed(match, Start(0))
+    feed(match, Goal(10 * s, Team.AWAY, 7))
+    named = state_document(match, 11 * s)
+    assert named["goal"] == {"team": "away", "player": 7, "name": "M. Bērziņš"}
+    frame = layout(named, (1920, 1080))
+    assert [x.text for x in frame.texts() if x.role == "goal.away.name"] == ["M. BĒRZIŅŠ"]
+    feed(match, Goal(20 * s, Team.AWAY, 23))  # not on the roster: the number only
+    unnamed = state_document(match, 21 * s)
+    assert unnamed["goal"] == {"team": "away", "player": 23}
+    frame = layout(unnamed, (1920, 1080))
+    assert [x.text for x in frame.texts() if x.role == "goal.away.player"] == ["23"]
+    assert not frame.with_role("goal.away.name")
