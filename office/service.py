@@ -442,6 +442,8 @@ class OfficeService:
             "conflicts": [{"event": c.event_id, "at": c.at.isoformat(timespec="seconds")}
                           for c in self._conflicts],
             "store_error": self.store_error,
+            # The address the halls' QR codes show (``--public-url``): the office hands it out.
+            "public_url": self.public_url,
         }
 
     def pump(self, timeout: float = 0.2) -> int:

@@ -251,3 +251,16 @@ def test_results_to_review_and_open_alerts_come_first_the_rest_in_the_history(
     assert "office alerts resolve 3" in tab.evaluate(text("#alerts li .todo"))
     assert tab.evaluate(text("#alert-history-count")) == "1"
     assert "acknowledged" in tab.evaluate(text("#alert-history li"))
+
+
+def test_the_public_sites_address_is_shown_with_the_offices_health(
+        tab: Tab, board: SnapshotBoard) -> None:
+    """``office serve --public-url``: the office page says what the halls' QR codes show."""
+    tab.wait_for(f"{cell('A', 'Lions', 'points')} === '4'")
+    assert tab.evaluate("document.querySelector('.public-url')") is None
+    doc = sample_snapshot()
+    doc["office"] = {**doc.get("office", {}), "public_url": "https://cup.example.org/live/"}
+    board.publish(doc)
+    tab.wait_for("document.querySelector('.public-url a')?.getAttribute('href') === "
+                 "'https://cup.example.org/live/'")
+    assert "QR" in tab.evaluate(text(".public-url"))

@@ -324,8 +324,11 @@ def test_the_public_address_is_in_every_halls_next_and_a_bad_one_is_refused(
         for hall in cup.halls():
             topic = f"arena/v1/{cup.id}/{hall}/next"
             assert wire.check_next(topic, peer.retained[topic]).public_url == url
+        assert svc.office_document()["public_url"] == url  # and the office page shows it
         plain = FakePeer()
-        OfficeService(cup, store, plain).pump()
+        bare = OfficeService(cup, store, plain)
+        bare.pump()
+        assert bare.office_document()["public_url"] is None
         assert all("public_url" not in json.loads(payload)
                    for topic, payload in plain.retained.items() if topic.endswith("/next"))
     finally:
