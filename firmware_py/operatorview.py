@@ -16,8 +16,10 @@ Shape (README "The operator view")::
                          "text": "GOAL HOME #12 \u2713"},
      "entry": null | {...the console's pending entry, as it describes itself...},
      "kinds": [{"key": 1, "name": "minor", "minutes": 2}, ...],
-     "records": [{"seq": 14, "what": "goal", "team": "home", "player": 12, "kind": null,
-                  "period": 2, "clock": "12:34", "undo_next": true}, ...],  # newest first
+     "records": [{"seq": 14, "what": "goal", "team": "home", "player": 12,
+                  "name": null | "A. Player",  # the roster's name for that number
+                  "kind": null, "period": 2, "clock": "12:34", "undo_next": true},
+                 ...],  # newest first
      "undo": null | {"seq": 14, "what": "goal"},   # what UNDO would take back
      "office": null | {"connected": true, "unacked": 0},
      "suspensions": {"home": [7], "away": []},   # from the office's next
@@ -41,6 +43,7 @@ from typing import Any
 
 from firmware_py import words
 from firmware_py.core.match import Match
+from firmware_py.core.phase import Team
 from firmware_py.feedback import Notice
 from firmware_py.outputs import clock_text
 from firmware_py.wire import Nx
@@ -122,6 +125,8 @@ def record_text(record: Mapping[str, Any], lang: str) -> str:
     out = f"{what} {team}"
     if record.get("player") is not None:
         out += f" #{record['player']}"
+        if record.get("name"):
+            out += f" {record['name']}"
     if record.get("kind"):
         out += f" {words.kind(str(record['kind']), lang)}"
     return out
@@ -151,11 +156,14 @@ def worded_entry(entry: Any, lang: str) -> Any:
 def _records(match: Match) -> list[dict[str, Any]]:
     """The match's goals and penalties, newest (highest seq) first."""
     s = match.state
+    teams = {Team.HOME: match.setup.home, Team.AWAY: match.setup.away}
     out: list[dict[str, Any]] = [
         {"seq": g.seq, "what": "goal", "team": g.team.value, "player": g.player,
+         "name": teams[g.team].player_name(g.player),  # the roster's, as the hall shows it
          "kind": None, "period": g.period, "clock": clock_text(g.clock_ms)}
         for g in s.goals]
     out += [{"seq": p.seq, "what": "penalty", "team": p.team.value, "player": p.player,
+             "name": teams[p.team].player_name(p.player),
              "kind": p.kind.name, "period": p.period, "clock": clock_text(p.clock_ms)}
             for p in s.box]
     out.sort(key=lambda r: -int(r["seq"]))

@@ -10,6 +10,7 @@ from firmware_py.core.commands import Goal, Start
 from firmware_py.core.entry import KeypadEntry
 from firmware_py.core.phase import Team
 from firmware_py.core.state import state_document
+from firmware_py.core.values import MatchSetup, TeamInfo
 from firmware_py.operatorview import operator_document
 from firmware_py.operatorweb import body_html
 from tests.core.helpers import Game, S
@@ -53,3 +54,21 @@ def test_in_english_the_view_says_what_the_state_document_says() -> None:
     assert isinstance(entry, dict)
     assert entry["prompt"] == "GOAL AWAY: scorer" and "say" not in entry
     assert "last records" in body_html(doc)
+
+
+def test_a_record_names_the_player_the_roster_has() -> None:
+    """The tournament file's rosters reach the hall in ``next`` (README "After a goal"): the
+    timekeeper's records name the scorer as the hall display does; a number missing from
+    the roster stays a number."""
+    home = TeamInfo("Lions", ("#10233f", "#ffffff"), roster=((12, "A. Novák"),))
+    game = Game("ice-hockey-2x20", setup=MatchSetup(match_id="T1", home=home))
+    game.do(Start(S(1)))
+    game.do(Goal(S(2), Team.HOME, 12))
+    game.do(Goal(S(3), Team.HOME, 9))
+    doc = operator_document(game.match, state_document(game.match, S(4)), lang="cs")
+    texts = [r["text"] for r in doc["records"]]  # type: ignore[attr-defined]
+    assert texts == [f"{words.word('operator.goal', 'cs')} "
+                     f"{words.word('feedback.team.lower.home', 'cs')} #9",
+                     f"{words.word('operator.goal', 'cs')} "
+                     f"{words.word('feedback.team.lower.home', 'cs')} #12 A. Novák"]
+    assert "A. Novák" in body_html(doc)
