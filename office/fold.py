@@ -86,6 +86,7 @@ class LedgerFold:
         self._index = {m.id: i for i, m in enumerate(t.matches)}
         self._scheduled = group_schedule(t)
         self._groups = {g.name: g for g in t.groups}
+        self._group_matches = rulings.group_matches_by_team(t)  # what an elimination voids
         self._groups_of: dict[str, list[str]] = {}  # team -> the groups it plays in
         for g in t.groups:
             for team in g.teams:
@@ -288,7 +289,8 @@ class LedgerFold:
         if forfeits == self._forfeits:
             return  # a correction or a review without a forfeit: nothing else moves
         self._forfeits = forfeits
-        eliminations = rulings.eliminations(t, forfeits)
+        eliminations = rulings.eliminations(t, forfeits, order=self._index,
+                                            group_matches=self._group_matches)
         if eliminations != self._eliminations:
             self._eliminations = eliminations
             self._voided = frozenset(mid for e in eliminations for mid in e.voided)
