@@ -31,7 +31,12 @@ from a seeded RNG, so the office reads exactly the ``events`` payloads a hall pu
    most ``--repeat``); those are played one by one, each match's events handled and
    folded, then its final handled and the refresh after it timed: wall and the thread's
    CPU time, p50/p99, and their ratios against the first size. The service's ledger must
-   then equal a fold from scratch of the store.
+   then equal a fold from scratch of the store. Then the refresh after each of the
+   office's rulings, ``--rulings`` of each kind, written through a connection of their own
+   as the office's commands write them: a group match's score corrected, a result played
+   under swapped names settled (review swap), a team's first late forfeit and its second,
+   which eliminates it (rules 001 'Waiting period'); p50/p99 each, and its ratio to the
+   p50 after a result. The final equality check covers them.
 4. at the largest size, final event -> retained standings through mosquitto with every
    hall sending: each hall plays its last ``--per-hall`` matches, the events of all halls
    interleaved at ``--rate`` a second and every hall's retained state once a round; the
@@ -41,7 +46,7 @@ With ``--load`` every core is kept busy by a busy-loop process during both measu
 A benchmark on real time, not a test: it always exits 0; its figures depend on the machine.
 
     python bench/office.py [--repeat 200] [--matches 40] [--seed 7] [--load]
-    python bench/office.py --scale 240 960 3000 [--per-hall 2] [--rate 50]
+    python bench/office.py --scale 240 960 3000 [--rulings 5] [--per-hall 2] [--rate 50]
 """
 
 from __future__ import annotations
@@ -75,10 +80,13 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_py import presets, wire
 from firmware_py.mqtt import OfficePeer
+from office import rulings
+from office.alerts import REVIEW, review_data
+from office.alerts_cli import settle
 from office.board import SnapshotBoard
 from office.fold import LedgerFold
-from office.ledger import MatchDigest, Received, build
-from office.model import Tournament
+from office.ledger import MatchDigest, Received, ReviewAction, build
+from office.model import ScheduledMatch, Tournament
 from office.service import OfficeService, ledger_from_store
 from office.standings import rank_group
 from office.store import Store
@@ -299,7 +307,7 @@ def bulk_prefill(store: Store, games: Payloads, ids: list[str], received: dateti
     return n
 
 
-def refresh_by_size(work: Path, size: int, seed: int, results: int
+def refresh_by_size(work: Path, size: int, seed: int, results: int, per_kind: int
                     ) -> tuple[int, tuple[int, int, int, int], Tournament, Payloads]:
     """The service's refresh (fold, publish, page snapshot) after one result, ``results``
     times, at a cup of ``size`` matches whose every other match is already stored; prints
@@ -309,6 +317,11 @@ def refresh_by_size(work: Path, size: int, seed: int, results: int
     group = [m for m in t.matches if m.group is not None]
     results = min(results, len(group) // 4)  # the same late state of the event at every size
     played, measured = group[:-results], group[-results:]
+    # Results the office will settle with a review: played under swapped names, spread
+    # over the stored ones.
+    misnamed = played[len(played) // (2 * per_kind)::max(1, len(played) // per_kind)][:per_kind]
+    for m in misnamed:
+        games[m.id] = misnamed_game(t, m, seed)
     clock = FakeClock(DAY1 + timedelta(days=30))
     store = Store(work / f"scale-{size}.sqlite")
     stored = bulk_prefill(store, games, [m.id for m in played], clock.now - timedelta(days=1))
@@ -343,6 +356,9 @@ def refresh_by_size(work: Path, size: int, seed: int, results: int
         encodes.append(timed(partial(json.dumps, board.current(), ensure_ascii=False,
                                      separators=(",", ":"))))  # what office.web sends
         published += peer.published - before
+    rulings_s = rulings_timed(service, work / f"scale-{size}.sqlite", clock,
+                              [m for m in played if m not in misnamed], misnamed,
+                              count=per_kind)
     assert service.ledger is not None
     fresh = ledger_from_store(t, store, clock.now)
     assert service.ledger == fresh, "the incremental fold differs from a fold from scratch"
@@ -357,16 +373,79 @@ def refresh_by_size(work: Path, size: int, seed: int, results: int
           f"publishes a result;  the page's first read after it p50 "
           f"{ms(percentile(reads, 50))}  p99 {ms(percentile(reads, 99))} (its JSON for the "
           f"page p50 {ms(percentile(encodes, 50))})")
+    for label, values in rulings_s:
+        print(f"        after {label:34} p50 {ms(percentile(values, 50))}  p99 "
+              f"{ms(percentile(values, 99))}  ({percentile(values, 50) / p50:.1f}x the "
+              f"refresh after a result)")
     return len(t.matches), (p50, p99, c50, c99), t, games
 
 
-def refresh_scale(work: Path, sizes: list[int], seed: int, results: int
+def misnamed_game(t: Tournament, m: ScheduledMatch, seed: int) -> list[dict[str, Any]]:
+    """``m`` as a hall plays it with the teams on the wrong sides (away's name on home):
+    the office holds the result for review (ledger ``_misfit``) until it is swapped."""
+    assert m.home.team is not None and m.away.team is not None
+    rng = random.Random(f"{seed}:{m.id}")
+    return play(m.preset, m.hall, Play(m.id, m.away.team, m.home.team, rng.randint(0, 5),
+                                       rng.randint(0, 5)))
+
+
+def rulings_timed(service: OfficeService, db: Path, clock: FakeClock,
+                  played: list[ScheduledMatch], misnamed: list[ScheduledMatch], *,
+                  count: int) -> list[tuple[str, list[int]]]:
+    """The service's refresh after each of the office's rulings, ``count`` of each kind,
+    written through a connection of their own as ``office correct``, ``office review`` and
+    ``office forfeit --late`` write them (the service reads them on the store's
+    data_version): a group match's score corrected, a result played under swapped names
+    credited to the schedule's pairing (swap), a team's first late forfeit, and its
+    second, which eliminates it (rules 001 'Waiting period': its group matches voided)."""
+    t = service.event.categories[0].tournament
+    office = Store(db)
+
+    def refresh_after(kind: str, data: dict[str, Any], into: list[int]) -> None:
+        clock.now += timedelta(minutes=1)
+        office.admin(kind, data, clock.now)
+        into.append(timed(service.refresh_if_needed))
+
+    corrected: list[int] = []
+    step = max(1, len(played) // (count + 1))
+    for i in range(count):
+        m = played[(i + 1) * step - 1]
+        ledger = service.ledger
+        assert ledger is not None
+        result = ledger.matches[m.id].outcome.result
+        home = (result.home_goals if result is not None else 0) + 1  # another score
+        refresh_after("correct", {"match": m.id, "home": home, "away": 0,
+                                  "decided_by": None, "reason": "bench: score sheet"}, corrected)
+    reviewed: list[int] = []
+    for m in misnamed:
+        ledger = service.ledger
+        assert ledger is not None and ledger.matches[m.id].review is not None
+        review = settle(ledger, m.id, ReviewAction.SWAP, "bench: sides swapped", clock.now)
+        refresh_after(REVIEW, review_data(review, ()), reviewed)
+    late: list[int] = []
+    eliminating: list[int] = []
+    stride = max(1, len(t.groups) // count)
+    for i in range(count):
+        group = t.groups[(i * stride) % len(t.groups)]
+        team = group.teams[-1]
+        own = [m for m in t.group_matches(group.name) if team in (m.home.team, m.away.team)]
+        for m, into in zip(own[:2], (late, eliminating), strict=True):
+            side = "home" if m.home.team == team else "away"
+            forfeit = rulings.Forfeit(m.id, team, rulings.ForfeitCause.LATE, "bench: late",
+                                      clock.now)
+            refresh_after(rulings.FORFEIT, rulings.forfeit_data(forfeit, side), into)
+    office.close()
+    return [("a score correction", corrected), ("a review (swap)", reviewed),
+            ("a late forfeit", late), ("a second one (elimination)", eliminating)]
+
+
+def refresh_scale(work: Path, sizes: list[int], seed: int, results: int, per_kind: int
                   ) -> tuple[Tournament, Payloads]:
     """The refresh at every size; the largest cup and its games (for the broker part)."""
     print(f"refresh after one result, by size: the service (OfficeService, its store on "
           f"disk, a counting peer) with every match stored but the last {results} (at most a "
           f"quarter); those are played one by one, the refresh after each final timed")
-    figures = [refresh_by_size(work, size, seed, results) for size in sizes]
+    figures = [refresh_by_size(work, size, seed, results, per_kind) for size in sizes]
     base, (b50, b99, bc50, bc99) = figures[0][0], figures[0][1]
     for matches, (p50, p99, c50, c99), _, _ in figures[1:]:
         print(f"  {matches} / {base} matches: p50 {p50 / b50:.2f}x  p99 {p99 / b99:.2f}x;  "
@@ -788,6 +867,9 @@ def main() -> int:
                         "matches each (e.g. 240 960 3000), ratios against the first, then "
                         "final -> retained standings through mosquitto at the largest, "
                         "its halls all sending")
+    p.add_argument("--rulings", type=whole_number(), default=5,
+                   help="with --scale: the office's rulings of each kind timed (a score "
+                        "correction, a review, a late forfeit, an eliminating one)")
     p.add_argument("--per-hall", type=whole_number(), default=2,
                    help="with --scale: matches each hall plays through mosquitto")
     p.add_argument("--rate", type=float, default=50.0,
@@ -801,7 +883,8 @@ def main() -> int:
         with busy_cores(args.load) as workers, \
                 tempfile.TemporaryDirectory(prefix="office-bench-") as tmp:
             print(f"load: {workers} busy-loop processes" if workers else "load: none")
-            t, games = refresh_scale(Path(tmp), args.scale, args.seed, args.repeat)
+            t, games = refresh_scale(Path(tmp), args.scale, args.seed, args.repeat,
+                                     args.rulings)
             latency_busy(Path(tmp), t, games, args.per_hall, args.rate)
         return 0
     t0 = time.monotonic()

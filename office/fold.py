@@ -12,13 +12,21 @@ and, told which matches got events, redoes only
 - the bans of the teams whose penalties or matches changed (``discipline.team_bans``);
 - the warnings and the next window to close, of those matches.
 
-The office's own rulings are not folded piece by piece: a change of the corrections (the
-forfeits among them) or of the reviews folds everything again (``reset``), since a forfeit
-may eliminate a team (every group match of it voided, its tables ranked without it) or
-expel a player, and a review may pin a bracket match; the green cards are taken again
-whenever they change. Between two such changes what they decided (the voided matches, the
-eliminated teams, the expulsions, the pinned matches, the reviews) is kept and applied to
-every match folded again, as ``build_from`` applies it.
+The office's own rulings are folded the same way. A change of the corrections (the
+forfeits among them) or of the reviews takes again the matches whose correction or review
+changed, as if they had got events: their views, their groups' tables, the bracket if they
+or their tables feed it (a keep pins its bracket match, a swap credits the result), the
+bans of the teams concerned. What the forfeits decide is read again from all of them
+(``rulings.eliminations``: a few, cheap) and what moved touches only what reads it:
+
+- a team eliminated or no longer (rules 001 'Waiting period'): its groups ranked again
+  with or without it and without its voided matches, the warnings of the matches it is
+  paired in, the bans of the teams playing a match voided or no longer (a voided match not
+  played serves no ban); the bracket, as ever, only if one of those tables feeds it;
+- an expulsion (rules 001 "Player's start") or its end: the bans of that player's team.
+
+The green cards are taken again whenever they change. ``reset`` (the service's, after a
+failed fold) forgets everything; the next build reads every match again.
 
 Unchanged parts are the very objects of the previous ledger, so the service tells a table
 to publish by identity. Its ledger equals ``build_from``'s for the same input, whatever the
@@ -78,6 +86,11 @@ class LedgerFold:
         self._index = {m.id: i for i, m in enumerate(t.matches)}
         self._scheduled = group_schedule(t)
         self._groups = {g.name: g for g in t.groups}
+        self._group_matches = rulings.group_matches_by_team(t)  # what an elimination voids
+        self._groups_of: dict[str, list[str]] = {}  # team -> the groups it plays in
+        for g in t.groups:
+            for team in g.teams:
+                self._groups_of.setdefault(team, []).append(g.name)
         self._by_hall = schedule_by_hall(t)
         # A match whose slots both name teams is paired once and for all (every group
         # match); only the others, and the matches their W:/L: slots name, are filled again.
@@ -151,16 +164,18 @@ class LedgerFold:
         for c in corrections:
             latest[c.match] = c
         latest_review = {r.match: r for r in reviews}
-        if self._ledger is not None and (latest != self._corrections
-                                         or latest_review != self._reviews):
-            self.reset()  # the rulings: everything folded again (module docstring)
         cards = tuple(green_cards)
         if cards != self._cards_in:
             self._cards_in = cards
             self._cards = rulings.current_cards(t, cards)
         first = self._ledger is None
+        ruled: set[str] = set()  # the matches whose correction or review changed
+        ruled_groups: set[str] = set()  # the groups whose voided matches or teams changed
+        ruled_warn: set[str] = set()  # the matches whose warnings read an elimination
         if first:
             self._rule(latest, latest_review)
+        elif latest != self._corrections or latest_review != self._reviews:
+            ruled, ruled_groups, ruled_warn = self._rerule(latest, latest_review)
         if first or (now is None) != (self._now is None) \
                 or (now is not None and self._now is not None and now < self._now):
             candidates = set(self._index)  # time went back: settle every match again
@@ -174,12 +189,15 @@ class LedgerFold:
                     candidates.add(mid)
             if now is not None:
                 candidates.update(mid for mid, at in self._to_settle.items() if now >= at)
+            candidates |= ruled
         self._now = now
         candidates &= self._index.keys()
 
-        viewed = self._view(candidates, by_match, latest, now)
+        # A ruled match is taken again even when its view is as it was: a review changes
+        # how a result is credited (swap) or pinned (keep), not the view read.
+        viewed = self._view(candidates, by_match, latest, now) | ruled
         new_outcomes: dict[str, MatchOutcome] = {}
-        dirty_groups: set[str] = set(self._groups) if first else set()
+        dirty_groups: set[str] = set(self._groups) if first else ruled_groups
         for mid in viewed:
             m = matches[self._index[mid]]
             base = self._base[mid]
@@ -251,7 +269,7 @@ class LedgerFold:
             views = {m.id: views[m.id] for m in matches}
         self._views = views
 
-        self._warn(viewed | changed_outcomes | changed_pairings | self.changed)
+        self._warn(viewed | changed_outcomes | changed_pairings | self.changed | ruled_warn)
         self._discipline(changed_outcomes, first)
 
         built = Ledger(t, views, tables, self._pairings, self._suspensions, self._warnings,
@@ -261,21 +279,59 @@ class LedgerFold:
         return built
 
     def _rule(self, corrections: dict[str, Correction], reviews: dict[str, Review]) -> None:
-        """What the office's rulings decide, as ``build_from`` reads them (a fold from
-        scratch follows)."""
+        """What the office's rulings decide, as ``build_from`` reads them. What is as it
+        was stays the very object it was (the page and the service compare by identity)."""
         t = self.tournament
         self._corrections = corrections
         self._reviews = reviews
-        self._forfeits = tuple(c.forfeit for c in corrections.values()
-                               if c.forfeit is not None and c.match in self._index)
-        self._eliminations = rulings.eliminations(t, self._forfeits)
-        self._voided = frozenset(mid for e in self._eliminations for mid in e.voided)
-        self._eliminated = frozenset(e.team for e in self._eliminations)
-        self._expelled = tuple(
+        forfeits = tuple(c.forfeit for c in corrections.values()
+                         if c.forfeit is not None and c.match in self._index)
+        if forfeits == self._forfeits:
+            return  # a correction or a review without a forfeit: nothing else moves
+        self._forfeits = forfeits
+        eliminations = rulings.eliminations(t, forfeits, order=self._index,
+                                            group_matches=self._group_matches)
+        if eliminations != self._eliminations:
+            self._eliminations = eliminations
+            self._voided = frozenset(mid for e in eliminations for mid in e.voided)
+            self._eliminated = frozenset(e.team for e in eliminations)
+        expelled = tuple(
             discipline.Expulsion(f.team, f.player, f.match, f.cause.rule)
-            for f in self._forfeits
+            for f in forfeits
             if f.cause is rulings.ForfeitCause.UNAUTHORISED and f.player is not None)
-        self._expelled_teams = frozenset(e.team for e in self._expelled)
+        if expelled != self._expelled:
+            self._expelled = expelled
+            self._expelled_teams = frozenset(e.team for e in expelled)
+
+    def _rerule(self, corrections: dict[str, Correction], reviews: dict[str, Review]
+                ) -> tuple[set[str], set[str], set[str]]:
+        """A change of the office's rulings between two folds, as ``_rule`` reads them: the
+        matches whose correction or review changed (their views taken again), the groups
+        to rank again (matches voided or no longer, teams eliminated or no longer: rules
+        001 'Waiting period') and the matches whose warnings name an elimination. The teams
+        whose bans may move (an expulsion, a voided match they play) are marked affected.
+        """
+        ruled = {mid for mid in corrections.keys() | self._corrections.keys()
+                 if corrections.get(mid) != self._corrections.get(mid)}
+        ruled.update(mid for mid in reviews.keys() | self._reviews.keys()
+                     if reviews.get(mid) != self._reviews.get(mid))
+        ruled &= self._index.keys()
+        voided, eliminated, expelled = self._voided, self._eliminated, self._expelled
+        self._rule(corrections, reviews)
+        groups: set[str] = set()
+        warn: set[str] = set()
+        matches = self.tournament.matches
+        for mid in voided ^ self._voided:
+            group = matches[self._index[mid]].group
+            if group is not None:
+                groups.add(group)
+            self._affected.update(_playing(self._pairings.get(mid)))
+        for team in eliminated ^ self._eliminated:
+            groups.update(self._groups_of.get(team, ()))
+            warn.update(matches[i].id for i in self._plays.get(team, ()))
+        if expelled is not self._expelled:
+            self._affected.update(e.team for e in set(expelled) ^ set(self._expelled))
+        return ruled, groups, warn
 
     def _view(self, candidates: set[str], by_match: Mapping[str, MatchDigest],
               corrections: Mapping[str, Correction], now: datetime | None) -> set[str]:

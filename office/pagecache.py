@@ -108,10 +108,17 @@ class PageCache:
         (None: not known, every match is looked at)."""
         event = self.event
         seen = self._seen
-        if changed is None or any(c.name not in seen
-                                  or seen[c.name].voided != ledgers[c.name].voided
-                                  for c in event.categories):
+        if changed is None or any(c.name not in seen for c in event.categories):
             seen = {}
+        else:
+            # A match voided or no longer (rules 001 'Waiting period': a team eliminated or
+            # a forfeit protested away) shows so, and its group's table and hall's next
+            # move with it: its entries are made again as a changed match's.
+            changed = dict(changed)  # the caller's sets are not written to
+            for c in event.categories:
+                moved = seen[c.name].voided ^ ledgers[c.name].voided
+                if moved:
+                    changed[c.name] = changed.get(c.name, set()) | moved
         moved_halls = self._update_matches(ledgers, seen, changed)
         groups = self._update_groups(ledgers, seen, changed)
         bracket = self._update_bracket(ledgers, seen)
@@ -239,9 +246,9 @@ class PageCache:
             if before is None:
                 ids: Sequence[str] | set[str] = list(ledger.matches)
             elif before.pairings is ledger.pairings:
-                if before.matches is ledger.matches:
-                    continue
                 ids = (changed or {}).get(c.name, set())
+                if before.matches is ledger.matches and not ids:
+                    continue
             else:  # the bracket moved: a pairing the fold kept is the very same object
                 ids = (changed or {}).get(c.name, set()) | {
                     mid for mid, p in ledger.pairings.items()
@@ -272,8 +279,12 @@ class PageCache:
                 names: Iterable[str] = [g.name for g in c.tournament.groups]
                 docs: list[dict[str, Any]] = [{} for _ in c.tournament.groups]
             else:
+                # The groups of the changed matches, and any table that is another object
+                # (an elimination ranks its team's groups again without it).
                 names = {g for mid in changed.get(c.name, ())
                          if (g := ledger.matches[mid].scheduled.group) is not None}
+                names.update(g for g, table in ledger.tables.items()
+                             if before.tables.get(g) is not table)
                 docs = list(kept)
             for name in names:
                 table = ledger.tables[name]

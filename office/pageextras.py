@@ -59,11 +59,15 @@ class CategoryExtras:
 
     def update(self, ledger: Ledger, changed: Collection[str] | None) -> dict[str, list[Doc]]:
         """The lists for ``ledger`` but the scorers (those are ``self.scorers`` after it);
-        ``changed``: the matches whose view changed since the last call (None: not known, or
-        the voided matches moved: everything is read)."""
+        ``changed``: the matches whose view changed since the last call (None: not known:
+        everything is read)."""
         before = self._seen
-        if before is None or before.voided != ledger.voided:
+        if before is None:
             changed = None
+        elif changed is not None and before.voided != ledger.voided:
+            # A match voided or no longer (rules 001 'Waiting period') counts no goals and
+            # is no hall's next: read again as a changed match.
+            changed = {*changed, *(before.voided ^ ledger.voided)}
         self._seen = ledger
         lists = dict(self.lists)
         self._update_review(ledger, changed, lists)

@@ -138,11 +138,19 @@ def current_cards(tournament: Tournament, cards: Sequence[GreenCard]) -> tuple[G
     return tuple(out)
 
 
-def eliminations(tournament: Tournament, forfeits: Sequence[Forfeit]) -> tuple[Elimination, ...]:
+def eliminations(tournament: Tournament, forfeits: Sequence[Forfeit], *,
+                 order: Mapping[str, int] | None = None,
+                 group_matches: Mapping[str, tuple[str, ...]] | None = None
+                 ) -> tuple[Elimination, ...]:
     """Teams with two standing late forfeits, in the order of their second one; each with
-    its group matches, whose results are voided."""
+    its group matches, whose results are voided.
+
+    ``order`` (match -> schedule index) and ``group_matches`` (team -> the group matches
+    naming it, in schedule order) may be handed in by a caller that keeps them (the fold,
+    after every ruling), so as not to read the whole schedule again."""
     late: dict[str, list[str]] = {}
-    order = {m.id: i for i, m in enumerate(tournament.matches)}
+    if order is None:
+        order = {m.id: i for i, m in enumerate(tournament.matches)}
     for f in sorted(forfeits, key=lambda f: order.get(f.match, len(order))):
         if f.cause is ForfeitCause.LATE and f.match in order:
             late.setdefault(f.team, []).append(f.match)
@@ -150,10 +158,22 @@ def eliminations(tournament: Tournament, forfeits: Sequence[Forfeit]) -> tuple[E
     for team, matches in late.items():
         if len(matches) < LATE_FORFEITS_TO_ELIMINATE:
             continue
-        voided = tuple(m.id for m in tournament.matches
+        voided = group_matches.get(team, ()) if group_matches is not None \
+            else tuple(m.id for m in tournament.matches
                        if m.group is not None and team in _named(m))
         out.append(Elimination(team, tuple(matches), voided))
     return tuple(out)
+
+
+def group_matches_by_team(tournament: Tournament) -> dict[str, tuple[str, ...]]:
+    """Each team's group matches in schedule order (``eliminations``' ``group_matches``)."""
+    out: dict[str, list[str]] = {}
+    for m in tournament.matches:
+        if m.group is not None:
+            for team in dict.fromkeys(_named(m)):
+                if team is not None:
+                    out.setdefault(team, []).append(m.id)
+    return {team: tuple(ids) for team, ids in out.items()}
 
 
 def _named(m: ScheduledMatch) -> tuple[str | None, str | None]:

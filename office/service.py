@@ -85,11 +85,13 @@ class Peer(Protocol):
 
 
 # What of a ledger a hall's ``next`` reads besides its own matches' views and the bans of
-# its teams: every field but the tables, the warnings, the next window and the lots (a
-# field added later counts too).
+# its teams: every field but the tables, the warnings, the next window, the lots and the
+# rulings' own lists (a forfeit's match is a changed view; a match voided or no longer
+# tells its own hall: ``_halls_to_tell``). A field added later counts too.
 _NEXT_READS = tuple(f.name for f in dataclasses.fields(Ledger)
                     if f.name not in ("matches", "tables", "warnings", "next_change", "draws",
-                                      "suspensions"))
+                                      "suspensions", "voided", "forfeits", "eliminations",
+                                      "green_cards"))
 
 
 def corrections_and_draws(store: Store) -> tuple[list[Correction], list[Draw]]:
@@ -723,6 +725,8 @@ class OfficeService:
                 banned.update(s.team for s in set(before.suspensions) ^ set(ledger.suspensions))
             if before.matches is not ledger.matches:
                 halls.update(self._hall_of[mid] for mid in self._folds[name].changed)
+            if before.voided is not ledger.voided:  # a voided match is no hall's next
+                halls.update(self._hall_of[mid] for mid in before.voided ^ ledger.voided)
         if banned:  # a next lists the bans of its own two teams only
             halls.update(h for h, teams in self._next_teams.items() if not teams.isdisjoint(banned))
         return tuple(h for h in every if h in halls)

@@ -3,12 +3,15 @@
 The service folds the ledger again after every event but redoes only what the event
 touched; nothing the office shows may differ from folding everything again. So random
 sequences of hall events (in any order, with gaps and repeats), corrections, lots drawn
-the office's reviews (``office review --keep/--swap``), forfeits (rules 001 'Waiting period'
-and "Player's start": eliminations, voided matches, expulsions), green cards (rules 003) and
-the wall time moving are applied to a cup with groups, a bracket and suspensions
-(rules 000 'Penalties' 3 and 4: game misconducts and match penalties ban), and after
-every step the fold's ledger, its order, each hall's ``next`` and the page's snapshot are
-compared with ``build_from``'s.
+the office's reviews (``office review --keep/--swap/--replay``), forfeits (rules 001
+'Waiting period' and "Player's start": eliminations, voided matches, expulsions), protests
+upheld against them (a correction replacing a forfeit: the elimination or expulsion
+undone), green cards (rules 003) and the wall time moving are applied, in any order, to a
+cup with groups, a bracket and suspensions (rules 000 'Penalties' 3 and 4: game
+misconducts and match penalties ban), and after every step the fold's ledger, its order,
+each hall's ``next`` and the page's snapshot are compared with ``build_from``'s; and what
+the fold says it changed (``changed``, ``changed_tables``) is all that differs from its
+previous ledger, everything else the very same object (the service publishes by it).
 """
 
 from __future__ import annotations
@@ -81,8 +84,26 @@ def same(a: Ledger, b: Ledger, t: Tournament, now: datetime) -> None:
     assert snapshot(a, {}, (), now) == snapshot(b, {}, (), now)
 
 
+def told(fold: LedgerFold, before: Ledger | None, after: Ledger) -> None:
+    """What ``fold`` says its last build changed is all that differs from ``before``; the
+    rest is the very object ``before`` had."""
+    if before is None:
+        return
+    for mid, view in after.matches.items():
+        if mid in fold.changed:
+            assert view != before.matches[mid], mid
+        else:
+            assert view is before.matches[mid], mid
+    for group, table in after.tables.items():
+        if group in fold.changed_tables:
+            assert table != before.tables[group], group
+        else:
+            assert table is before.tables[group], group
+
+
 steps = st.lists(st.tuples(st.sampled_from(("events", "all", "one", "correct", "draw",
-                                            "time", "time", "review", "forfeit", "green")),
+                                            "time", "time", "review", "forfeit", "forfeit",
+                                            "protest", "green")),
                            st.integers(0, 10_000), st.integers(0, 10_000)),
                  min_size=4, max_size=60)
 
@@ -102,6 +123,7 @@ def test_the_fold_after_every_step_is_the_fold_from_scratch(
     ids = [m.id for m in cup.matches]
     teams = [t for g in cup.groups for t in g.teams]
     expected = build_from(cup, digests)
+    previous: Ledger | None = None
     for kind, a, b in steps:
         mid = ids[a % len(ids)]
         payloads = games[mid][b % 2]
@@ -127,21 +149,38 @@ def test_the_fold_after_every_step_is_the_fold_from_scratch(
             if waiting:
                 mid = waiting[a % len(waiting)].scheduled.id
             view, pairing = expected.matches[mid], expected.pairings[mid]
-            if b % 2 and view.hall_teams is not None:
+            if b % 5 == 4 and view.final_seq is not None:
+                # Played again (office review --replay): the hall's final is voided.
+                reviews.append(Review(mid, ReviewAction.REPLAY, "replay", T0,
+                                      seq=view.final_seq))
+            elif b % 2 and view.hall_teams is not None:
                 reviews.append(Review(mid, ReviewAction.KEEP, "played", T0, *view.hall_teams))
             else:
                 reviews.append(Review(mid, ReviewAction.SWAP, "credited", T0, pairing.home,
                                       pairing.away))
         elif kind == "forfeit":
             # A late team (two eliminate it) or a player's unauthorised start (expelled);
-            # few teams, so that eliminations happen.
+            # few teams, so that eliminations happen; mostly in a match the team plays.
             team = teams[b % 2]
+            # Its group matches and the bracket's it is paired in now (a late forfeit in a
+            # play-off match counts towards its elimination too).
+            own = [m for m, p in expected.pairings.items() if team in (p.home, p.away)]
+            if b % 3:
+                mid = own[a % len(own)]
+            elif (pairing := expected.pairings[mid]).home is not None:
+                team = pairing.home
             late = b % 4 != 0
             forfeit = rulings.Forfeit(mid, team, rulings.ForfeitCause.LATE if late
                                       else rulings.ForfeitCause.UNAUTHORISED, "jury", T0,
                                       None if late else 2 + b % 4)
             corrections.append(Correction(mid, 0, 5, "forfeit", T0, DecidedBy.FORFEIT,
                                           forfeit))
+        elif kind == "protest":
+            # A protest upheld against a standing forfeit: an office correct replaces it,
+            # and it counts towards no elimination or expulsion any more (office.rulings).
+            if expected.forfeits:
+                mid = expected.forfeits[a % len(expected.forfeits)].match
+            corrections.append(Correction(mid, b % 3, (b // 3) % 3, "protest upheld", T0))
         elif kind == "green":
             cards.append(rulings.GreenCard(mid, teams[b % len(teams)], 2 + b % 5, T0))
         elif kind == "draw":
@@ -155,6 +194,8 @@ def test_the_fold_after_every_step_is_the_fold_from_scratch(
         expected = build_from(cup, digests, corrections, draws, now, reviews=reviews,
                               green_cards=cards)
         same(ledger, expected, cup, now or T0)
+        told(fold, previous, ledger)
+        previous = ledger
 
 
 def test_time_going_back_and_replaced_digests_are_folded_again(
@@ -217,6 +258,20 @@ def test_rulings_folded_after_the_results_are_the_fold_from_scratch(
     assert any(s.player == 7 and s.banned is None for s in step().suspensions)
     cards.append(card)
     assert step().green_cards
+    # A team late once in its group and once in the bracket (rules 001 'Waiting period':
+    # two forfeits due to a late start, wherever): eliminated, its group ranked again
+    # without it though no match of the group was ruled on last.
+    mid, pairing = next((mid, p) for mid, p in step().pairings.items()
+                        if mid not in {m.id for m in group}
+                        and p.home in cup.teams and p.home != team)
+    second = pairing.home
+    assert second is not None
+    for m_id in (next(m.id for m in group if second in (m.home.team, m.away.team)), mid):
+        corrections.append(Correction(m_id, 0, 5, "forfeit", T0, DecidedBy.FORFEIT,
+                                      rulings.Forfeit(m_id, second, rulings.ForfeitCause.LATE,
+                                                      "late", T0)))
+        step()
+    assert any(e.team == second for e in step().eliminations)
     for _ in range(len(cup.matches)):
         waiting = step().review()
         if not waiting:
@@ -233,3 +288,56 @@ def test_rulings_folded_after_the_results_are_the_fold_from_scratch(
                         green_cards=cards),
              build_from(cup, digests, corrections, (), later, reviews=reviews,
                         green_cards=cards), cup, later)
+
+
+def test_an_elimination_moves_the_bans_waiting_on_its_voided_matches(
+        cup: Tournament) -> None:
+    """Rules 001 'Waiting period': a team late twice is eliminated and its group matches
+    voided; a voided match not played serves no ban (office.discipline), so an opponent's
+    ban waiting on it moves to the opponent's next match, and back when a protest upheld
+    (a correction replacing the second forfeit) undoes the elimination. The fold, told
+    only of the rulings, is ``build_from`` at every step."""
+    group = [m for m in cup.matches if m.group == "A"]
+    eliminated = "Tartu Valk"
+    facing = [m for m in group if eliminated in (m.home.team, m.away.team)][-1]
+    opponent = facing.away.team if facing.home.team == eliminated else facing.home.team
+    assert opponent is not None
+    # The opponent's match just before it, where one of its players gets a match penalty
+    # (rules 000 'Penalties' 4: banned for the next match).
+    earlier = [m for m in group if m.start < facing.start
+               and opponent in (m.home.team, m.away.team)][-1]
+    assert eliminated not in (earlier.home.team, earlier.away.team)
+    assert earlier.home.team is not None and earlier.away.team is not None
+    side = "home" if earlier.home.team == opponent else "away"
+    digests = {m.id: MatchDigest() for m in cup.matches}
+    for p in play(earlier.preset, earlier.hall, Play(earlier.id, earlier.home.team,
+                                                     earlier.away.team, 1, 0,
+                                                     [(side, 9, "match")])):
+        digests[earlier.id].add(Received(hall_event(p), T0))
+    late = [Correction(m.id, 0, 5, "forfeit", T0, DecidedBy.FORFEIT,
+                       rulings.Forfeit(m.id, eliminated, rulings.ForfeitCause.LATE, "late",
+                                       T0))
+            for m in group if eliminated in (m.home.team, m.away.team) and m != facing][:2]
+    fold = LedgerFold(cup)
+    later = T0 + timedelta(hours=1)
+    corrections: list[Correction] = []
+
+    def step() -> Ledger:
+        built = fold.build(digests, corrections, (), later, touched=())
+        expected = build_from(cup, digests, corrections, (), later)
+        same(built, expected, cup, later)
+        return expected
+
+    def waiting_on(ledger: Ledger) -> tuple[str, ...]:
+        (ban,) = [s for s in ledger.suspensions if s.team == opponent and s.player == 9]
+        return ban.pending
+
+    assert waiting_on(step()) == (facing.id,)
+    corrections.append(late[0])
+    assert waiting_on(step()) == (facing.id,)
+    corrections.append(late[1])
+    moved = step()
+    assert moved.eliminations and facing.id in moved.voided
+    assert facing.id not in waiting_on(moved)  # not played: it serves nothing
+    corrections.append(Correction(late[1].match, 2, 2, "protest upheld", T0))
+    assert waiting_on(step()) == (facing.id,)

@@ -208,6 +208,49 @@ def test_a_ban_earned_in_one_hall_reaches_the_next_of_another(tmp_path: Path) ->
     store.close()
 
 
+def test_an_elimination_moves_the_next_of_the_halls_of_its_voided_matches(
+        tmp_path: Path) -> None:
+    """Rules 001 'Waiting period': a team late twice is eliminated and its group matches
+    voided; a voided match is not played, so the hall whose next it was gets the match
+    after it, though nothing of that match was ruled on; a protest upheld against the
+    second forfeit (office correct) gives it back."""
+    event, games = event_named("plain")
+    (category,) = event.categories
+    t = category.tournament
+    path = tmp_path / "office.sqlite"
+    store, shell = Store(path), Store(path)
+    peer, wall = FakePeer(), Wall()
+    svc = OfficeService(event, store, peer, SnapshotBoard(), wall=wall, monotonic=wall.seconds)
+    team = "Tartu Valk"
+    own = [m for m in t.matches if m.group is not None and team in (m.home.team, m.away.team)]
+    voided = own[1]  # its second match, its hall's next once that hall has played the others
+    svc.pump()
+    for m in t.matches:
+        if m.hall == voided.hall and m.start < voided.start:
+            topic = wire.hall_topic(event.id, m.hall, wire.EVENTS)
+            peer.inbox = [FakeMessage(topic, json.dumps(p).encode()) for p in games[m.id]]
+            svc.pump()
+    check(svc, peer, store, wall)
+    next_topic = wire.hall_topic(event.id, voided.hall, wire.NEXT)
+    assert json.loads(peer.retained[next_topic])["match"] == voided.id
+    for m in own[-2:]:
+        side = "home" if m.home.team == team else "away"
+        shell.admin(rulings.FORFEIT, rulings.forfeit_data(
+            rulings.Forfeit(m.id, team, rulings.ForfeitCause.LATE, "late", wall.now), side),
+            wall.now)
+        svc.pump()
+        check(svc, peer, store, wall)
+    assert svc.ledgers is not None and voided.id in svc.ledgers[category.name].voided
+    assert json.loads(peer.retained[next_topic])["match"] != voided.id
+    shell.admin("correct", {"match": own[-1].id, "home": 1, "away": 1,
+                            "reason": "protest upheld"}, wall.now)
+    svc.pump()
+    check(svc, peer, store, wall)
+    assert json.loads(peer.retained[next_topic])["match"] == voided.id
+    shell.close()
+    store.close()
+
+
 @pytest.mark.parametrize("name", ["plain", "categories"])
 def test_rulings_and_reviews_after_the_results_are_shown_as_from_scratch(
         tmp_path: Path, name: str) -> None:

@@ -159,3 +159,40 @@ def test_the_whole_tournament_played_then_taken_back(
     assert shifted  # some ranks moved without their scorer's goals moving
     assert held  # some hall's next waited for the bracket
     assert tally.entries(ledger, None) == []
+
+
+def test_an_elimination_takes_its_voided_matches_off_the_lists(
+        cup: Tournament,  # noqa: F811
+        games: dict[str, list[list[dict[str, Any]]]]) -> None:  # noqa: F811
+    """Rules 001 'Waiting period': a team late twice is eliminated and its group matches'
+    results voided, their goals no scorer's; a protest upheld against the second forfeit
+    brings them back. The lists made from the matches the fold changed (and the voided
+    ones moved) are ``snapshot``'s at every step."""
+    fold = LedgerFold(cup)
+    extras = CategoryExtras(cup)
+    digests = {mid: MatchDigest.of(Received(hall_event(p), T0) for p in variants[0])
+               for mid, variants in games.items()}
+    later = T0 + timedelta(days=1)
+    team = cup.groups[0].teams[0]
+    own = [m for m in cup.matches if m.group is not None and team in (m.home.team,
+                                                                      m.away.team)]
+    corrections: list[Correction] = []
+
+    def lists() -> dict[str, list[Any]]:
+        ledger = fold.build(digests, corrections, (), later, touched=())
+        made = extras.update(ledger, fold.changed)
+        assert extras.scorers is not None
+        made = {**made, "scorers": extras.scorers.entries()}
+        whole = snapshot(ledger, {}, (), later)
+        assert {key: made[key] for key in LISTS} == {key: whole[key] for key in LISTS}
+        return made
+
+    played = lists()["scorers"]
+    for m in own[:2]:
+        corrections.append(Correction(m.id, 0, 5, "forfeit", later, DecidedBy.FORFEIT,
+                                      rulings.Forfeit(m.id, team, rulings.ForfeitCause.LATE,
+                                                      "late", later)))
+        voided = lists()
+    assert voided["eliminated"] and voided["scorers"] != played
+    corrections.append(Correction(own[1].id, 1, 1, "protest upheld", later))
+    assert not lists()["eliminated"]
