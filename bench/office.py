@@ -57,6 +57,7 @@ import json
 import os
 import random
 import signal
+import subprocess
 import sys
 import tempfile
 import threading
@@ -630,6 +631,24 @@ def prefill(store: Store, games: Payloads, ids: list[str]) -> int:
     return n
 
 
+def tear_down(store: Store, broker: subprocess.Popen[bytes], *, pub: Any, watcher: Any,
+              office: Any, peer: OfficePeer | None) -> None:
+    """What a mosquitto measurement started, stopped in reverse: the publisher, the
+    subscriber, the office's thread, its peer, the store, then the broker (by its pid)."""
+    if pub is not None:
+        pub.disconnect()
+        pub.loop_stop()
+    if watcher is not None:
+        watcher.close()
+    if office is not None:
+        office.close()
+    if peer is not None:
+        peer.close()
+    store.close()
+    os.kill(broker.pid, signal.SIGTERM)
+    broker.wait(10)
+
+
 def latency(work: Path, t: Tournament, games: Payloads, matches: int) -> None:
     played = t.matches[-matches:]
     store = Store(work / "office.sqlite")
@@ -700,18 +719,7 @@ def latency(work: Path, t: Tournament, games: Payloads, matches: int) -> None:
               f"{service.refused} messages refused")
         print(office.report())
     finally:
-        if pub is not None:
-            pub.disconnect()
-            pub.loop_stop()
-        if watcher is not None:
-            watcher.close()
-        if office is not None:
-            office.close()
-        if peer is not None:
-            peer.close()
-        store.close()
-        os.kill(broker.pid, signal.SIGTERM)
-        broker.wait(10)
+        tear_down(store, broker, pub=pub, watcher=watcher, office=office, peer=peer)
 
 
 # -- 2b. final -> retained standings through mosquitto, every hall sending -----------------
@@ -840,18 +848,7 @@ def latency_busy(work: Path, t: Tournament, games: Payloads, per_hall: int, rate
               f"{service.refused} messages refused")
         print(office.report())
     finally:
-        if pub is not None:
-            pub.disconnect()
-            pub.loop_stop()
-        if watcher is not None:
-            watcher.close()
-        if office is not None:
-            office.close()
-        if peer is not None:
-            peer.close()
-        store.close()
-        os.kill(broker.pid, signal.SIGTERM)
-        broker.wait(10)
+        tear_down(store, broker, pub=pub, watcher=watcher, office=office, peer=peer)
 
 
 def main() -> int:

@@ -75,7 +75,7 @@ from firmware_py.core.phase import Stage, Team
 from firmware_py.core.state import state_document
 from firmware_py.core.values import MatchSetup, TeamInfo
 from firmware_py.daemon import Daemon
-from firmware_py.parts import HallParts, KeySource
+from firmware_py.parts import HallParts, KeySource, NoKeys
 from firmware_py.runconfig import RunOptions
 from firmware_py.script import parse_script
 from firmware_py.timesource import TimeSource
@@ -292,27 +292,11 @@ def sample_phases(seconds: int, origin: int, advance: Callable[[int], None],
     return out
 
 
-class NoKeypad:
-    """No USB keypad: the bench must not read this machine's input devices."""
-
-    def poll(self, now: int) -> list[Any]:
-        return []
-
-    def pending(self) -> bool:
-        return False
-
-    def watching(self) -> bool:
-        return False
-
-    def close(self) -> None:
-        pass
-
-
 class BenchParts(HallParts):
     """The real parts (mock pins, the horn's thread, the headless display), no keypad."""
 
     def keys(self, config: Config, clock: TimeSource) -> KeySource:
-        return NoKeypad()
+        return NoKeys()  # the bench must not read this machine's input devices
 
 
 def ours(seconds: int, folder: Path, horn: str = NO_AUDIO) -> list[PhaseUsage]:

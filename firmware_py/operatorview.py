@@ -38,6 +38,7 @@ entry stays English (README 4.3).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -104,14 +105,23 @@ def operator_document(match: Match, state: Mapping[str, Any], *,
 
 def labels(lang: str) -> dict[str, str]:
     """The page's and the window's own words (``operator.*``), by their short names; the
-    ones with fields (``office``, ``minutes``, ...) keep their ``{field}`` for the view."""
+    ones with fields (``office``, ``minutes``, ...) keep their ``{field}`` for the view.
+    A copy of ``_labels``: the view is the caller's to keep."""
+    return dict(_labels(lang))
+
+
+@functools.lru_cache(maxsize=len(words.LANGUAGES) + 1)
+def _labels(lang: str) -> tuple[tuple[str, str], ...]:
+    # Picked out of the whole English table once per language, not at every view the
+    # loop builds: the tables are modules, fixed for the process.
     english = words.table(words.DEFAULT)
-    out = {}
+    out = []
     for key in english:
         if key.startswith("operator.") and not key.startswith("operator.phase."):
             text = words.table(lang).get(key) if lang != words.DEFAULT else None
-            out[key.removeprefix("operator.")] = text if text is not None else english[key]
-    return out
+            out.append((key.removeprefix("operator."), text if text is not None
+                        else english[key]))
+    return tuple(out)
 
 
 def _word(key: str, lang: str, default: str) -> str:

@@ -98,6 +98,23 @@ class KeySource(Protocol):
     def close(self) -> None: ...
 
 
+class NoKeys:
+    """A ``KeySource`` with no keypad: for runs that must not read this machine's input
+    devices (a benchmark, a test's hall)."""
+
+    def poll(self, now: int) -> list[KeyInput]:
+        return []
+
+    def pending(self) -> bool:
+        return False
+
+    def watching(self) -> bool:
+        return False
+
+    def close(self) -> None:
+        pass
+
+
 class SerialPort(Protocol):
     def start(self) -> None: ...
     def send_state(self, doc: dict[str, Any]) -> None: ...

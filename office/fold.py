@@ -419,18 +419,8 @@ class LedgerFold:
                 break
             filled_before = filled
             pairings = {**static, **filled}
-            for mid in self._bracket_ids:
-                outcome, reason, review = ledger._bracket_outcome(
-                    base[mid], pairings[mid], self._reviews.get(mid))
-                outcomes[mid] = outcome
-                if reason is None:
-                    why.pop(mid, None)
-                else:
-                    why[mid] = reason
-                if review is not None:
-                    resolved[mid] = review
-                elif mid not in pinned:
-                    resolved.pop(mid, None)
+            ledger._settle_bracket(self._bracket_ids, base, pairings, self._reviews, pinned,
+                                   outcomes=outcomes, why=why, resolved=resolved)
         changed_pairings: set[str] = set()
         new_pairings = self._pairings
         if first:

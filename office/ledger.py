@@ -499,18 +499,8 @@ def build_from(
         if filled == pairings:
             break
         pairings = filled
-        for mid in bracket_ids:
-            outcome, reason, review = _bracket_outcome(views[mid], pairings[mid],
-                                                       latest_review.get(mid))
-            outcomes[mid] = outcome
-            if reason is None:
-                why.pop(mid, None)
-            else:
-                why[mid] = reason
-            if review is not None:
-                resolved[mid] = review
-            elif mid not in pinned:
-                resolved.pop(mid, None)
+        _settle_bracket(bracket_ids, views, pairings, latest_review, pinned,
+                        outcomes=outcomes, why=why, resolved=resolved)
     views = {mid: _shown(v, outcomes[mid], why.get(mid), resolved.get(mid, v.resolved))
              for mid, v in views.items()}
 
@@ -592,6 +582,27 @@ def _misfit(view: MatchView, teams: tuple[str | None, str | None]) -> str:
         return (f"{m.hall} played it as {played} while its teams were not known "
                 f"({known})")
     return f"{m.hall} played it as {played}, the schedule says {teams[0]} - {teams[1]}"
+
+
+def _settle_bracket(ids: Iterable[str], views: Mapping[str, MatchView],
+                    pairings: Mapping[str, bracket.Pairing], reviews: Mapping[str, Review],
+                    pinned: Mapping[str, tuple[str, str]], *, outcomes: dict[str, MatchOutcome],
+                    why: dict[str, str], resolved: dict[str, Review]) -> None:
+    """Each bracket match of ``ids`` under its pairing (``_bracket_outcome``): its outcome
+    into ``outcomes``, why it needs the office into ``why``, the review it stands on into
+    ``resolved`` (a match pinned by a keep keeps its own). ``build_from``'s and the fold's
+    round of the bracket's fill."""
+    for mid in ids:
+        outcome, reason, review = _bracket_outcome(views[mid], pairings[mid], reviews.get(mid))
+        outcomes[mid] = outcome
+        if reason is None:
+            why.pop(mid, None)
+        else:
+            why[mid] = reason
+        if review is not None:
+            resolved[mid] = review
+        elif mid not in pinned:
+            resolved.pop(mid, None)
 
 
 def _bracket_outcome(view: MatchView, pairing: bracket.Pairing, review: Review | None

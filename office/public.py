@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from office.jsonread import dicts, mapping, strings
+
 # A match's state as the public reads it: a correction is the office's own (its reason
 # never leaves the office), and a result under review has no public score until settled.
 PUBLIC_STATES = {"scheduled": "scheduled", "live": "live", "final": "final",
@@ -39,35 +41,35 @@ _CATEGORY = ("name", "title", "preset")
 
 def public_snapshot(doc: Mapping[str, Any]) -> dict[str, Any]:
     """The public part of an office snapshot (``office.snapshot.event_snapshot``)."""
-    tournament = _mapping(doc.get("tournament"))
+    tournament = mapping(doc.get("tournament"))
     # No "generated" time: the same public content must be the same bytes (one ETag, a 304
     # for every phone) however often the office rebuilds its own view; when it last
     # changed is the HTTP Last-Modified.
     out: dict[str, Any] = {
         "tournament": _pick(tournament, ("id", "name")),
-        "groups": [_group(g) for g in _dicts(doc.get("groups"))],
-        "matches": [_match(m) for m in _dicts(doc.get("matches"))],
-        "bracket": [_pick(b, _BRACKET) for b in _dicts(doc.get("bracket"))],
-        "halls": [_hall(h) for h in _dicts(doc.get("halls"))],
-        "placings": [_pick(p, _PLACING) for p in _dicts(doc.get("placings"))],
-        "scorers": [_pick(s, _SCORER) for s in _dicts(doc.get("scorers"))],
+        "groups": [_group(g) for g in dicts(doc.get("groups"))],
+        "matches": [_match(m) for m in dicts(doc.get("matches"))],
+        "bracket": [_pick(b, _BRACKET) for b in dicts(doc.get("bracket"))],
+        "halls": [_hall(h) for h in dicts(doc.get("halls"))],
+        "placings": [_pick(p, _PLACING) for p in dicts(doc.get("placings"))],
+        "scorers": [_pick(s, _SCORER) for s in dicts(doc.get("scorers"))],
     }
     if "categories" in doc:  # an event of several: the category level, as the office's
         out["categories"] = [
-            {**_pick(c, _CATEGORY), "groups": _strings(c.get("groups"))}
-            for c in _dicts(doc.get("categories"))]
+            {**_pick(c, _CATEGORY), "groups": strings(c.get("groups"))}
+            for c in dicts(doc.get("categories"))]
     return out
 
 
 def _group(g: Mapping[str, Any]) -> dict[str, Any]:
-    return {**_pick(g, _GROUP), "rows": [_pick(r, _ROW) for r in _dicts(g.get("rows"))]}
+    return {**_pick(g, _GROUP), "rows": [_pick(r, _ROW) for r in dicts(g.get("rows"))]}
 
 
 def _match(m: Mapping[str, Any]) -> dict[str, Any]:
     out = _pick(m, _MATCH)
     state = PUBLIC_STATES.get(str(m.get("state")), "scheduled")
     out["state"] = state
-    score = _mapping(m.get("score"))
+    score = mapping(m.get("score"))
     out["score"] = _pick(score, _SCORE) if score and state != "pending" else None
     if state == "pending":
         out["decided_by"] = None
@@ -76,12 +78,12 @@ def _match(m: Mapping[str, Any]) -> dict[str, Any]:
 
 def _hall(h: Mapping[str, Any]) -> dict[str, Any]:
     out = _pick(h, _HALL)
-    live = _mapping(h.get("live"))
+    live = mapping(h.get("live"))
     if live:
         shown = _pick(live, _LIVE)
-        score = _mapping(live.get("score"))
+        score = mapping(live.get("score"))
         shown["score"] = _pick(score, _SCORE) if score else None
-        teams = _mapping(live.get("teams"))
+        teams = mapping(live.get("teams"))
         shown["teams"] = _pick(teams, _SCORE)
         out["live"] = shown
     else:
@@ -101,15 +103,3 @@ def _scalar(value: Any) -> str | int | float | bool | None:
     return None
 
 
-def _strings(value: Any) -> list[str]:
-    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
-
-
-def _dicts(value: Any) -> list[Mapping[str, Any]]:
-    if not isinstance(value, list):
-        return []
-    return [v for v in value if isinstance(v, Mapping)]
-
-
-def _mapping(value: Any) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}

@@ -31,6 +31,7 @@ from html import escape
 from typing import Any, TypeVar
 
 from firmware_py import words
+from office.jsonread import dicts
 
 PAGE_CSP = (
     "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
@@ -156,12 +157,6 @@ def _opt(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _dicts(value: Any) -> list[Mapping[str, Any]]:
-    if not isinstance(value, list):
-        return []
-    return [v for v in value if isinstance(v, Mapping)]
-
-
 def _str(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
@@ -184,23 +179,23 @@ class Site:
         self.lang = lang
         tournament = doc.get("tournament")
         self.name = _str(tournament.get("name")) if isinstance(tournament, Mapping) else ""
-        self.groups = _dicts(doc.get("groups"))
-        self.matches = _dicts(doc.get("matches"))
-        self.bracket = _dicts(doc.get("bracket"))
-        self.halls = _dicts(doc.get("halls"))
-        self.placings = _dicts(doc.get("placings"))
-        self.scorers = _dicts(doc.get("scorers"))
+        self.groups = dicts(doc.get("groups"))
+        self.matches = dicts(doc.get("matches"))
+        self.bracket = dicts(doc.get("bracket"))
+        self.halls = dicts(doc.get("halls"))
+        self.placings = dicts(doc.get("placings"))
+        self.scorers = dicts(doc.get("scorers"))
         # An event of several categories names them; a plain tournament is one, unnamed.
         self.categories: list[str | None] = (
-            [n for c in _dicts(doc.get("categories")) if (n := _str(c.get("name")))]
+            [n for c in dicts(doc.get("categories")) if (n := _str(c.get("name")))]
             if "categories" in doc else [None])
         self.titles = {_str(c.get("name")): _str(c.get("title")) or _str(c.get("name"))
-                       for c in _dicts(doc.get("categories"))}
+                       for c in dicts(doc.get("categories"))}
         # A team is its category's (names repeat across categories: two "Lions", two pages).
         self.team_slugs = _keyed_slugs(
             ((_opt(g.get("category")), t), t if g.get("category") is None
              else f"{g.get('category')} {t}")
-            for g in self.groups for r in _dicts(g.get("rows")) if (t := _str(r.get("team"))))
+            for g in self.groups for r in dicts(g.get("rows")) if (t := _str(r.get("team"))))
         self.hall_slugs = _slugs(h for x in self.halls if (h := _str(x.get("hall"))))
         self.category_slugs = _slugs(c for c in self.categories if c is not None)
         self._by_id = {_str(m.get("id")): m for m in self.matches}
@@ -268,7 +263,7 @@ class Site:
     def _team(self, key: tuple[str | None, str], path: str) -> str:
         category, team = key
         groups = [g for g in self.groups if g.get("category") == category
-                  and any(r.get("team") == team for r in _dicts(g.get("rows")))]
+                  and any(r.get("team") == team for r in dicts(g.get("rows")))]
         matches = [m for m in self.matches if m.get("category") == category
                    and team in (m.get("home"), m.get("away"))]
         parts = [self._group_table(g, path, me=team) for g in groups]
@@ -399,7 +394,7 @@ class Site:
                 f'<th>{self.w("site.col.gd")}</th><th>{self.w("site.col.points")}</th>'
                 f'<th class="why">{self.w("site.col.why")}</th></tr>')
         rows = []
-        for r in _dicts(g.get("rows")):
+        for r in dicts(g.get("rows")):
             team = _str(r.get("team"))
             gf, ga = _int(r.get("goals_for")), _int(r.get("goals_against"))
             gd = f"{gf - ga:+d}".replace("+0", "0") if gf is not None and ga is not None else ""

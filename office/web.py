@@ -32,6 +32,7 @@ from urllib.parse import parse_qs, urlsplit
 from firmware_py.serverthread import ServerThread
 from office import xlsx
 from office.board import SnapshotBoard
+from office.jsonread import dicts, mapping
 
 log = logging.getLogger(__name__)
 
@@ -73,17 +74,6 @@ def load_page() -> bytes:
 # --- CSV exports ------------------------------------------------------------------------
 
 
-def _dicts(value: Any) -> list[Mapping[str, Any]]:
-    """The dicts of a list, skipping anything else: the CSV must not fail on a bad entry."""
-    if not isinstance(value, list):
-        return []
-    return [v for v in value if isinstance(v, Mapping)]
-
-
-def _mapping(value: Any) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
-
-
 def _cell(value: Any) -> str | int | float:
     if value is None:
         return ""
@@ -122,8 +112,8 @@ def tables_rows(doc: Mapping[str, Any]) -> tuple[list[str], list[list[Any]]]:
     first = ["category"] if _by_category(doc) else []
 
     def rows() -> Iterable[list[Any]]:
-        for group in _dicts(doc.get("groups")):
-            for row in _dicts(group.get("rows")):
+        for group in dicts(doc.get("groups")):
+            for row in dicts(group.get("rows")):
                 gf, ga = _int(row.get("goals_for")), _int(row.get("goals_against"))
                 gd = gf - ga if gf is not None and ga is not None else None
                 yield [
@@ -142,9 +132,9 @@ def results_rows(doc: Mapping[str, Any]) -> tuple[list[str], list[list[Any]]]:
     first = ["category"] if _by_category(doc) else []
 
     def rows() -> Iterable[list[Any]]:
-        for m in _dicts(doc.get("matches")):
-            score = _mapping(m.get("score"))
-            correction = _mapping(m.get("correction"))
+        for m in dicts(doc.get("matches")):
+            score = mapping(m.get("score"))
+            correction = mapping(m.get("correction"))
             yield [
                 *([m.get("category")] if first else []),
                 m.get("id"), m.get("stage"), m.get("group"), m.get("hall"), m.get("start"),
@@ -162,7 +152,7 @@ def placings_rows(doc: Mapping[str, Any]) -> tuple[list[str], list[list[Any]]]:
     first = ["category"] if _by_category(doc) else []
 
     def rows() -> Iterable[list[Any]]:
-        for p in _dicts(doc.get("placings")):
+        for p in dicts(doc.get("placings")):
             yield [*([p.get("category")] if first else []), p.get("place"),
                    p.get("team") or p.get("label"), bool(p.get("shared")), p.get("match"),
                    bool(p.get("provisional")), p.get("label") if p.get("place") is None
@@ -176,7 +166,7 @@ def scorers_rows(doc: Mapping[str, Any]) -> tuple[list[str], list[list[Any]]]:
     first = ["category"] if _by_category(doc) else []
 
     def rows() -> Iterable[list[Any]]:
-        for s in _dicts(doc.get("scorers")):
+        for s in dicts(doc.get("scorers")):
             yield [*([s.get("category")] if first else []), s.get("rank"), s.get("team"),
                    s.get("player"), s.get("name"), s.get("goals")]
 

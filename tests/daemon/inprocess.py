@@ -42,6 +42,7 @@ from firmware_py.parts import (
     Horn,
     Keyboard,
     KeySource,
+    NoKeys,
     OfficeLink,
     OnNext,
     OnStandings,
@@ -141,22 +142,6 @@ class NoKeyboard:
 
     def pending(self) -> bool:
         return False
-
-
-class NoKeys:
-    """No USB keypad plugged in."""
-
-    def poll(self, now: int) -> list[Any]:
-        return []
-
-    def pending(self) -> bool:
-        return False
-
-    def watching(self) -> bool:
-        return False
-
-    def close(self) -> None:
-        pass
 
 
 class LoopHorn:
