@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     for i in range(args.rounds):
         doc = state_document(match, now + i * 100_000_000, entry)
         started = time.perf_counter_ns()
-        view = operator_document(match, doc, notice=notice, office=(True, i % 3))
+        view = operator_document(match, doc, notice=notice, office=(True, i % 3, None))
         if view != last:
             last = view
             snapshot = Snapshot(view)

@@ -94,6 +94,9 @@ def operator_lines(view: Mapping[str, Any]) -> list[Line]:
     out.append(Line(_say(view, "no_office") if office is None else _say(
         view, "office" if office.get("connected") else "office_offline",
         n=office.get("unacked", 0)), QUIET, size=2))
+    if office is not None and office.get("problem"):  # the office sent what was not taken
+        out.append(Line(_say(view, "office_problem", reason=office["problem"]),
+                        pal.WHITE, pal.FAULT_BOX, 2))
     schedule = view.get("schedule")
     if schedule:  # README "The match day": how far behind, the suggested periods
         out.append(Line(str(schedule.get("text", "")),

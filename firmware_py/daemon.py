@@ -192,6 +192,9 @@ class Daemon:
         # shown between games when [display] public_url is not set. A cleared `next` (no
         # match planned here) says nothing of the site, so it keeps the last one heard.
         self.office_public_url: str | None = None
+        # The latest thing the office sent that the hall could not take (OfficeLink.problem):
+        # told to the timekeeper once as it comes, and kept on the operator view.
+        self.office_problem: str | None = None
         # A hall without an office (README "A hall without an office"): the local schedule
         # (or why there is none), the matches played here, a placeholder match waiting for
         # the timekeeper, and whether an office has sent a `next` (then it decides).
@@ -950,6 +953,13 @@ class Daemon:
                 self._ack_logged = real
                 kv(log, logging.ERROR, "office acknowledgements not kept: the disk refuses",
                    problem=str(err))
+        problem = self.link.problem
+        if problem is not None and problem != self.office_problem:
+            # Not only the log: the table sees at once that the office's word was not taken
+            # (the office's page is where it is mended).
+            self.office_problem = problem
+            self.feedback.note("", problem, self.timeline.now(), key="press.office_next")
+            self._dirty = True
 
     # -------------------------------------------------------------- a damaged journal
 
@@ -1214,7 +1224,8 @@ class Daemon:
             return
         self._view_pending = False
         self._view_at = real + VIEW_GAP_NS
-        link = None if self.link is None else (self.link.connected, self.link.unacked)
+        link = None if self.link is None else (self.link.connected, self.link.unacked,
+                                               self.office_problem)
         schedule = self.schedule_view(at)
         assert self.frames is not None
         self._schedule_view_at = None if schedule is None else (

@@ -157,6 +157,8 @@ class HallLink:
         # What a `next` had wrong in an optional key (wire.Next.ignored), logged once each:
         # a retained next comes again on every reconnect and with every change of it.
         self.ignored_next: list[str] = []
+        # The latest of those two, for the timekeeper (parts.OfficeLink.problem).
+        self.problem: str | None = None
 
         # clean session: the journal, not the broker, keeps what is unsent
         client = new_client(client_id or f"hall-{tournament}-{hall}", clean_session=True,
@@ -351,11 +353,13 @@ class HallLink:
         except WireError as err:
             reason = err.reason
             self.refused_next.append(reason)
+            self.problem = reason
             log.warning("MQTT %s: refused: %s", topic, reason)
             return
         for reason in checked.ignored:
             if reason not in self.ignored_next:
                 self.ignored_next.append(reason)
+                self.problem = reason
                 log.warning("MQTT %s: %s (the rest of it is taken)", topic, reason)
         doc = wire.next_document(checked)
         if self._on_next is not None:

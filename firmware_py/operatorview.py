@@ -21,7 +21,8 @@ Shape (README "The operator view")::
                   "kind": null, "period": 2, "clock": "12:34", "undo_next": true},
                  ...],  # newest first
      "undo": null | {"seq": 14, "what": "goal"},   # what UNDO would take back
-     "office": null | {"connected": true, "unacked": 0},
+     "office": null | {"connected": true, "unacked": 0,
+                       "problem": "..."},  # only when the office sent what was not taken
      "suspensions": {"home": [7], "away": []},   # from the office's next
      "replay": false,                   # the office voided the result: a fresh game
      "schedule": null | {"behind_ms": 720000, "periods": 3, "period_ms": 660000,
@@ -54,15 +55,16 @@ RECORDS = 8  # the last goals and penalties listed: a period's worth at the tabl
 
 def operator_document(match: Match, state: Mapping[str, Any], *,
                       notice: Notice | None = None,
-                      office: tuple[bool, int] | None = None,
+                      office: tuple[bool, int, str | None] | None = None,
                       next_doc: Mapping[str, Any] | None = None,
                       schedule: Mapping[str, Any] | None = None,
                       records: int = RECORDS, replay: bool = False,
                       lang: str = words.DEFAULT) -> dict[str, Any]:
     """The operator view for ``state`` (the state document of the frame just drawn, with
-    its ``entry``). ``office``: (connected, events not yet acknowledged), None without an
-    office; ``next_doc``: the office's ``next`` of the match on the board, whose
-    ``suspended`` players are listed; ``schedule``: the timekeeper's schedule line (how far
+    its ``entry``). ``office``: (connected, events not yet acknowledged, the latest thing
+    the office sent that was not taken or None), None without an office; ``next_doc``: the
+    office's ``next`` of the match on the board, whose ``suspended`` players are listed;
+    ``schedule``: the timekeeper's schedule line (how far
     the hall runs behind, the suggested shortened periods), None without a scheduled
     start; ``replay``: the game on the board replays a match whose result the office
     voided."""
@@ -92,7 +94,9 @@ def operator_document(match: Match, state: Mapping[str, Any], *,
                   for i, kind in enumerate(match.preset.penalties.kinds.values(), start=1)],
         "records": listed,
         "undo": None if top is None else {"seq": top.seq, "what": top.kind.value},
-        "office": None if office is None else {"connected": office[0], "unacked": office[1]},
+        "office": None if office is None else {
+            "connected": office[0], "unacked": office[1],
+            **({"problem": office[2]} if office[2] is not None else {})},
         "suspensions": suspended_players(next_doc, str(state.get("match"))),
         "schedule": None if schedule is None else dict(schedule),
         "replay": replay,

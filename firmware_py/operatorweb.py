@@ -113,6 +113,8 @@ def body_html(doc: Mapping[str, Any]) -> str:
     link = _say(doc, "no_office") if office is None else _say(
         doc, "office" if office.get("connected") else "office_offline",
         n=office.get("unacked", 0))
+    if office is not None and office.get("problem"):
+        link += f" \u00b7 {_say(doc, 'office_problem', reason=office['problem'])}"
     records = "".join(
         f"<tr><td>{_e(r['seq'])}</td><td>{_e(r['text']) if r.get('text') else _record(r)}"
         f"</td><td>P{_e(r['period'])} {_e(r['clock'])}</td>"

@@ -93,6 +93,7 @@ WORDS: dict[str, str] = {
     "press.cancel": "CANCEL", "press.correct": "CORRECT",
     "press.next_match": "NEXT MATCH {match}",
     "press.replay": "REPLAY {match}",  # the office voided the result: the match is played again
+    "press.office_next": "FROM THE OFFICE",  # the office sent what the hall could not take
     "press.coincidental": "COINCIDENTAL", "press.scored": "SCORED", "press.missed": "MISSED",
     "press.off": "OFF",
     "feedback.ok": "OK",
@@ -174,6 +175,7 @@ WORDS: dict[str, str] = {
     "operator.no_office": "no office",
     "operator.office": "office connected, {n} not acknowledged",
     "operator.office_offline": "office OFFLINE, {n} not acknowledged",
+    "operator.office_problem": "not taken from the office: {reason}",
     "operator.records": "last records",
     "operator.kinds": "penalty kinds",
     "operator.suspended": "suspended",

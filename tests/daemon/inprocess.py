@@ -198,6 +198,7 @@ class FakeLink:
         self.states: list[dict[str, Any]] = []
         self.online = True
         self.started = self.closed = False
+        self.problem: str | None = None  # what a test says the office sent wrong
         self._inbox: list[tuple[str, Any]] = []
 
     @property

@@ -30,6 +30,8 @@ from firmware_py.core.units import NS_PER_S
 from firmware_py.daemon import Daemon
 from firmware_py.linkconfig import LinkConfig
 from firmware_py.mqtt import HallLink
+from firmware_py.operatorview import operator_document
+from firmware_py.operatorweb import body_html
 from firmware_py.parts import HallParts, OfficeLink, OnNext, OnStandings
 from tests.daemon.inprocess import InProcessHall, TestParts
 from tests.mqtt.conftest import (
@@ -175,6 +177,16 @@ def test_the_offices_address_reaches_a_hall_and_the_halls_own_wins(
         assert "must be an http:// or https:// address" in said[0] and topic in said[0]
         assert link.ignored_next and not link.refused_next
         assert da.match.setup.match_id == "A1"
+        # Not only the log: the timekeeper is told at once, and the operator view keeps it.
+        assert da.office_problem is not None and "http://" in da.office_problem
+        notice = da.feedback.current(a.time.now)
+        assert notice is not None and notice.press == "FROM THE OFFICE"
+        assert notice.reason is not None and "public url" in notice.reason  # shortened to fit
+        view = operator_document(da.match, da.document(a.time.now),
+                                 office=(link.connected, link.unacked, da.office_problem))
+        office_line = view["office"]
+        assert isinstance(office_line, dict) and office_line["problem"] == da.office_problem
+        assert "not taken from the office" in body_html(view)
     finally:
         a.stop()
         b.stop()
