@@ -2,7 +2,7 @@
 # Arena Scoreboard quick start: set everything up on a fresh Debian / Raspberry Pi OS machine
 # (a virtual environment in .venv with the project and its dev tools), then run one thing.
 #
-#   ./quickstart.sh demo [ARGS]   the scoreboard's demo (see `scoreboard demo --help`)
+#   ./quickstart.sh demo [ARGS]   the scoreboard's demo (see `arena-demo --help`)
 #   ./quickstart.sh test [ARGS]   the whole test suite (pytest ARGS), style and type checks included
 #   ./quickstart.sh shell         a shell with the virtual environment active
 #
@@ -71,7 +71,7 @@ if [ "$what" = test ]; then
     command -v soffice >/dev/null || apt_install --no-install-recommends libreoffice-calc-nogui
 fi
 case "$what" in
-    demo) exec "$VENV/bin/scoreboard" demo "$@" ;;
+    demo) exec "$VENV/bin/arena-demo" "$@" ;;
     test) exec "$VENV/bin/python" -m pytest "$@" ;;
     shell) say "virtual environment active; exit to leave"; PATH="$PWD/$VENV/bin:$PATH" exec "${SHELL:-bash}" ;;
     *) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; [ -z "$what" ] || exit 2 ;;

@@ -36,8 +36,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cpuload import busy_cores, join_all, ms, percentile, whole_number
 
-from firmware_py.core.gameclock import GameClock
-from firmware_py.timesource import make_realtime, wait_until
+from arena.core.gameclock import GameClock
+from arena.timesource import make_realtime, wait_until
 
 NS_PER_MS = 1_000_000
 NS_PER_S = 1_000_000_000

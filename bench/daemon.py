@@ -75,9 +75,9 @@ def child_loop_stats(stats_path: str, cli_args: list[str]) -> int:
     ``Daemon.iterate``'s duration minus the time its time source spent napping and waiting
     for instants (``TimeSource.sleep``, ``sleep_until`` and ``wait_until``). Writes
     ``{"work_ns": [...], "frames": n, "seconds": s}`` to ``stats_path`` when it stops."""
+    from arena.timesource import SystemTime  # noqa: PLC0415
     from firmware_py.cli import build_parser, run_setup  # noqa: PLC0415
     from firmware_py.daemon import Daemon as Board  # noqa: PLC0415
-    from firmware_py.timesource import SystemTime  # noqa: PLC0415
 
     class MeteredTime(SystemTime):
         """The real clock, keeping count of the time spent waiting."""

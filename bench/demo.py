@@ -1,4 +1,4 @@
-"""Benchmark: how long ``scoreboard demo --headless`` takes, against the README's "< 1 min".
+"""Benchmark: how long ``arena-demo --headless`` takes, against the README's "< 1 min".
 
 Each run is the whole demo as a user starts it (a private mosquitto if installed, the
 event's office, two halls at the default time scale, the tables at the end), timed from
@@ -26,9 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cpuload import busy_cores, whole_number
 
-from firmware_py.core.units import NS_PER_S
-from firmware_py.demo.orchestration import DEFAULT_TIME_SCALE
-from firmware_py.demo.tournaments import load_demo_event
+from arena.core.units import NS_PER_S
+from demo.orchestration import DEFAULT_TIME_SCALE
+from demo.tournaments import load_demo_event
 from firmware_py.script import parse_script
 
 PROMISE_S = 60.0  # README: "a short tournament (< 1 min)"
@@ -50,7 +50,7 @@ def scripted_play_s() -> float:
 def one_run() -> tuple[float, int]:
     with tempfile.TemporaryDirectory(prefix="bench-demo-") as folder:
         began = time.monotonic()
-        done = subprocess.run([sys.executable, "-m", "firmware_py.cli", "demo", "--headless",
+        done = subprocess.run([sys.executable, "-m", "demo", "--headless",
                                "--out", str(Path(folder) / "demo")],
                               capture_output=True, text=True, check=False)
         return time.monotonic() - began, done.returncode
@@ -64,7 +64,7 @@ def main() -> int:
     floor = scripted_play_s()
     times: list[float] = []
     with busy_cores(args.load) as cores:
-        print(f"scoreboard demo --headless, {args.runs} runs"
+        print(f"arena-demo --headless, {args.runs} runs"
               + (f", {cores} cores kept busy" if args.load else ""))
         for i in range(args.runs):
             took, code = one_run()

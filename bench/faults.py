@@ -12,7 +12,7 @@ each: events lost, crashes, silent disagreements, with figures where there are a
    rate limit like a countdown), so the ratio shows what the fix bought.
 2. A misspelt key under ``[console.horn]``: the config is parsed; refused or accepted.
 3. Garbage, a huge payload, a lone surrogate, NaN and deep nesting to the office intake's
-   checkers (firmware_py/wire.py ``check_event``/``check_state``/``check_status``).
+   checkers (arena/wire.py ``check_event``/``check_state``/``check_status``).
 4. A second daemon on one state folder: both are started in-process on a fake clock; if the
    second starts, each records a goal and the journal is read back.
 5. Storage full or read-only for the journal: listed with the tests that cover it.
@@ -53,13 +53,14 @@ from cpuload import percentile, whole_number
 from loopclient import subscribed
 from mqtt_e2e import start_broker
 
-from firmware_py import outputs, wire
+from arena import wire
+from arena.core.units import NS_PER_S
+from arena.timesource import SystemTime
+from firmware_py import outputs
 from firmware_py.config import ConfigError, parse
-from firmware_py.core.units import NS_PER_S
 from firmware_py.daemon import Daemon
 from firmware_py.loopback import find_mosquitto, free_port
 from firmware_py.parts import HallParts
-from firmware_py.timesource import SystemTime
 from hardware.serial_link import SerialLink
 from tests.daemon.inprocess import FakeTime, InProcessHall, TestParts
 from tests.serial_tap import LoopTap
@@ -380,10 +381,11 @@ def lost_event_rows() -> list[Row]:
 
 
 def lost_event_row(work: Path, port: int, *, last: bool) -> Row:
+    from arena.broker import OfficePeer  # noqa: PLC0415
+    from arena.tournament.files import load_tournament  # noqa: PLC0415
     from firmware_py.journal import Journal  # noqa: PLC0415
-    from firmware_py.mqtt import HallLink, OfficePeer  # noqa: PLC0415
+    from firmware_py.mqtt import HallLink  # noqa: PLC0415
     from firmware_py.outbox import JournalTail, Outbox, stored_path  # noqa: PLC0415
-    from office.files import load_tournament  # noqa: PLC0415
     from office.service import OfficeService  # noqa: PLC0415
     from office.store import Store  # noqa: PLC0415
 

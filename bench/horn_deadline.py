@@ -1,7 +1,7 @@
 """Benchmark: how late does the horn relay switch after its deadline, on a loaded CPU?
 
 For N deadlines at absolute instants ``t0 + k * spacing`` the measuring process waits with
-``firmware_py.timesource.wait_until`` (sleep until ~2 ms before, then spin: what the daemon does),
+``arena.timesource.wait_until`` (sleep until ~2 ms before, then spin: what the daemon does),
 switches a ``HornRelay`` and records the lateness: the monotonic instant right after the relay
 switched minus the deadline. The relay is on a gpiozero MockFactory pin (this machine has no
 GPIO), so the figure is the wake-up plus our code, not the kernel's GPIO write.
@@ -71,8 +71,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cpuload import busy_cores, percentile, whole_number
 
+from arena.timesource import DEFAULT_SPIN_NS, make_realtime, wait_until
 from display.audiohorn import AudioHorn
-from firmware_py.timesource import DEFAULT_SPIN_NS, make_realtime, wait_until
 from hardware.horn import HornRelay
 from hardware.pins import mock_factory
 

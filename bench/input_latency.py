@@ -34,9 +34,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cpuload import busy_cores, ms, percentile
 
-from firmware_py import presets
-from firmware_py.core.commands import Command, Stop
-from firmware_py.core.match import Match, feed
+from arena import presets
+from arena.core.commands import Command, Stop
+from arena.core.match import Match, feed
 from hardware.console import Console, load_config
 from hardware.keymap import KEY_CODES, ButtonEdge, load_keypad_config
 from hardware.keypad import EvdevKeys

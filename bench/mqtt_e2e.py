@@ -36,7 +36,7 @@ import paho.mqtt.client as paho
 from cpuload import ms, percentile
 from loopclient import subscribed
 
-from firmware_py import wire
+from arena import wire
 from firmware_py.journal import Journal
 from firmware_py.loopback import find_mosquitto, free_port, port_open
 from firmware_py.mqtt import HallLink

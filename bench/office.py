@@ -79,19 +79,19 @@ from loopclient import subscribed
 from mqtt_e2e import free_port, start_broker
 from paho.mqtt.enums import CallbackAPIVersion
 
-from firmware_py import presets, wire
-from firmware_py.mqtt import OfficePeer
+from arena import presets, wire
+from arena.broker import OfficePeer
+from arena.tournament.model import ScheduledMatch, Tournament
+from arena.tournament.reader import parse_tournament
 from office import rulings
 from office.alerts import REVIEW, review_data
 from office.alerts_cli import settle
 from office.board import SnapshotBoard
 from office.fold import LedgerFold
 from office.ledger import MatchDigest, Received, ReviewAction, build
-from office.model import ScheduledMatch, Tournament
 from office.service import OfficeService, ledger_from_store
 from office.standings import rank_group
 from office.store import Store
-from office.tournament import parse_tournament
 from tests.office.games import Play, hall_event, play
 
 PRESET = "ice-hockey-2x20"

@@ -31,7 +31,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from firmware_py import wire
+from arena import wire
 from office.service import OfficeService
 from office.store import Store
 from tests.office.games import hall_event

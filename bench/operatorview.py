@@ -21,12 +21,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cpuload import ms, percentile
 
-from firmware_py import presets
-from firmware_py.core.commands import Goal, Penalty, Start, Stop
-from firmware_py.core.match import Match
-from firmware_py.core.phase import Team
-from firmware_py.core.state import state_document
-from firmware_py.core.units import NS_PER_S
+from arena import presets
+from arena.core.commands import Goal, Penalty, Start, Stop
+from arena.core.match import Match
+from arena.core.phase import Team
+from arena.core.state import state_document
+from arena.core.units import NS_PER_S
 from firmware_py.feedback import Feedback
 from firmware_py.operatorview import operator_document
 from firmware_py.operatorweb import OperatorWeb, Snapshot

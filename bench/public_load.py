@@ -50,8 +50,8 @@ sys.path.insert(1, str(Path(__file__).resolve().parent))
 from cpuload import ms, percentile, whole_number
 from mqtt_e2e import free_port, start_broker
 
-from firmware_py import wire
-from firmware_py.mqtt import OfficePeer
+from arena import wire
+from arena.broker import OfficePeer
 from office.board import SnapshotBoard
 from office.publicweb import PublicSite, PublicWeb
 from office.service import OfficeService

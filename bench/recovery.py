@@ -51,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cpuload import busy_cores, ms, percentile, whole_number
 
-from firmware_py.core.values import MatchSetup
+from arena.core.values import MatchSetup
 from firmware_py.script import ScriptLine, parse_script
 from tests.daemon.conftest import (
     Hall,

@@ -58,6 +58,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cpuload import ms, percentile, whole_number
 
+from arena import presets
+from arena.core.commands import Command, Goal, Penalty, SetClock, Start
+from arena.core.match import Match, feed
+from arena.core.phase import Stage, Team
+from arena.core.state import state_document
+from arena.core.values import MatchSetup, TeamInfo
+from arena.timesource import TimeSource
 from display import fonts
 from display._pygame import pygame
 from display.layout import FrameInputs, LayoutOptions, layout
@@ -65,20 +72,13 @@ from display.options import options_for
 from display.render import Renderer
 from display.screen import Display
 from display.values import clock_text
-from firmware_py import presets
 from firmware_py.between import between_games
 from firmware_py.config import Config
 from firmware_py.config import parse as parse_config
-from firmware_py.core.commands import Command, Goal, Penalty, SetClock, Start
-from firmware_py.core.match import Match, feed
-from firmware_py.core.phase import Stage, Team
-from firmware_py.core.state import state_document
-from firmware_py.core.values import MatchSetup, TeamInfo
 from firmware_py.daemon import Daemon
 from firmware_py.parts import HallParts, KeySource, NoKeys
 from firmware_py.runconfig import RunOptions
 from firmware_py.script import parse_script
-from firmware_py.timesource import TimeSource
 
 SIZE = (1920, 1080)
 PRESET = "ice-hockey-2x20"

@@ -27,8 +27,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from firmware_py.core.prompts import Phrase
-from firmware_py.wire import FIGURES, Row
+from arena.core.prompts import Phrase
+from arena.wire import FIGURES, Row
 
 from . import qr
 from .colour import ColourError, parse_hex
@@ -97,7 +97,7 @@ class EntryView:
     keys: tuple[tuple[str, str], ...] = ()  # (key, what it does next)
     coincidental: bool = False
     # ``entry.say``: the prompt and the keys' meanings as the keypad's phrases (key and
-    # fields, firmware_py/core/prompts.py), which the display words in the hall's language;
+    # fields, arena/core/prompts.py), which the display words in the hall's language;
     # None/empty in a document from before them (the English above is shown then).
     say_prompt: Phrase | None = None
     say_keys: tuple[tuple[str, Phrase], ...] = ()

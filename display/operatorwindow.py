@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_py import words
+from arena import words
 
 from . import colour as pal
 from . import fonts

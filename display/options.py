@@ -7,9 +7,9 @@ three shootout rounds, 60 s shifts) for a preset it does not bundle.
 
 from __future__ import annotations
 
-from firmware_py import presets, words
-from firmware_py.core.errors import PresetError
-from firmware_py.core.preset import Preset
+from arena import presets, words
+from arena.core.errors import PresetError
+from arena.core.preset import Preset
 
 from .hall import DEFAULT as DEFAULT_HALL
 from .hall import HallGeometry

@@ -30,8 +30,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from firmware_py import words
-from firmware_py.safejson import JsonError, Limits, expect_object, loads
+from arena import words
+from arena.safejson import JsonError, Limits, expect_object, loads
 
 from . import document
 from .hall import DEFAULT as DEFAULT_HALL

@@ -10,16 +10,16 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from pathlib import Path
 
+from arena import presets
+from arena.core.errors import ScoreboardError
+from arena.core.match import Match
+from arena.core.phase import Stage
+from arena.core.preset import Preset, cited_fields, parse_preset
+from arena.core.tables import toml_value
+from arena.core.values import MatchSetup
 from display import snapshot as display_snapshot
 from firmware_py import config as hall_config
-from firmware_py import presets, replaypublisher
-from firmware_py.core.errors import ScoreboardError
-from firmware_py.core.match import Match
-from firmware_py.core.phase import Stage
-from firmware_py.core.preset import Preset, cited_fields, parse_preset
-from firmware_py.core.tables import toml_value
-from firmware_py.core.values import MatchSetup
-from firmware_py.demo import command as demo
+from firmware_py import replaypublisher
 from firmware_py.replay import replay
 from firmware_py.runconfig import RunOptions
 from firmware_py.script import ScriptError, parse_script, parse_time
@@ -99,7 +99,7 @@ def _add_preset_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--preset", metavar="NAME",
                        help=f"a bundled rule preset: {', '.join(presets.names())}")
     group.add_argument("--preset-file", metavar="PATH", type=Path,
-                       help="a preset TOML file of your own (see firmware_py/presets/)")
+                       help="a preset TOML file of your own (see arena/presets/)")
 
 
 def _load_preset(args: argparse.Namespace) -> Preset:
@@ -232,14 +232,6 @@ def build_parser() -> argparse.ArgumentParser:
     display_snapshot.add_arguments(p)
     p.set_defaults(func=display_snapshot.run)
 
-    p = sub.add_parser(
-        "demo",
-        help="play a short tournament: mosquitto, two offices and two halls, in under a minute",
-        description=demo.DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    demo.add_arguments(p)
-    p.set_defaults(func=cmd_demo)
     return parser
 
 
@@ -386,10 +378,6 @@ def cmd_run(args: argparse.Namespace) -> int:
         # scoreboard daemon"). Said on stderr, so journald and a terminal both show it.
         print(f"scoreboard run: {err}", file=sys.stderr)
         return EXIT_IN_USE
-
-
-def cmd_demo(args: argparse.Namespace) -> int:
-    return demo.run(args)
 
 
 def main(argv: list[str] | None = None) -> int:

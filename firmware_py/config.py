@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firmware_py import presets, words
-from firmware_py.core.errors import PresetError
-from firmware_py.core.phase import Stage
-from firmware_py.core.tables import Table, parse_toml
-from firmware_py.core.values import MatchSetup, TeamInfo
+from arena import presets, words
+from arena.core.errors import PresetError
+from arena.core.phase import Stage
+from arena.core.tables import Table, parse_toml
+from arena.core.values import MatchSetup, TeamInfo
+from arena.wire import check_name, check_public_url
 from firmware_py.linkconfig import LinkConfig, LinkConfigError, parse_link_config
-from firmware_py.wire import check_name, check_public_url
 from hardware.console import ConsoleConfig, ConsoleConfigError, load_config
 from hardware.keymap import KeypadConfig, KeypadConfigError, load_keypad_config
 

@@ -2,7 +2,7 @@
 display, the serial link and the office link, in one loop on the main thread.
 
 ``Daemon`` takes its time source and its parts as arguments (``time``: a
-firmware_py/timesource.py ``TimeSource``; ``parts``: a firmware_py/parts.py ``Parts``), with
+arena/timesource.py ``TimeSource``; ``parts``: a firmware_py/parts.py ``Parts``), with
 the real ones as defaults, so a test runs a whole scoreboard in-process on a fake clock.
 Nothing here reads the OS clock: every instant comes from ``time``.
 
@@ -64,18 +64,20 @@ from firmware_py.between import between_games
 
 if TYPE_CHECKING:
     from display.hall import HallGeometry
+from arena.core.catchup import catch_up, describe, due_end
+from arena.core.commands import Command, Next, Stop
+from arena.core.commands import Horn as HornCommand
+from arena.core.entry import PickMatch, ScheduledChoice
+from arena.core.errors import Reason, because
+from arena.core.events import Event
+from arena.core.match import Match
+from arena.core.phase import Phase
+from arena.core.pregame import pregame_plan
+from arena.core.state import state_document
+from arena.core.units import NS_PER_S
+from arena.timesource import SystemTime, TimeSource
+from arena.wire import Nx
 from firmware_py.config import Config
-from firmware_py.core.catchup import catch_up, describe, due_end
-from firmware_py.core.commands import Command, Next, Stop
-from firmware_py.core.commands import Horn as HornCommand
-from firmware_py.core.entry import PickMatch, ScheduledChoice
-from firmware_py.core.errors import Reason, because
-from firmware_py.core.events import Event
-from firmware_py.core.match import Match
-from firmware_py.core.phase import Phase
-from firmware_py.core.pregame import pregame_plan
-from firmware_py.core.state import state_document
-from firmware_py.core.units import NS_PER_S
 from firmware_py.feedback import SHOWN_NS, Feedback, Notice
 from firmware_py.frameplan import MIN_FRAME_GAP_NS, FramePlanner
 from firmware_py.logfmt import kv
@@ -114,8 +116,6 @@ from firmware_py.scriptplayer import ScriptPlayer, origin_of, played_lines
 from firmware_py.session import CONFIRMING, Session, open_session
 from firmware_py.statelock import StateLock
 from firmware_py.timeline import Timeline, boot_id
-from firmware_py.timesource import SystemTime, TimeSource
-from firmware_py.wire import Nx
 from hardware import keymap
 
 log = logging.getLogger("firmware_py.daemon")
@@ -124,7 +124,7 @@ log = logging.getLogger("firmware_py.daemon")
 # open USB keypad): a press shows within ~10 ms. Serial lines and GPIO edges end a nap at
 # once (their threads set the loop's wake event), so without those inputs a nap lasts up to
 # NAP_NS: a stop signal and the office link's pump (acks, `next`) are taken within it. A
-# nap is a sleep (firmware_py/timesource.py sleep_until), never a spin.
+# nap is a sleep (arena/timesource.py sleep_until), never a spin.
 SLICE_NS = 10_000_000
 NAP_NS = 100_000_000
 # A scripted match loaded from `next` starts this much later (its between-games screen shows).
@@ -1123,7 +1123,7 @@ class Daemon:
         return hall[at + 1].start.isoformat(timespec="minutes") if at + 1 < len(hall) else None
 
     def schedule_view(self, at: int) -> dict[str, Any] | None:
-        """The timekeeper's schedule line at ``at`` (firmware_py/core/catchup.py): how far
+        """The timekeeper's schedule line at ``at`` (arena/core/catchup.py): how far
         the hall runs behind and what shortened periods would bring it back; a suggestion
         only, never applied."""
         scheduled = self.scheduled

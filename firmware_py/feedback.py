@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_py import words
-from firmware_py.core.commands import Command
-from firmware_py.core.errors import Field, Reason
-from firmware_py.core.units import NS_PER_S
+from arena import words
+from arena.core.commands import Command
+from arena.core.errors import Field, Reason
+from arena.core.units import NS_PER_S
 
 SHOWN_NS = 4 * NS_PER_S  # real time: long enough to look up from the buttons and read it
 TICK, CROSS = "\u2713", "\u2717"

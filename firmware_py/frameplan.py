@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
+from arena.core.units import NS_PER_S
 from display.pacing import FramePacer
-from firmware_py.core.units import NS_PER_S
 
 MIN_FRAME_GAP_NS = 33_000_000  # real time: at most ~30 frames a second, even time-scaled
 NEVER = -(1 << 62)

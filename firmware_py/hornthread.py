@@ -6,7 +6,7 @@ asks the core once what the horn does now and when that may next change (the cor
 immutable state once, so the answer is consistent without a lock), sets every output (the
 relay, and the audio output where there is one: display/audiohorn.py), and the thread waits
 for that instant with ``wait_until`` (sleep, then spin the last 2 ms; SCHED_FIFO when
-allowed: firmware_py/timesource.py). A command that changes the horn (the HORN
+allowed: arena/timesource.py). A command that changes the horn (the HORN
 button, a stop, an undo) wakes it at once via ``poke``.
 
 The main thread keeps ``fail_safe`` (every output off) for stopping and errors; ``stop`` joins
@@ -20,9 +20,9 @@ import logging
 import threading
 from collections.abc import Callable, Sequence
 
-from firmware_py.core.match import Match
+from arena.core.match import Match
+from arena.timesource import TimeSource, make_realtime
 from firmware_py.timeline import Timeline
-from firmware_py.timesource import TimeSource, make_realtime
 from hardware.horn import HornDriver
 
 log = logging.getLogger(__name__)

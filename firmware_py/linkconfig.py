@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firmware_py.core.tables import Table, parse_toml
-from firmware_py.mqtt import BrokerUrl, Tls, parse_broker_url
-from firmware_py.wire import check_hall, check_name
+from arena.broker import BrokerUrl, Tls, parse_broker_url
+from arena.core.tables import Table, parse_toml
+from arena.wire import check_hall, check_name
 
 KEYS = {"broker", "tournament", "hall", "username", "password_file", "ca_file", "cert_file",
         "key_file"}

@@ -1,6 +1,6 @@
 """The match day's clock in the shell: the scheduled start, a wall time, as an instant on the
-match timeline, for the core's pregame (firmware_py/core/pregame.py) and the timekeeper's
-schedule line (firmware_py/core/catchup.py). README "The match day".
+match timeline, for the core's pregame (arena/core/pregame.py) and the timekeeper's
+schedule line (arena/core/catchup.py). README "The match day".
 
 The office's ``next`` (and the local schedule's document shaped like it) names the start
 as local wall time to the minute (``"2026-05-16T10:30"``). The core never reads a clock, so
@@ -22,8 +22,8 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
-from firmware_py.core.units import NS_PER_MS
-from firmware_py.timesource import WallClock
+from arena.core.units import NS_PER_MS
+from arena.timesource import WallClock
 
 
 def wall_seconds(text: object) -> float | None:

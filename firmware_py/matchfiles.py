@@ -28,8 +28,8 @@ import logging
 import os
 from pathlib import Path
 
+from arena.wire import check_name
 from firmware_py.journal import scan
-from firmware_py.wire import check_name
 
 POINTER = "current"
 SUFFIX = ".journal"

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from firmware_py.core.phase import Phase, Stage
-from firmware_py.core.values import MatchSetup, MatchState, TeamInfo
-from firmware_py.wire import Nx
+from arena.core.phase import Phase, Stage
+from arena.core.values import MatchSetup, MatchState, TeamInfo
+from arena.wire import Nx
 
 
 def in_progress(state: MatchState | None) -> bool:

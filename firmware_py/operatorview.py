@@ -43,12 +43,12 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from firmware_py import words
-from firmware_py.core.match import Match
-from firmware_py.core.phase import Team
+from arena import words
+from arena.core.match import Match
+from arena.core.phase import Team
+from arena.wire import Nx
 from firmware_py.feedback import Notice
 from firmware_py.outputs import clock_text
-from firmware_py.wire import Nx
 
 RECORDS = 8  # the last goals and penalties listed: a period's worth at the table
 
@@ -186,7 +186,7 @@ def _records(match: Match) -> list[dict[str, Any]]:
 
 def suspended_players(next_doc: Mapping[str, Any] | None, match: str
                       ) -> dict[str, list[int]]:
-    """Who may not play in ``match``, by team, from the office's ``next`` (firmware_py/wire.py
+    """Who may not play in ``match``, by team, from the office's ``next`` (arena/wire.py
     ``Next.suspended``); nothing when the board's match did not come from the office."""
     out: dict[str, list[int]] = {"home": [], "away": []}
     if next_doc is None or next_doc.get(Nx.MATCH) != match:

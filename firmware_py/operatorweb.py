@@ -25,9 +25,9 @@ from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit
 
-from firmware_py import words
+from arena import words
+from arena.serverthread import ServerThread
 from firmware_py.operatorview import labels
-from firmware_py.serverthread import ServerThread
 
 log = logging.getLogger("firmware_py.operator")
 

@@ -34,7 +34,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from firmware_py.core.units import NS_PER_S, Nanos
+from arena.core.units import NS_PER_S, Nanos
 from firmware_py.journal import Record, scan
 
 log = logging.getLogger(__name__)

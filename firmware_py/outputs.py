@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from firmware_py.core.units import NS_PER_S
+from arena.core.units import NS_PER_S
 from firmware_py.logfmt import kv
 
 log = logging.getLogger("firmware_py.daemon")

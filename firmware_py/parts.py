@@ -15,15 +15,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
+from arena.core.commands import Command
+from arena.core.entry import PickMatch, ScheduledChoice
+from arena.core.match import Match
+from arena.timesource import TimeSource
 from firmware_py.config import Config, SerialConfig
-from firmware_py.core.commands import Command
-from firmware_py.core.entry import PickMatch, ScheduledChoice
-from firmware_py.core.match import Match
 from firmware_py.linkconfig import LinkConfig
 from firmware_py.outbox import Outbox
 from firmware_py.sdnotify import Notifier
 from firmware_py.timeline import Timeline
-from firmware_py.timesource import TimeSource
 from hardware.keymap import KeyInput
 
 
@@ -197,8 +197,8 @@ class HallParts:
 
     def horn(self, config: Config, relay: Relay, timeline: Timeline, time: TimeSource,
              current: Callable[[], Match]) -> Horn:
+        from arena.timesource import make_realtime  # noqa: PLC0415
         from firmware_py.hornthread import HornThread  # noqa: PLC0415
-        from firmware_py.timesource import make_realtime  # noqa: PLC0415
         from hardware.console import HornAudio  # noqa: PLC0415
         from hardware.horn import HornDriver, HornOutput, HornRelay  # noqa: PLC0415
 
@@ -230,7 +230,7 @@ class HallParts:
         return screen, KeyMap(buttons=mode == "windowed")
 
     def keys(self, config: Config, clock: TimeSource) -> KeySource:
-        from firmware_py.timesource import realtime_ns  # noqa: PLC0415
+        from arena.timesource import realtime_ns  # noqa: PLC0415
         from hardware.keypad import EvdevKeys  # noqa: PLC0415
 
         return EvdevKeys(config.keypad, monotonic=clock.monotonic_ns,

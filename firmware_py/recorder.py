@@ -22,16 +22,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from firmware_py.core.commands import Command, parse_command
-from firmware_py.core.errors import CommandError, PresetError
-from firmware_py.core.events import Event, EventKind
-from firmware_py.core.match import Match, feed
-from firmware_py.core.phase import Stage
-from firmware_py.core.values import Fed, MatchSetup, MatchState, TeamInfo
+from arena.core.commands import Command, parse_command
+from arena.core.errors import CommandError, PresetError
+from arena.core.events import Event, EventKind
+from arena.core.match import Match, feed
+from arena.core.phase import Stage
+from arena.core.values import Fed, MatchSetup, MatchState, TeamInfo
+from arena.presets import journal_text, parse_journalled
+from arena.wire import roster_document
 from firmware_py.journal import Journal, JournalError, Record, Recovery
 from firmware_py.nextmatch import team_from_next
-from firmware_py.presets import journal_text, parse_journalled
-from firmware_py.wire import roster_document
 
 log = logging.getLogger(__name__)
 

@@ -11,9 +11,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_py.core.match import Match, feed
-from firmware_py.core.state import state_document
-from firmware_py.core.units import Nanos
+from arena.core.match import Match, feed
+from arena.core.state import state_document
+from arena.core.units import Nanos
 from firmware_py.script import ScriptLine
 
 

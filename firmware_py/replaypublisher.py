@@ -25,21 +25,22 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from firmware_py.core.errors import PresetError
-from firmware_py.core.phase import Stage
-from firmware_py.core.state import state_document
-from firmware_py.core.values import MatchSetup
+from arena.broker import Tls, parse_broker_url
+from arena.core.errors import PresetError
+from arena.core.phase import Stage
+from arena.core.state import state_document
+from arena.core.values import MatchSetup
+from arena.timesource import SYSTEM, monotonic_s
+from arena.wire import check_name
 from firmware_py.journal import Record
 from firmware_py.linkconfig import LinkConfigError, load_link_config
 from firmware_py.matchfiles import MatchFiles
-from firmware_py.mqtt import HallLink, Tls, parse_broker_url
+from firmware_py.mqtt import HallLink
 from firmware_py.outbox import JournalTail, Outbox, SeqLog, stored_path
 from firmware_py.recorder import open_or_create
 from firmware_py.runconfig import preset_text
 from firmware_py.script import ScriptLine, parse_script
 from firmware_py.timeline import boot_id
-from firmware_py.timesource import SYSTEM, monotonic_s
-from firmware_py.wire import check_name
 
 log = logging.getLogger("firmware_py.replaypublisher")
 

@@ -9,7 +9,7 @@ from fractions import Fraction
 from importlib import resources
 from pathlib import Path
 
-from firmware_py import presets
+from arena import presets
 
 DEVICE_TREE_MODEL = Path("/proc/device-tree/model")
 

@@ -1,14 +1,14 @@
 """A hall without an office plays from a local copy of the tournament file (README "A hall
 without an office"): ``[schedule] file`` in the config.
 
-The file is read with the office's own reader (``office.files``: the standard library and
+The file is read with the office's own reader (``arena.tournament.files``: the standard library and
 firmware_py only), so the hall and the office never disagree on what it says. The hall
 then offers its **next match in this hall**: the first of its matches, in schedule order,
 that it has not played (a final journal in the state folder, ``MatchFiles.played``) and
 that is not on the board. A bracket match whose sides are still placeholders ("1st A",
 "Winner SF1") is never loaded by itself under those names: it waits for the timekeeper,
 who picks the teams or keeps the names shown (the keypad's SCHEDULE entry,
-firmware_py/core/entry.py).
+arena/core/entry.py).
 
 What this module makes of a scheduled match is a document shaped like the office's
 ``next`` (``wire.next_document``), plus ``"source": "schedule"`` and, for a placeholder
@@ -22,13 +22,13 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_py import wire
+from arena import wire
+from arena.core.entry import ScheduledChoice
+from arena.core.values import MatchSetup
+from arena.tournament.files import load_tournament
+from arena.tournament.model import ScheduledMatch, Slot, SlotKind, Stage, Tournament
+from arena.tournament.reader import TournamentError
 from firmware_py.config import ScheduleConfig
-from firmware_py.core.entry import ScheduledChoice
-from firmware_py.core.values import MatchSetup
-from office.files import load_tournament
-from office.model import ScheduledMatch, Slot, SlotKind, Stage, Tournament
-from office.tournament import TournamentError
 
 _DEFAULT = MatchSetup()
 DEFAULT_COLOURS = {"home": _DEFAULT.home.colours, "away": _DEFAULT.away.colours}

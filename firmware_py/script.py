@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from firmware_py.core.commands import Command, parse_command
-from firmware_py.core.errors import CommandError, ScoreboardError
-from firmware_py.core.units import Nanos, ns_from_seconds
-from firmware_py.safejson import JsonError, load_object
+from arena.core.commands import Command, parse_command
+from arena.core.errors import CommandError, ScoreboardError
+from arena.core.units import Nanos, ns_from_seconds
+from arena.safejson import JsonError, load_object
 
 
 class ScriptError(ScoreboardError):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from firmware_py.core.commands import Command
+from arena.core.commands import Command
 from firmware_py.journal import Record
 from firmware_py.outbox import SeqLog
 from firmware_py.script import ScriptLine

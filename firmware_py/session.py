@@ -20,8 +20,8 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from firmware_py.core.commands import SetClock, Start, Stop
-from firmware_py.core.values import MatchSetup
+from arena.core.commands import SetClock, Start, Stop
+from arena.core.values import MatchSetup
 from firmware_py.journal import Record
 from firmware_py.logfmt import kv
 from firmware_py.outbox import JournalTail

@@ -4,7 +4,7 @@ Every action of ``ACTIONS`` can be a GPIO button (the console map) and is reacha
 keypad through ``menu``; an action without a pin still has a button here (``button``), so a
 desktop keyboard or a USB keypad's extra keys can press it with the same debounce and hold.
 NEXT, UNDO and FORFEIT act only on a hold (``HOLD_ACTIONS``); the keypad grammar
-(``firmware_py/core/entry.py``) does the rest.
+(``arena/core/entry.py``) does the rest.
 
 ``Console.drain`` hands the daemon's loop every command the console produced since the last
 call, each stamped with the instant of its press, in order. START/STOP is resolved against
@@ -21,7 +21,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from firmware_py.core.commands import (
+from arena.core.commands import (
     Command,
     End,
     Forfeit,
@@ -32,7 +32,7 @@ from firmware_py.core.commands import (
     Timeout,
     Undo,
 )
-from firmware_py.core.entry import (
+from arena.core.entry import (
     KeypadEntry,
     Output,
     PickMatch,
@@ -40,9 +40,9 @@ from firmware_py.core.entry import (
     StartStop,
     records_of,
 )
-from firmware_py.core.match import Match
-from firmware_py.core.phase import Team
-from firmware_py.core.tables import Table, parse_toml
+from arena.core.match import Match
+from arena.core.phase import Team
+from arena.core.tables import Table, parse_toml
 from hardware.buttons import ButtonLogic, ButtonPanel, ButtonSpec, Press
 
 MS = 1_000_000

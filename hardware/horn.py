@@ -22,7 +22,7 @@ from typing import Protocol
 
 from gpiozero import DigitalOutputDevice, Factory  # type: ignore[import-untyped]
 
-from firmware_py.core.match import Match
+from arena.core.match import Match
 
 log = logging.getLogger(__name__)
 

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_py.core.tables import Table
+from arena.core.tables import Table
 from hardware.console import ACTIONS
 
 KEYPAD_KEYS = (*(str(d) for d in range(10)), "enter", "escape", "backspace", "dot")

@@ -26,10 +26,10 @@ from typing import Literal
 
 import serial  # type: ignore[import-untyped]  # pyserial ships no type hints
 
-from firmware_py.core.commands import Command, parse_command
-from firmware_py.core.errors import CommandError
-from firmware_py.core.units import NS_PER_S, Nanos
-from firmware_py.safejson import JsonError, load_object
+from arena.core.commands import Command, parse_command
+from arena.core.errors import CommandError
+from arena.core.units import NS_PER_S, Nanos
+from arena.safejson import JsonError, load_object
 
 log = logging.getLogger(__name__)
 

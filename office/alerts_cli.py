@@ -12,14 +12,15 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
+from arena.tournament.event import Event
+from arena.tournament.files import load_event
+from arena.tournament.reader import TournamentError
+
 from .alerts import ACK, REVIEW, AlertStatus, handled, open_alerts_of, review_data, todo
-from .event import Event
-from .files import load_event
 from .ledger import Ledger, Review, ReviewAction
 from .serve_cli import DEFAULT_DB
 from .service import ledger_from_store
 from .store import Alert, Store, StoreError
-from .tournament import TournamentError
 
 
 class _Refused(Exception):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from office.model import GroupTable, MatchOutcome, Slot, SlotKind, Tournament
+from arena.tournament.model import GroupTable, MatchOutcome, Slot, SlotKind, Tournament
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from firmware_py.core.preset import Criterion
+from arena.core.preset import Criterion
+from arena.tournament.event import Category, Event
+from arena.tournament.files import load_event
+from arena.tournament.model import Draw, GameResult, Group, GroupTable, ResultState, Row, Tournament
+from arena.tournament.reader import TournamentError
 from office import (
     alerts_cli,
     print_cli,
@@ -28,14 +32,10 @@ from office import (
     site_cli,
     store_cli,
 )
-from office.event import Category, Event
-from office.files import load_event
-from office.model import Draw, GameResult, Group, GroupTable, ResultState, Row, Tournament
 from office.results import ResultsError, ResultsFile, draw_line, parse_results_file
 from office.service import ledger_from_store
 from office.standings import rank_group
 from office.store import Store, StoreError
-from office.tournament import TournamentError
 
 
 class InputError(Exception):

@@ -28,9 +28,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from firmware_py.core.preset import SuspensionRule
+from arena.core.preset import SuspensionRule
+from arena.tournament.model import DecidedBy, MatchOutcome, ScheduledMatch, SlotKind, Tournament
 from office.bracket import Pairing
-from office.model import DecidedBy, MatchOutcome, ScheduledMatch, SlotKind, Tournament
 
 
 @dataclass(frozen=True, slots=True)

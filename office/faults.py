@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from firmware_py import wire
+from arena import wire
 
 from . import intake
 

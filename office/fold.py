@@ -40,6 +40,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
+from arena.tournament.model import Draw, GroupTable, MatchOutcome, ResultState, SlotKind, Tournament
+
 # build_from's own helpers are called through its module (ledger._read_match...): one
 # reading of a match for both folds, the same one a test replaces.
 from . import bracket, discipline, ledger, rulings
@@ -54,7 +56,6 @@ from .ledger import (
     group_table,
     schedule_by_hall,
 )
-from .model import Draw, GroupTable, MatchOutcome, ResultState, SlotKind, Tournament
 
 
 def _drop(indices: list[int], index: int) -> None:

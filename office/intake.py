@@ -15,14 +15,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from firmware_py import wire
-from firmware_py.wire import MAX_PAYLOAD, HallEvent
-from office.model import ScheduledMatch
+from arena import wire
+from arena.tournament.model import ScheduledMatch
+from arena.wire import MAX_PAYLOAD, HallEvent
 
 
 class Schedule(Protocol):
     """What the checks read of the schedule: a ``Tournament``, or an ``Event`` of several
-    categories (office.event: one topic tree, match ids unique across it)."""
+    categories (arena.tournament.event: one topic tree, match ids unique across it)."""
 
     @property
     def id(self) -> str: ...

@@ -15,11 +15,9 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any, Protocol
 
-from firmware_py import wire
-from firmware_py.core.values import MatchSetup
-
-from . import bracket, discipline, rulings
-from .model import (
+from arena import wire
+from arena.core.values import MatchSetup
+from arena.tournament.model import (
     DecidedBy,
     Draw,
     GameResult,
@@ -33,6 +31,8 @@ from .model import (
     Stage,
     Tournament,
 )
+
+from . import bracket, discipline, rulings
 from .standings import rank_group
 
 # For teams the tournament file gives no colours: the scoreboard's own defaults (home dark,

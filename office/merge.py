@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from firmware_py import wire
+from arena import wire
+from arena.tournament.event import Category, Event
+from arena.tournament.model import ScheduledMatch
 
-from .event import Category, Event
 from .ledger import Ledger
-from .model import ScheduledMatch
 
 
 def next_for_hall(event: Event, ledgers: Mapping[str, Ledger], hall: str

@@ -33,12 +33,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
+from arena.tournament.event import Category, Event
+from arena.tournament.model import ScheduledMatch
+
 from . import merge, snapshot
 from .alerts import AlertStatus, Handled
 from .board import Later
-from .event import Category, Event
 from .ledger import Ledger
-from .model import ScheduledMatch
 from .pageextras import CategoryExtras
 from .scorers import ScorerStanding
 from .snapshot import AlertView, HallLive

@@ -28,9 +28,10 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
+from arena.tournament.model import Tournament
+
 from . import rulings, snapshot
 from .ledger import Ledger
-from .model import Tournament
 from .placings import placings
 from .scorers import ScorerStanding, ScorerTally
 

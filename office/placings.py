@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from arena.tournament.model import ScheduledMatch, SlotKind, Tournament
+
 from .ledger import Ledger
-from .model import ScheduledMatch, SlotKind, Tournament
 
 _WINNER, _LOSER = 0, 1
 

@@ -11,12 +11,12 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
-from firmware_py.words import DEFAULT, LANGUAGES
+from arena.tournament.files import load_event
+from arena.tournament.reader import TournamentError
+from arena.words import DEFAULT, LANGUAGES
 
-from .files import load_event
 from .printouts import PrintoutError, Printouts, ledgers_from_store, print_pdf
 from .store import Store
-from .tournament import TournamentError
 
 DEFAULT_DB = "office.sqlite"
 

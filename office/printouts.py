@@ -17,15 +17,15 @@ from datetime import datetime
 from pathlib import Path
 from urllib.parse import unquote
 
-from firmware_py import presets as bundled
-from firmware_py.core.errors import PresetError
-from firmware_py.core.preset import Preset
-from firmware_py.words import LANGUAGES
+from arena import presets as bundled
+from arena.core.errors import PresetError
+from arena.core.preset import Preset
+from arena.tournament.event import Event
+from arena.tournament.model import ResultState
+from arena.words import LANGUAGES
 
 from . import sheets
-from .event import Event
 from .ledger import Ledger
-from .model import ResultState
 from .placings import placings
 from .service import ledger_from_store
 from .store import Store

@@ -18,7 +18,7 @@ every link is relative, so the export works from any folder of a web server or a
 A slug is the name reduced to ``a-z 0-9 -`` (a file name on any file system, a URL without
 escaping); names that reduce to the same slug are told apart by a number.
 
-Every word goes through ``firmware_py.words`` (keys ``site.*``); every name from the files
+Every word goes through ``arena.words`` (keys ``site.*``); every name from the files
 is escaped.
 """
 
@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from typing import Any, TypeVar
 
-from firmware_py import words
+from arena import words
 from office.jsonread import dicts
 
 PAGE_CSP = (

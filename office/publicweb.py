@@ -36,8 +36,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from firmware_py import words
-from firmware_py.serverthread import ServerThread
+from arena import words
+from arena.serverthread import ServerThread
 
 from .board import SnapshotBoard
 from .public import public_snapshot

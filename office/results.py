@@ -20,8 +20,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from firmware_py.safejson import JsonError, load_object
-from office.model import DecidedBy, Draw, GameResult, ResultState
+from arena.safejson import JsonError, load_object
+from arena.tournament.model import DecidedBy, Draw, GameResult, ResultState
 
 # The states a finished match can be in; scheduled and live matches have no result line.
 _STATES = (ResultState.FINAL, ResultState.CONFIRMED, ResultState.CORRECTED)

@@ -16,15 +16,16 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
+from arena.tournament.event import Category, Event
+from arena.tournament.files import load_event
+from arena.tournament.reader import TournamentError
+
 from . import rulings
-from .event import Category, Event
-from .files import load_event
 from .ledger import Ledger
 from .placings import Placing, placings
 from .scorers import Scorer, top_scorers
 from .service import ledger_from_store
 from .store import Store, StoreError
-from .tournament import TournamentError
 
 DEFAULT_DB = "office.sqlite"
 

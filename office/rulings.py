@@ -35,7 +35,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from .model import ScheduledMatch, Tournament
+from arena.tournament.model import ScheduledMatch, Tournament
 
 # The office's admin row kinds (office.store.admin): read back by ``forfeit_of`` and
 # ``green_cards_of``.

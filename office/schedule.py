@@ -19,11 +19,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from firmware_py import wire
-
-from .event import Category, Event
-from .model import ScheduledMatch, TeamEntry, Tournament
-from .tournament import ScheduleProblem, check_schedule, overlap
+from arena import wire
+from arena.tournament.event import Category, Event
+from arena.tournament.model import ScheduledMatch, TeamEntry, Tournament
+from arena.tournament.reader import ScheduleProblem, check_schedule, overlap
 
 RESCHEDULE = "reschedule"
 RELOAD = "reload"

@@ -13,12 +13,13 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
+from arena.tournament.event import Event
+from arena.tournament.files import event_files, event_from_files, load_event
+from arena.tournament.reader import TournamentError
+
 from . import schedule
-from .event import Event
-from .files import event_files, event_from_files, load_event
 from .service import SCHEDULE_KEY, corrections_and_draws, effective_event, schedule_steps
 from .store import Store, StoreError
-from .tournament import TournamentError
 
 DEFAULT_DB = "office.sqlite"
 log = logging.getLogger("office")

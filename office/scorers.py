@@ -23,8 +23,9 @@ from bisect import bisect_left, insort
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from arena.tournament.model import DecidedBy, TeamEntry
+
 from .ledger import Ledger
-from .model import DecidedBy, TeamEntry
 
 
 @dataclass(frozen=True, slots=True)

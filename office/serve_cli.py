@@ -13,20 +13,20 @@ from datetime import datetime
 from pathlib import Path
 from types import FrameType
 
-from firmware_py.mqtt import OfficePeer, Tls, parse_broker_url
-from firmware_py.wire import check_public_url
-from firmware_py.words import DEFAULT, LANGUAGES
+from arena.broker import OfficePeer, Tls, parse_broker_url
+from arena.tournament.event import Event
+from arena.tournament.files import load_event
+from arena.tournament.model import DecidedBy
+from arena.tournament.reader import TournamentError
+from arena.wire import check_public_url
+from arena.words import DEFAULT, LANGUAGES
 
 from .board import SnapshotBoard
-from .event import Event
-from .files import load_event
-from .model import DecidedBy
 from .printouts import Printouts
 from .publicweb import PublicSite, PublicWeb
 from .schedule_cli import remember_started_file
 from .service import OfficeService, effective_event
 from .store import Store, StoreError, is_read_only
-from .tournament import TournamentError
 from .web import OfficeWeb
 
 log = logging.getLogger("office")

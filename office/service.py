@@ -21,12 +21,13 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any, Protocol
 
-from firmware_py import wire
+from arena import wire
+from arena.tournament.event import Event
+from arena.tournament.files import event_from_files
+from arena.tournament.model import DecidedBy, Draw, GroupTable, ScheduledMatch, Tournament
 
 from . import alerts, bracket, faults, intake, merge, rulings, schedule
 from .board import SnapshotBoard
-from .event import Event
-from .files import event_from_files
 from .fold import LedgerFold
 from .ledger import (
     Correction,
@@ -38,7 +39,6 @@ from .ledger import (
     build,
     build_from,
 )
-from .model import DecidedBy, Draw, GroupTable, ScheduledMatch, Tournament
 from .pagecache import PageCache
 from .snapshot import AlertView, HallLive
 from .store import (
@@ -77,7 +77,7 @@ class Message(Protocol):
 
 
 class Peer(Protocol):
-    """The broker connection (``firmware_py.mqtt.OfficePeer``; a fake in tests)."""
+    """The broker connection (``arena.broker.OfficePeer``; a fake in tests)."""
 
     def poll(self, timeout: float = ...) -> list[Any]: ...
     def ack(self, message: Any) -> object: ...
@@ -218,7 +218,7 @@ class OfficeService:
         public_url: str | None = None,
     ) -> None:
         # One ledger per category, each folded as a tournament of its own; a plain tournament
-        # file is a one-category event (office.event). That is the file it started with;
+        # file is a one-category event (arena.tournament.event). That is the file it started with;
         # what it serves has the office's schedule changes (a restart keeps them: they are
         # rows of the store, office.schedule).
         self.base = tournament if isinstance(tournament, Event) else Event.single(tournament)

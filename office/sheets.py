@@ -2,7 +2,7 @@
 for its door, the group tables with the "why" column, the final placings.
 
 Pure: values in, one HTML document out, every text escaped and every visible word through
-``firmware_py.words.word`` in the event's language. One stylesheet serves the screen and
+``arena.words.word`` in the event's language. One stylesheet serves the screen and
 the paper: ``@page`` sets A4 and its margins, each hall's schedule and each category starts
 a new page, no colour carries meaning. The shell (``office.printouts``) reads the store and
 the ledgers; ``office sheet --pdf`` has Chromium print exactly this page.
@@ -21,12 +21,12 @@ from datetime import datetime
 from html import escape
 from typing import Any, Protocol
 
-from firmware_py.core.preset import Preset
-from firmware_py.words import table, word
+from arena.core.preset import Preset
+from arena.tournament.event import Category, Event
+from arena.tournament.model import GameResult, GroupTable, ResultState, ScheduledMatch, Stage
+from arena.words import table, word
 
-from .event import Category, Event
 from .ledger import Ledger
-from .model import GameResult, GroupTable, ResultState, ScheduledMatch, Stage
 from .placings import Placing
 
 NS_PER_MS = 1_000_000

@@ -12,12 +12,13 @@ import logging
 import sys
 from pathlib import Path
 
+from arena.tournament.files import load_event
+from arena.tournament.reader import TournamentError
+
 from .board import SnapshotBoard
-from .files import load_event
 from .publicweb import PublicSite
 from .service import OfficeService
 from .store import Store, StoreError
-from .tournament import TournamentError
 
 DEFAULT_DB = "office.sqlite"
 

@@ -8,9 +8,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from arena.tournament.event import Event
+
 from . import merge, rulings
 from .alerts import AlertStatus, Handled, todo
-from .event import Event
 from .ledger import Ledger, MatchView
 from .placings import placings
 from .scorers import top_scorers

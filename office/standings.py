@@ -41,8 +41,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from firmware_py.core.preset import Criterion, Points, StandingsRules
-from office.model import DecidedBy, Draw, GameResult, Group, GroupTable, Row
+from arena.core.preset import Criterion, Points, StandingsRules
+from arena.tournament.model import DecidedBy, Draw, GameResult, Group, GroupTable, Row
 
 _AFTER_REGULATION = frozenset({DecidedBy.OVERTIME, DecidedBy.SHOOTOUT})
 _HEAD_TO_HEAD = frozenset({

@@ -24,7 +24,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from firmware_py import wire
+from arena import wire
 from office.intake import HallEvent
 
 SCHEMA_VERSION = 1

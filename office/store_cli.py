@@ -14,7 +14,9 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
-from .files import load_event
+from arena.tournament.files import load_event
+from arena.tournament.reader import TournamentError
+
 from .store import (
     DISCARDED,
     QUARANTINED,
@@ -26,7 +28,6 @@ from .store import (
     event_content,
     repair_file,
 )
-from .tournament import TournamentError
 
 DEFAULT_DB = "office.sqlite"
 

@@ -29,7 +29,7 @@ from importlib import resources
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from firmware_py.serverthread import ServerThread
+from arena.serverthread import ServerThread
 from office import xlsx
 from office.board import SnapshotBoard
 from office.jsonread import dicts, mapping

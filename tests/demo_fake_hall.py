@@ -19,8 +19,8 @@ import tomllib
 from importlib import resources
 from pathlib import Path
 
+from arena.core.values import MatchSetup
 from firmware_py import config as hall_config_file
-from firmware_py.core.values import MatchSetup
 from firmware_py.journal import Journal
 from firmware_py.matchfiles import MatchFiles
 from firmware_py.recorder import Recorder
@@ -32,7 +32,7 @@ def record_match(state_dir: Path, preset: str, setup: MatchSetup, script: str,
     """A match's journal in ``state_dir`` as a hall writes it: ``script`` (the replay
     script's text) played through the recorder, each line at its own script time and tagged
     with its line number, then time run out to the last deadline. Returns its path."""
-    preset_toml = resources.files("firmware_py.presets").joinpath(
+    preset_toml = resources.files("arena.presets").joinpath(
         f"{preset}.toml").read_text(encoding="utf-8")
     files = MatchFiles(state_dir)
     path = files.journal(setup.match_id)

@@ -1,4 +1,4 @@
-"""``scoreboard demo``: its event and scripts, its generated configs, its tables, and
+"""``arena-demo``: its event and scripts, its generated configs, its tables, and
 one whole run with a real mosquitto, the event's office and real hall daemons.
 
 The scripts are checked the way a user would (``scoreboard replay``), and the table they
@@ -23,24 +23,24 @@ from typing import Any
 
 import pytest
 
+from arena import presets, wire
+from arena.core.match import Match, feed
+from arena.core.phase import Stage
+from arena.core.values import MatchSetup, TeamInfo
+from arena.tournament.files import load_event
+from demo import command, configs, lots, orchestration, tables, tournaments, workdir
+from demo.journals import HallJournals
+from demo.narration import journal_lines, record_line
 from firmware_py import config as hall_config_file
-from firmware_py import presets, wire
-from firmware_py.cli import main
-from firmware_py.core.match import Match, feed
-from firmware_py.core.phase import Stage
-from firmware_py.core.values import MatchSetup, TeamInfo
-from firmware_py.demo import command, configs, lots, orchestration, tables, tournaments, workdir
-from firmware_py.demo.journals import HallJournals
-from firmware_py.demo.narration import journal_lines, record_line
 from firmware_py.journal import encode, scan
 from firmware_py.loopback import find_mosquitto
 from firmware_py.script import parse_script
-from office.files import load_event
 from office.publicsite import slug
 from office.store import Store
 from tests.demo_fake_hall import record_match
 
 SCOREBOARD = str(Path(sys.executable).parent / "scoreboard")
+ARENA_DEMO = str(Path(sys.executable).parent / "arena-demo")
 
 # What each match's script must end with: (home goals, away goals).
 FINALS = {
@@ -330,7 +330,7 @@ def test_a_bad_out_folder_is_reported_and_nothing_starts(tmp_path: Path) -> None
     out = io.StringIO()
     args = demo_args(["--out", str(tmp_path), "--headless"])
     assert orchestration.run_demo(args, out, {}) == 1
-    assert "scoreboard demo: --out" in out.getvalue() and "not empty" in out.getvalue()
+    assert "arena-demo: --out" in out.getvalue() and "not empty" in out.getvalue()
 
 
 def demo_args(argv: list[str]) -> argparse.Namespace:
@@ -555,7 +555,7 @@ def test_a_hall_that_does_not_finish_is_stopped_at_the_timeout(
 
 def test_help_explains_the_demo(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
-        main(["demo", "--help"])
+        command.main(["--help"])
     assert exit_.value.code == 0
     text = capsys.readouterr().out
     for words in ("mosquitto", "office serve", "scoreboard run", "--time-scale", "--headless",
@@ -565,21 +565,21 @@ def test_help_explains_the_demo(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_examples_keeps_the_narration(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["demo", "--examples"]) == 0
+    assert command.main(["--examples"]) == 0
     out = capsys.readouterr().out
     assert out.count("final ") >= 7
     assert "final 1:2 (overtime)" in out
 
 
 def test_pictures_implies_examples(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["demo", "--pictures", str(tmp_path)]) == 0
+    assert command.main(["--pictures", str(tmp_path)]) == 0
     assert any(p.name.endswith("-goal.png") for p in tmp_path.glob("*.png"))
     assert "final 1:2 (overtime)" in capsys.readouterr().out
 
 
 def test_time_scale_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
-        main(["demo", "--time-scale", "0"])
+        command.main(["--time-scale", "0"])
     assert "must be a number > 0" in capsys.readouterr().err
 
 
@@ -600,7 +600,7 @@ def test_the_whole_demo_runs_headless_with_the_office(tmp_path: Path) -> None:
     bench/demo.py.)"""
     work = tmp_path / "demo"
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-    done = subprocess.run([SCOREBOARD, "demo", "--headless", "--out", str(work)],
+    done = subprocess.run([ARENA_DEMO, "--headless", "--out", str(work)],
                           capture_output=True, text=True, check=False, env=env, timeout=150)
     out = done.stdout
     assert done.returncode == 0, out[-6000:] + done.stderr[-3000:]
@@ -660,4 +660,4 @@ def test_the_whole_demo_runs_headless_with_the_office(tmp_path: Path) -> None:
                                   if r["type"] == "command" and "script" in r)
             lines = parse_script(d.script(match_id).read_text(encoding="utf-8"), match_id)
             assert played_lines == [line.line for line in lines], journal
-    assert "refused" not in out and "scoreboard demo:" not in out
+    assert "refused" not in out and "arena-demo:" not in out

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from firmware_py import presets
+from arena import presets
 from firmware_py.cli import main
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "replay"

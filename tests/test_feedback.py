@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py import words
-from firmware_py.core.commands import (
+from arena import words
+from arena.core.commands import (
     Command,
     Goal,
     Horn,
@@ -21,9 +21,9 @@ from firmware_py.core.commands import (
     Stop,
     Timeout,
 )
-from firmware_py.core.errors import Reason, Refused, because
-from firmware_py.core.match import Match
-from firmware_py.core.phase import Stage, Team
+from arena.core.errors import Reason, Refused, because
+from arena.core.match import Match
+from arena.core.phase import Stage, Team
 from firmware_py.feedback import REASON_CHARS, Feedback, press_label, short_reason
 from tests.core.helpers import Game, S
 
@@ -112,10 +112,11 @@ def test_every_refusal_the_core_can_give_has_its_words() -> None:
 
 
 def refusal_keys() -> set[str]:
-    root = Path(__file__).resolve().parents[1] / "firmware_py"
+    root = Path(__file__).resolve().parents[1]
     keys: set[str] = set()
     barred: set[str] = set()
-    for path in [*sorted((root / "core").glob("*.py")), root / "daemon.py"]:
+    for path in [*sorted((root / "arena" / "core").glob("*.py")),
+                 *sorted((root / "firmware_py").glob("*.py"))]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \

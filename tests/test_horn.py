@@ -14,10 +14,10 @@ from collections.abc import Iterator
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPin  # type: ignore[import-untyped]
 
-from firmware_py import presets
-from firmware_py.core.commands import Horn, Start
-from firmware_py.core.match import Match, feed
-from firmware_py.timesource import make_realtime, wait_until
+from arena import presets
+from arena.core.commands import Horn, Start
+from arena.core.match import Match, feed
+from arena.timesource import make_realtime, wait_until
 from hardware.horn import HornDriver, HornRelay, force_off
 
 PIN = 17

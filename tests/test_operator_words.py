@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_py import words
-from firmware_py.core.commands import Goal, Start
-from firmware_py.core.entry import KeypadEntry
-from firmware_py.core.phase import Team
-from firmware_py.core.state import state_document
-from firmware_py.core.values import MatchSetup, TeamInfo
+from arena import words
+from arena.core.commands import Goal, Start
+from arena.core.entry import KeypadEntry
+from arena.core.phase import Team
+from arena.core.state import state_document
+from arena.core.values import MatchSetup, TeamInfo
 from firmware_py.operatorview import operator_document
 from firmware_py.operatorweb import body_html
 from tests.core.helpers import Game, S

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py import presets
+from arena import presets
+from arena.core.commands import Forfeit, Start
+from arena.core.errors import PresetError
+from arena.core.phase import Team
+from arena.core.units import seconds
+from arena.core.values import MatchSetup
 from firmware_py.cli import main
-from firmware_py.core.commands import Forfeit, Start
-from firmware_py.core.errors import PresetError
-from firmware_py.core.phase import Team
-from firmware_py.core.units import seconds
-from firmware_py.core.values import MatchSetup
 from firmware_py.journal import Journal
 from firmware_py.recorder import open_or_create
 

@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py import journal as journal_module
-from firmware_py.core.commands import (
+from arena.core.commands import (
     Command,
     End,
     Goal,
@@ -23,19 +22,20 @@ from firmware_py.core.commands import (
     Stop,
     Undo,
 )
-from firmware_py.core.errors import PresetError
-from firmware_py.core.events import Event
-from firmware_py.core.match import Match, feed
-from firmware_py.core.phase import Phase, Stage, Team
-from firmware_py.core.preset import parse_preset
-from firmware_py.core.units import seconds
-from firmware_py.core.values import MatchSetup, TeamInfo
+from arena.core.errors import PresetError
+from arena.core.events import Event
+from arena.core.match import Match, feed
+from arena.core.phase import Phase, Stage, Team
+from arena.core.preset import parse_preset
+from arena.core.units import seconds
+from arena.core.values import MatchSetup, TeamInfo
+from firmware_py import journal as journal_module
 from firmware_py.journal import Journal, JournalError, Record, Recovery, encode
 from firmware_py.recorder import Recorder, open_or_create
 
 PRESET_NAME = "ice-hockey-2x20"  # 2 x 20 min, 1 min break, group draws stand
 PRESET_SOURCE = f"{PRESET_NAME}.toml"
-PRESET_TOML = resources.files("firmware_py.presets").joinpath(PRESET_SOURCE).read_text("utf-8")
+PRESET_TOML = resources.files("arena.presets").joinpath(PRESET_SOURCE).read_text("utf-8")
 SETUP = MatchSetup(
     match_id="A3",
     stage=Stage.GROUP,

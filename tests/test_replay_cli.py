@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from demo import command as demo_command
 from firmware_py.cli import main
 
 
@@ -136,7 +137,7 @@ def test_presets_lists_the_seven_with_a_summary(capsys: pytest.CaptureFixture[st
 
 
 @pytest.mark.parametrize("argv", [["--help"], ["replay", "--help"], ["presets", "--help"],
-                                  ["demo", "--help"], ["horn-off", "--help"],
+                                  ["horn-off", "--help"],
                                   ["snapshot", "--help"]])
 def test_every_command_has_help(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
@@ -146,7 +147,7 @@ def test_every_command_has_help(argv: list[str], capsys: pytest.CaptureFixture[s
 
 
 def test_demo_plays_every_example(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["demo", "--examples"]) == 0
+    assert demo_command.main(["--examples"]) == 0
     out = capsys.readouterr().out
     assert out.count("final ") >= 7
     assert "final 1:2 (overtime)" in out
@@ -180,7 +181,7 @@ def test_horn_off_drives_the_relay_off_and_fails_clearly_without_gpio() -> None:
 
 def test_demo_draws_the_hall_display_when_asked(tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["demo", "--pictures", str(tmp_path)]) == 0
+    assert demo_command.main(["--pictures", str(tmp_path)]) == 0
     pictures = sorted(p.name for p in tmp_path.glob("*.png"))
     assert "youth-hockey-3x18-shootout-154-match_ended.png" in pictures
     assert any("-goal.png" in p for p in pictures) and any("-shot.png" in p for p in pictures)

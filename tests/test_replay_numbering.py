@@ -8,16 +8,16 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from firmware_py.core.commands import Command, End, Goal, Start
-from firmware_py.core.phase import Phase, Stage, Team
-from firmware_py.core.units import seconds
-from firmware_py.core.values import MatchSetup, TeamInfo
+from arena.core.commands import Command, End, Goal, Start
+from arena.core.phase import Phase, Stage, Team
+from arena.core.units import seconds
+from arena.core.values import MatchSetup, TeamInfo
 from firmware_py.journal import scan
 from firmware_py.matchfiles import MatchFiles
 from firmware_py.recorder import Recorder, current_game, open_or_create, replay_due
 
 PRESET = "floorball-2x15.toml"
-TOML = resources.files("firmware_py.presets").joinpath(PRESET).read_text("utf-8")
+TOML = resources.files("arena.presets").joinpath(PRESET).read_text("utf-8")
 FIRST = MatchSetup(match_id="F", stage=Stage.PLAYOFF,
                    home=TeamInfo("Lions", ("#10233f", "#ffffff")),
                    away=TeamInfo("Bears", ("#f2f2f2", "#10233f")))

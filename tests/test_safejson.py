@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_py.safejson import MAX_BYTES, MAX_DEPTH, JsonError, Limits, load_object, loads
+from arena.safejson import MAX_BYTES, MAX_DEPTH, JsonError, Limits, load_object, loads
 
 
 def refusal(data: bytes | str, source: str = "src", **kw: object) -> JsonError:

@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 import serial
 
-from firmware_py.core.commands import Goal, Horn, Start, Stop
-from firmware_py.core.phase import Team
-from firmware_py.core.units import NS_PER_S, Nanos, ms, seconds
+from arena.core.commands import Goal, Horn, Start, Stop
+from arena.core.phase import Team
+from arena.core.units import NS_PER_S, Nanos, ms, seconds
 from hardware.serial_link import (
     TOO_LONG,
     LineSplitter,

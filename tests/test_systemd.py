@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from arena.timesource import REALTIME_PRIORITY
 from firmware_py import cli as scoreboard_cli
-from firmware_py.timesource import REALTIME_PRIORITY
 from office import cli as office_cli
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from firmware_py.core.entry import MENU
+from arena.core.entry import MENU
 from hardware.keymap import NUMPAD
 
 ROOT = Path(__file__).resolve().parent.parent

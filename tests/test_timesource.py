@@ -1,4 +1,4 @@
-"""The shell reads the OS clock in one place: firmware_py/timesource.py (README 2, rule 2).
+"""The shell reads the OS clock in one place: arena/timesource.py (README 2, rule 2).
 
 Everything else in the scoreboard (firmware_py outside the pure core, hardware/) takes its
 time from a ``TimeSource`` or a clock passed in, so a test can run it on a fake clock."""
@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py.timesource import SystemTime, sleep_until, wait_until
+from arena.timesource import SystemTime, sleep_until, wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
-HOME = ROOT / "firmware_py" / "timesource.py"
+HOME = ROOT / "arena" / "timesource.py"
 CLOCK_CALLS = {"time": {"monotonic", "monotonic_ns", "time", "time_ns", "sleep",
                         "perf_counter", "perf_counter_ns"},
                "datetime": {"now", "utcnow", "today"}}
@@ -34,14 +34,15 @@ def clock_reads(source: str, name: str) -> list[str]:
 
 
 def shell_files() -> list[Path]:
-    files = [p for top in ("firmware_py", "hardware") for p in sorted((ROOT / top).rglob("*.py"))]
+    files = [p for top in ("arena", "firmware_py", "hardware")
+             for p in sorted((ROOT / top).rglob("*.py"))]
     return [p for p in files if "core" not in p.relative_to(ROOT).parts and p != HOME]
 
 
 def test_only_the_time_source_reads_the_os_clock() -> None:
     found = [hit for path in shell_files()
              for hit in clock_reads(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))]
-    assert not found, "the shell reads the OS clock outside firmware_py/timesource.py:\n" + \
+    assert not found, "the shell reads the OS clock outside arena/timesource.py:\n" + \
         "\n".join(found)
 
 

@@ -1,4 +1,4 @@
-"""The MQTT contract (firmware_py/wire.py): every message built, then checked, comes back
+"""The MQTT contract (arena/wire.py): every message built, then checked, comes back
 the same; every kind of bad input is refused with a reason naming the topic and the field;
 a newer minor version's extra keys are ignored."""
 
@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from firmware_py import wire
-from firmware_py.wire import Next, Row, Standings, Suspended, Team, WireError
+from arena import wire
+from arena.wire import Next, Row, Standings, Suspended, Team, WireError
 
 T, H = "cup-2026", "hall-1"
 EVENTS = wire.hall_topic(T, H, wire.EVENTS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_py import words
+from arena import words
 
 
 @pytest.mark.parametrize("lang", [lang for lang in words.LANGUAGES if lang != words.DEFAULT])
@@ -16,7 +16,7 @@ def test_every_language_has_every_word(lang: str) -> None:
 
 def test_a_missing_word_falls_back_to_english_and_an_unknown_key_is_an_error(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from firmware_py.words import fi  # noqa: PLC0415
+    from arena.words import fi  # noqa: PLC0415
 
     monkeypatch.setattr(fi, "WORDS", {})
     assert words.word("period", "fi") == words.word("period", "en")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from firmware_py.wire import Row
+from arena.wire import Row
 
 from .. import colour as pal
 from .. import values

@@ -11,9 +11,9 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from firmware_py.core.prompts import Phrase
-from firmware_py.words import DEFAULT as DEFAULT_LANGUAGE
-from firmware_py.words import LANGUAGES, phrase, table, word
+from arena.core.prompts import Phrase
+from arena.words import DEFAULT as DEFAULT_LANGUAGE
+from arena.words import LANGUAGES, phrase, table, word
 
 from .. import colour as pal
 from .. import segments
@@ -54,12 +54,12 @@ class Canvas:
     options: LayoutOptions
 
     def word(self, key: str, **fields: object) -> str:
-        """The display's word ``key`` (``display.*`` in firmware_py/words/) in the hall's
+        """The display's word ``key`` (``display.*`` in arena/words/) in the hall's
         language."""
         return word(key, self.options.language, **fields)
 
     def phrase(self, said: Phrase) -> str:
-        """A keypad phrase (firmware_py/core/prompts.py) in the hall's language."""
+        """A keypad phrase (arena/core/prompts.py) in the hall's language."""
         return phrase(said.to_json(), self.options.language)
 
     def knows(self, key: str) -> bool:

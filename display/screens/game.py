@@ -39,7 +39,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from firmware_py.words import word
+from arena.words import word
 
 from .. import colour as pal
 from .. import segments, values

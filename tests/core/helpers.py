@@ -6,14 +6,14 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from firmware_py import presets
-from firmware_py.core.commands import Command
-from firmware_py.core.events import Event, EventKind
-from firmware_py.core.match import Match, feed
-from firmware_py.core.phase import Stage
-from firmware_py.core.state import state_document
-from firmware_py.core.units import ns_from_seconds
-from firmware_py.core.values import MatchSetup
+from arena import presets
+from arena.core.commands import Command
+from arena.core.events import Event, EventKind
+from arena.core.match import Match, feed
+from arena.core.phase import Stage
+from arena.core.state import state_document
+from arena.core.units import ns_from_seconds
+from arena.core.values import MatchSetup
 
 
 def S(seconds: float | int | str) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from firmware_py.core.commands import (
+from arena.core.commands import (
     Cancel,
     Correct,
     End,
@@ -17,8 +17,8 @@ from firmware_py.core.commands import (
     Stop,
     Undo,
 )
-from firmware_py.core.events import EventKind
-from firmware_py.core.phase import Stage, Team
+from arena.core.events import EventKind
+from arena.core.phase import Stage, Team
 
 from .helpers import Game, S
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_py.core.commands import (
+from arena.core.commands import (
     COMMANDS,
     Goal,
     Penalty,
@@ -13,8 +13,8 @@ from firmware_py.core.commands import (
     Start,
     parse_command,
 )
-from firmware_py.core.errors import CommandError
-from firmware_py.core.phase import Team
+from arena.core.errors import CommandError
+from arena.core.phase import Team
 
 
 def test_parses_every_command_of_the_design() -> None:

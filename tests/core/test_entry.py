@@ -1,11 +1,11 @@
 """Keypad entry: pure, with injected time (the daemon forwards keys as plain names). Every
-path of the grammar (firmware_py/core/entry.py's docstring, README "Wiring the console")."""
+path of the grammar (arena/core/entry.py's docstring, README "Wiring the console")."""
 
 from __future__ import annotations
 
 import pytest
 
-from firmware_py.core.commands import (
+from arena.core.commands import (
     Cancel,
     Correct,
     End,
@@ -20,7 +20,7 @@ from firmware_py.core.commands import (
     Timeout,
     Undo,
 )
-from firmware_py.core.entry import (
+from arena.core.entry import (
     MENU,
     EntryWhat,
     KeypadEntry,
@@ -29,7 +29,7 @@ from firmware_py.core.entry import (
     StartStop,
     records_of,
 )
-from firmware_py.core.phase import Team
+from arena.core.phase import Team
 
 from .helpers import Game, S
 

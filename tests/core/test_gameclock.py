@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from firmware_py.core.gameclock import GameClock
-from firmware_py.core.units import ceil_ms, ms, seconds
+from arena.core.gameclock import GameClock
+from arena.core.units import ceil_ms, ms, seconds
 
 from .helpers import S
 

@@ -1,4 +1,4 @@
-"""The phase table (firmware_py/core/machine.py) against the commands, the phases and what
+"""The phase table (arena/core/machine.py) against the commands, the phases and what
 ``Match.apply`` actually does in each phase."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from collections.abc import Callable
 
 import pytest
 
-from firmware_py import presets
-from firmware_py.core.commands import (
+from arena import presets
+from arena.core.commands import (
     COMMANDS,
     Cancel,
     Command,
@@ -26,10 +26,10 @@ from firmware_py.core.commands import (
     Timeout,
     Undo,
 )
-from firmware_py.core.errors import Refused
-from firmware_py.core.machine import GRID, TABLE, UNSUPPORTED, refusal
-from firmware_py.core.match import Match
-from firmware_py.core.phase import Phase, Stage, Team
+from arena.core.errors import Refused
+from arena.core.machine import GRID, TABLE, UNSUPPORTED, refusal
+from arena.core.match import Match
+from arena.core.phase import Phase, Stage, Team
 
 from .helpers import Game, S
 

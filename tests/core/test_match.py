@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from firmware_py.core.commands import (
+from arena.core.commands import (
     Correct,
     End,
     Forfeit,
@@ -20,11 +20,11 @@ from firmware_py.core.commands import (
     Timeout,
     Undo,
 )
-from firmware_py.core.errors import Refused
-from firmware_py.core.events import EventKind
-from firmware_py.core.match import GOAL_SHOWN
-from firmware_py.core.phase import Phase, Stage, Team
-from firmware_py.core.values import MatchSetup, TeamInfo
+from arena.core.errors import Refused
+from arena.core.events import EventKind
+from arena.core.match import GOAL_SHOWN
+from arena.core.phase import Phase, Stage, Team
+from arena.core.values import MatchSetup, TeamInfo
 
 from .helpers import Game, S
 

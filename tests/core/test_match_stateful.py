@@ -41,8 +41,8 @@ from hypothesis.stateful import (
     rule,
 )
 
-from firmware_py import presets
-from firmware_py.core.commands import (
+from arena import presets
+from arena.core.commands import (
     Command,
     End,
     Forfeit,
@@ -57,15 +57,15 @@ from firmware_py.core.commands import (
     Timeout,
     Undo,
 )
-from firmware_py.core.errors import Refused
-from firmware_py.core.events import Event
-from firmware_py.core.match import Match, feed
-from firmware_py.core.phase import Phase, Stage, Team
-from firmware_py.core.preset import Preset
-from firmware_py.core.state import state_document
-from firmware_py.core.undo import UndoKind
-from firmware_py.core.units import NS_PER_MS, Nanos, ms, seconds
-from firmware_py.core.values import DecidedBy, MatchSetup, MatchState
+from arena.core.errors import Refused
+from arena.core.events import Event
+from arena.core.match import Match, feed
+from arena.core.phase import Phase, Stage, Team
+from arena.core.preset import Preset
+from arena.core.state import state_document
+from arena.core.undo import UndoKind
+from arena.core.units import NS_PER_MS, Nanos, ms, seconds
+from arena.core.values import DecidedBy, MatchSetup, MatchState
 from firmware_py.journal import Journal, Record
 from firmware_py.recorder import Recorder
 
@@ -131,7 +131,7 @@ def _unsupported(kind: str, at: Nanos, team: Team) -> Command:
 
 @cache
 def _preset_toml(name: str) -> str:
-    return resources.files("firmware_py.presets").joinpath(f"{name}.toml").read_text("utf-8")
+    return resources.files("arena.presets").joinpath(f"{name}.toml").read_text("utf-8")
 
 
 @cache

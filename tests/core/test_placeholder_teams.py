@@ -3,11 +3,11 @@ with the reason the timekeeper reads, and nothing happens."""
 
 from __future__ import annotations
 
-from firmware_py import presets
-from firmware_py.core.commands import Start
-from firmware_py.core.match import Match, feed
-from firmware_py.core.phase import Phase
-from firmware_py.core.values import MatchSetup, TeamInfo
+from arena import presets
+from arena.core.commands import Start
+from arena.core.match import Match, feed
+from arena.core.phase import Phase
+from arena.core.values import MatchSetup, TeamInfo
 
 DARK, LIGHT = ("#10233f", "#ffffff"), ("#f2f2f2", "#10233f")
 

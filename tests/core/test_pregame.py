@@ -1,5 +1,5 @@
 """The match day as preset data (issue 16): the pregame before a scheduled start and the
-timekeeper's catch-up suggestion, pure (firmware_py/core/pregame.py, core/catchup.py).
+timekeeper's catch-up suggestion, pure (arena/core/pregame.py, core/catchup.py).
 
 Rules 002 'Match format': the ice is resurfaced before the warm-up and after the first
 period; the warm-up starts at T-15 min and lasts 10 min. Rules 000 'Rules': a team must be
@@ -15,16 +15,16 @@ from dataclasses import replace
 
 import pytest
 
-from firmware_py import presets
-from firmware_py.core.catchup import CatchUp, catch_up, describe, due_end
-from firmware_py.core.commands import Start, Stop
-from firmware_py.core.errors import PresetError
-from firmware_py.core.match import Match, feed
-from firmware_py.core.phase import Phase
-from firmware_py.core.pregame import HORIZON, PregameStep, pregame_plan
-from firmware_py.core.preset import PregameRules, parse_preset
-from firmware_py.core.state import state_document
-from firmware_py.core.units import NS_PER_S
+from arena import presets
+from arena.core.catchup import CatchUp, catch_up, describe, due_end
+from arena.core.commands import Start, Stop
+from arena.core.errors import PresetError
+from arena.core.match import Match, feed
+from arena.core.phase import Phase
+from arena.core.pregame import HORIZON, PregameStep, pregame_plan
+from arena.core.preset import PregameRules, parse_preset
+from arena.core.state import state_document
+from arena.core.units import NS_PER_S
 
 S = NS_PER_S
 MIN = 60 * S

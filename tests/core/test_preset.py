@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py import presets
-from firmware_py.core.errors import PresetError
-from firmware_py.core.phase import Stage
-from firmware_py.core.preset import Criterion as C
-from firmware_py.core.preset import parse_preset
-from firmware_py.core.units import seconds
+from arena import presets
+from arena.core.errors import PresetError
+from arena.core.phase import Stage
+from arena.core.preset import Criterion as C
+from arena.core.preset import parse_preset
+from arena.core.units import seconds
 
 NAMES = [
     "ice-hockey-2x20", "floorball-2x15", "floorball-2x20", "floorball-u9-2x10",

@@ -2,7 +2,7 @@
 
 ``impurities`` walks every import and every call of a built-in in one module's source and
 reports anything that could read a clock, touch a file or a socket, start a thread, or reach
-outside the core. It runs on every module of firmware_py/core, and on offending sources to
+outside the core. It runs on every module of arena/core, and on offending sources to
 show that it does catch each kind.
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-CORE = Path(__file__).resolve().parents[2] / "firmware_py" / "core"
+CORE = Path(__file__).resolve().parents[2] / "arena" / "core"
 
 # Standard-library modules the core may use: pure data and computation.
 ALLOWED = {

@@ -14,15 +14,15 @@ from typing import Any
 
 import pytest
 
-from firmware_py import presets
-from firmware_py.core.commands import Forfeit, Goal, Next, Penalty, Shot, Start, Undo
-from firmware_py.core.errors import PresetError
-from firmware_py.core.match import Match, feed
-from firmware_py.core.phase import Stage, Team
-from firmware_py.core.preset import CITE, cited_fields, parse_preset, resolve
-from firmware_py.core.state import state_document
-from firmware_py.core.tables import Table, parse_toml, to_toml
-from firmware_py.core.values import MatchSetup
+from arena import presets
+from arena.core.commands import Forfeit, Goal, Next, Penalty, Shot, Start, Undo
+from arena.core.errors import PresetError
+from arena.core.match import Match, feed
+from arena.core.phase import Stage, Team
+from arena.core.preset import CITE, cited_fields, parse_preset, resolve
+from arena.core.state import state_document
+from arena.core.tables import Table, parse_toml, to_toml
+from arena.core.values import MatchSetup
 
 from .helpers import Game, S
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from firmware_py.core.commands import End, Goal, Penalty, Shot, Start, Stop
-from firmware_py.core.events import EventKind
-from firmware_py.core.phase import Phase, Stage, Team
+from arena.core.commands import End, Goal, Penalty, Shot, Start, Stop
+from arena.core.events import EventKind
+from arena.core.phase import Phase, Stage, Team
 
 from .helpers import Game, S
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from firmware_py.core.commands import Goal, Penalty, Start, Stop, Undo
-from firmware_py.core.events import EventKind
-from firmware_py.core.phase import Stage, Team
+from arena.core.commands import Goal, Penalty, Start, Stop, Undo
+from arena.core.events import EventKind
+from arena.core.phase import Stage, Team
 
 from .helpers import Game, S
 

@@ -19,12 +19,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_py import presets
-from firmware_py.core.commands import Command, Goal, Penalty, Shot, Start, Undo
-from firmware_py.core.events import EventKind
-from firmware_py.core.match import Match, feed
-from firmware_py.core.phase import Phase, Stage, Team
-from firmware_py.core.values import MatchSetup
+from arena import presets
+from arena.core.commands import Command, Goal, Penalty, Shot, Start, Undo
+from arena.core.events import EventKind
+from arena.core.match import Match, feed
+from arena.core.phase import Phase, Stage, Team
+from arena.core.values import MatchSetup
 
 from .helpers import Game, S
 

@@ -12,9 +12,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_py.core.commands import Goal, Penalty, Start, Stop, Undo
-from firmware_py.core.events import EventKind
-from firmware_py.core.phase import Team
+from arena.core.commands import Goal, Penalty, Start, Stop, Undo
+from arena.core.events import EventKind
+from arena.core.phase import Team
 
 from .helpers import Game, S
 

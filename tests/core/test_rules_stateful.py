@@ -18,8 +18,8 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from firmware_py import presets
-from firmware_py.core.commands import (
+from arena import presets
+from arena.core.commands import (
     Cancel,
     Command,
     Correct,
@@ -32,12 +32,12 @@ from firmware_py.core.commands import (
     Stop,
     Undo,
 )
-from firmware_py.core.events import EventKind
-from firmware_py.core.match import Match, feed
-from firmware_py.core.phase import Phase, Stage, Team
-from firmware_py.core.state import state_document
-from firmware_py.core.units import seconds
-from firmware_py.core.values import MatchSetup
+from arena.core.events import EventKind
+from arena.core.match import Match, feed
+from arena.core.phase import Phase, Stage, Team
+from arena.core.state import state_document
+from arena.core.units import seconds
+from arena.core.values import MatchSetup
 
 PRESETS = ["ice-hockey-2x20", "floorball-2x20", "youth-hockey-3x18", "floorball-2x15"]
 teams = st.sampled_from(list(Team))

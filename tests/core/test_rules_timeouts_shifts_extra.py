@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from firmware_py.core.commands import Goal, Start, Stop, Timeout, Undo
-from firmware_py.core.events import Event, EventKind
-from firmware_py.core.phase import Stage, Team
+from arena.core.commands import Goal, Start, Stop, Timeout, Undo
+from arena.core.events import Event, EventKind
+from arena.core.phase import Stage, Team
 
 from .helpers import Game, S
 

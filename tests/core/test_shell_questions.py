@@ -4,9 +4,9 @@
 
 from __future__ import annotations
 
-from firmware_py.core.commands import Forfeit, Horn, Start, Stop, Timeout
-from firmware_py.core.phase import Phase, Stage, Team
-from firmware_py.core.values import HornOutlook
+from arena.core.commands import Forfeit, Horn, Start, Stop, Timeout
+from arena.core.phase import Phase, Stage, Team
+from arena.core.values import HornOutlook
 
 from .helpers import Game, S
 

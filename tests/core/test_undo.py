@@ -3,10 +3,10 @@ without it. (What undo does to a whole match is in test_match.py and the statefu
 
 from __future__ import annotations
 
-from firmware_py.core.commands import End, Shot, Start, Stop, Timeout
-from firmware_py.core.gameclock import GameClock
-from firmware_py.core.phase import Phase, Stage, Team
-from firmware_py.core.undo import (
+from arena.core.commands import End, Shot, Start, Stop, Timeout
+from arena.core.gameclock import GameClock
+from arena.core.phase import Phase, Stage, Team
+from arena.core.undo import (
     UndoEntry,
     UndoKind,
     pushed,
@@ -15,7 +15,7 @@ from firmware_py.core.undo import (
     without_shot,
     without_timeout,
 )
-from firmware_py.core.values import MatchState
+from arena.core.values import MatchState
 
 from .helpers import Game, S
 

@@ -17,11 +17,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from firmware_py import presets
-from firmware_py.core.events import Event
-from firmware_py.core.match import Match, feed
-from firmware_py.core.state import state_document
-from firmware_py.core.values import MatchSetup
+from arena import presets
+from arena.core.events import Event
+from arena.core.match import Match, feed
+from arena.core.state import state_document
+from arena.core.values import MatchSetup
 from firmware_py.journal import Record, scan
 from firmware_py.script import ScriptLine
 from tests.mqtt.conftest import wait_for

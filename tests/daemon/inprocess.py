@@ -30,9 +30,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.core.match import Match
+from arena.core.units import NS_PER_S
+from arena.timesource import TimeSource, WallClock
 from firmware_py.config import Config, parse
-from firmware_py.core.match import Match
-from firmware_py.core.units import NS_PER_S
 from firmware_py.daemon import Daemon
 from firmware_py.linkconfig import LinkConfig
 from firmware_py.outbox import Outbox
@@ -51,7 +52,6 @@ from firmware_py.parts import (
 from firmware_py.runconfig import RunOptions
 from firmware_py.sdnotify import Notifier
 from firmware_py.timeline import Timeline
-from firmware_py.timesource import TimeSource, WallClock
 from hardware.console import HornAudio
 from hardware.horn import HornDriver, HornOutput, HornRelay
 

@@ -18,13 +18,13 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
+from arena import presets
+from arena.core.commands import Start
+from arena.core.match import Match, feed
+from arena.core.units import NS_PER_S
 from display._pygame import pygame
 from display.audiohorn import AudioHorn
-from firmware_py import presets
 from firmware_py.config import parse
-from firmware_py.core.commands import Start
-from firmware_py.core.match import Match, feed
-from firmware_py.core.units import NS_PER_S
 from firmware_py.hornthread import HornThread
 from firmware_py.parts import HallParts
 from firmware_py.timeline import Timeline

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py.core.units import NS_PER_S
+from arena.core.units import NS_PER_S
 from firmware_py.daemon import Daemon
 from firmware_py.matchfiles import MatchFiles
 from tests.daemon.conftest import write_script

@@ -19,12 +19,12 @@ from typing import Any
 
 import pytest
 
-from firmware_py import presets
-from firmware_py.core.match import Match, feed
-from firmware_py.core.phase import Stage, Team
-from firmware_py.core.state import state_document
-from firmware_py.core.units import NS_PER_S
-from firmware_py.core.values import MatchSetup
+from arena import presets
+from arena.core.match import Match, feed
+from arena.core.phase import Stage, Team
+from arena.core.state import state_document
+from arena.core.units import NS_PER_S
+from arena.core.values import MatchSetup
 from firmware_py.script import ScriptLine, parse_script
 from tests.daemon.conftest import ROOT, reference_state, script_origin, write_script
 from tests.daemon.inprocess import START_NS, FakeTime, Frame, InProcessHall, TestParts

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from firmware_py.core.units import NS_PER_S
+from arena.core.units import NS_PER_S
 from hardware.keypad import EvdevKeys
 from tests.daemon.inprocess import InProcessHall, TestParts
 from tests.hardware.fake_evdev import FakeBus, FakeDevice

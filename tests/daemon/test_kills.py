@@ -40,9 +40,9 @@ from typing import Any
 
 import pytest
 
-from firmware_py.core.phase import Stage
-from firmware_py.core.units import NS_PER_S
-from firmware_py.core.values import MatchSetup
+from arena.core.phase import Stage
+from arena.core.units import NS_PER_S
+from arena.core.values import MatchSetup
 from firmware_py.frameplan import MIN_FRAME_GAP_NS
 from firmware_py.script import ScriptLine, parse_script
 from tests.daemon.conftest import (

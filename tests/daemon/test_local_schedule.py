@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
+from arena.core.entry import KeypadEntry, PickMatch, ScheduledChoice
+from arena.core.phase import Phase
+from arena.core.units import NS_PER_S
+from arena.tournament.files import load_tournament
 from firmware_py.config import ConfigError, ScheduleConfig
-from firmware_py.core.entry import KeypadEntry, PickMatch, ScheduledChoice
-from firmware_py.core.phase import Phase
-from firmware_py.core.units import NS_PER_S
 from firmware_py.daemon import Daemon
 from firmware_py.matchfiles import MatchFiles
 from firmware_py.schedule import ScheduleError, load, next_document, remaining
-from office.files import load_tournament
 from tests.daemon.conftest import write_script
 from tests.daemon.inprocess import InProcessHall
 

@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
+from arena.core.units import NS_PER_S
 from display.values import clock_text
-from firmware_py.core.units import NS_PER_S
 from firmware_py.daemon import NAP_NS
 from firmware_py.parts import Display, Keyboard
 from tests.daemon.inprocess import FakeTime, InProcessHall, RecordingDisplay, TestParts

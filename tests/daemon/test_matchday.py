@@ -16,8 +16,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from firmware_py.core.phase import Phase
-from firmware_py.core.units import NS_PER_S
+from arena.core.phase import Phase
+from arena.core.units import NS_PER_S
 from firmware_py.daemon import Daemon
 from firmware_py.matchday import MatchDay, Scheduled, wall_seconds
 from firmware_py.operatorweb import body_html

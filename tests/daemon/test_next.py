@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from firmware_py import wire
-from firmware_py.core.units import NS_PER_S
+from arena import wire
+from arena.core.units import NS_PER_S
 from firmware_py.linkconfig import LinkConfig
 from firmware_py.parts import HallParts, OfficeLink, OnNext, OnStandings
 from tests.daemon.conftest import write_script

@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from firmware_py import wire
-from firmware_py.core.units import NS_PER_S
+from arena import wire
+from arena.core.units import NS_PER_S
 from firmware_py.daemon import Daemon
 from firmware_py.feedback import SHOWN_NS, Feedback, Notice
 from firmware_py.operatorweb import encode
@@ -272,7 +272,7 @@ def test_the_json_is_what_the_loop_built() -> None:
 
 
 def test_the_view_lists_the_offices_suspended_players_and_the_link(tmp_path: Path) -> None:
-    """The office's ``next`` names who may not play (firmware_py/wire.py ``Suspended``);
+    """The office's ``next`` names who may not play (arena/wire.py ``Suspended``);
     the timekeeper sees them for the match on the board, with the office link's state."""
     config = FLOORBALL + SERVED + ('[mqtt]\nbroker = "mqtt://127.0.0.1:1"\n'
                                    'tournament = "T1"\nhall = "H1"\n')

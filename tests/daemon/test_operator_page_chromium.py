@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py.core.units import NS_PER_S
+from arena.core.units import NS_PER_S
 from tests.daemon.inprocess import InProcessHall
 from tests.daemon.test_operator import FLOORBALL, SERVED, press
 from tests.office.cdp import Chromium, find_chromium

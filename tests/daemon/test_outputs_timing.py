@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.core.commands import Command
+from arena.core.units import NS_PER_S
 from firmware_py.config import SerialConfig
-from firmware_py.core.commands import Command
-from firmware_py.core.units import NS_PER_S
 from firmware_py.daemon import Daemon
 from firmware_py.frameplan import MIN_FRAME_GAP_NS
 from firmware_py.linkconfig import LinkConfig

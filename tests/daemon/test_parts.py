@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from arena import presets
+from arena.core.commands import Goal, Start
+from arena.core.phase import Team
+from arena.core.units import NS_PER_S
+from arena.core.values import MatchSetup
 from display.keyboard import _BUTTONS, ButtonEdge, Keyboard, KeypadKey
-from firmware_py import presets
 from firmware_py.cli import KEY_MAP_HELP
-from firmware_py.core.commands import Goal, Start
-from firmware_py.core.phase import Team
-from firmware_py.core.units import NS_PER_S
-from firmware_py.core.values import MatchSetup
 from firmware_py.matchfiles import MatchFiles
 from firmware_py.outputs import status_text, steady_part
 from firmware_py.runconfig import resolve_display_mode
@@ -211,8 +211,8 @@ def test_display_mode_auto() -> None:
 
 
 def test_status_text_and_steady_part() -> None:
-    from firmware_py.core.match import Match  # noqa: PLC0415
-    from firmware_py.core.state import state_document  # noqa: PLC0415
+    from arena.core.match import Match  # noqa: PLC0415
+    from arena.core.state import state_document  # noqa: PLC0415
 
     match = Match(presets.load(PRESET), MatchSetup())
     match.apply(Start(0))

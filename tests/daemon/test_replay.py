@@ -10,8 +10,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from firmware_py.core.phase import Phase, Team
-from firmware_py.core.units import NS_PER_S
+from arena.core.phase import Phase, Team
+from arena.core.units import NS_PER_S
 from firmware_py.daemon import Daemon
 from firmware_py.journal import scan
 from tests.daemon.conftest import write_script

@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
+from arena.core.units import NS_PER_S
 from firmware_py import journal as journal_module
-from firmware_py.core.units import NS_PER_S
 from firmware_py.journal import scan
 from firmware_py.statelock import LOCK_NAME, StateLocked
 from tests.daemon.conftest import Hall, reference_state, script_origin

@@ -18,12 +18,12 @@ from collections.abc import Callable, Iterator
 import pytest
 from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
+from arena import presets
+from arena.core.commands import Start
+from arena.core.match import Match, feed
 from display._pygame import pygame
 from display.audiohorn import RATE, SOUND, AudioHorn
 from display.sounds import make_horn
-from firmware_py import presets
-from firmware_py.core.commands import Start
-from firmware_py.core.match import Match, feed
 from hardware.horn import HornDriver, HornRelay
 
 PIN = 17

@@ -8,11 +8,11 @@ import re
 
 import pytest
 
+from arena.core.entry import KeypadEntry, Record
+from arena.core.phase import Team
 from display.document import DocumentError, read_state
 from display.layout import layout
 from display.screens.common import entry_lines
-from firmware_py.core.entry import KeypadEntry, Record
-from firmware_py.core.phase import Team
 
 from . import states
 

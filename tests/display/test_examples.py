@@ -9,14 +9,14 @@ from typing import Any
 
 import pytest
 
+from arena import presets
+from arena.core.match import Match
+from arena.core.phase import Stage
+from arena.core.values import MatchSetup
 from display import fonts
 from display.layout import FrameInputs, layout
 from display.options import options_for_name
 from display.render import Renderer
-from firmware_py import presets
-from firmware_py.core.match import Match
-from firmware_py.core.phase import Stage
-from firmware_py.core.values import MatchSetup
 from firmware_py.replay import replay
 from firmware_py.script import parse_script, parse_time
 from tests.display.checks import problems

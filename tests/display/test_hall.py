@@ -19,12 +19,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from arena import words
 from display import fonts
 from display.hall import PROJECTOR, TV55, HallGeometry, parse_hall
 from display.items import Frame, Text
 from display.layout import LayoutOptions, layout
 from display.screens.game import KEY_ROLES, kind_label
-from firmware_py import words
 from tests.display import states
 from tests.display.checks import problems
 
@@ -291,10 +291,10 @@ def test_pregame_shows_the_periods_the_start_and_who_is_suspended(
 
 
 def test_the_daemon_passes_the_offices_suspensions_before_the_face_off() -> None:
-    from firmware_py import presets  # noqa: PLC0415
+    from arena import presets  # noqa: PLC0415
+    from arena.core.match import Match  # noqa: PLC0415
+    from arena.core.values import MatchSetup  # noqa: PLC0415
     from firmware_py.between import between_games  # noqa: PLC0415
-    from firmware_py.core.match import Match  # noqa: PLC0415
-    from firmware_py.core.values import MatchSetup  # noqa: PLC0415
 
     match = Match(presets.load("ice-hockey-2x20"), MatchSetup(match_id="A5"))
     loaded = {"scheduled": "2025-05-17T14:30", "suspended": [{"team": "away", "player": 23}]}

@@ -9,10 +9,10 @@ import re
 
 import pytest
 
+from arena import words
 from display import fonts
 from display.items import Frame
 from display.layout import LayoutOptions, layout
-from firmware_py import words
 from tests.display import states
 from tests.display.checks import problems
 from tests.display.test_legibility import NAME_PAIRS, STATUS, VARIATIONS

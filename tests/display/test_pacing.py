@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from arena.core.commands import Start, Stop
+from arena.core.state import state_document
 from display.pacing import IDLE_NS, MAX_LEAD_NS, MIN_LEAD_NS, FramePacer
 from display.values import clock_text
-from firmware_py.core.commands import Start, Stop
-from firmware_py.core.state import state_document
 from tests.core.helpers import Game, S
 
 MS = 1_000_000

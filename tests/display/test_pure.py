@@ -21,10 +21,10 @@ ALLOWED = set(sys.stdlib_module_names) - FORBIDDEN
 # The project's own modules a pure display module may read: the MQTT contract (the rows of
 # the office's tables) and what it imports, the words, and the keypad's phrases (the state
 # document's entry.say, worded on the operator line), themselves pure (checked below).
-PROJECT = {"firmware_py.wire": ROOT / "firmware_py" / "wire.py",
-           "firmware_py.safejson": ROOT / "firmware_py" / "safejson.py",
-           "firmware_py.words": ROOT / "firmware_py" / "words" / "__init__.py",
-           "firmware_py.core.prompts": ROOT / "firmware_py" / "core" / "prompts.py"}
+PROJECT = {"arena.wire": ROOT / "arena" / "wire.py",
+           "arena.safejson": ROOT / "arena" / "safejson.py",
+           "arena.words": ROOT / "arena" / "words" / "__init__.py",
+           "arena.core.prompts": ROOT / "arena" / "core" / "prompts.py"}
 
 
 def imports(path: Path, *, whole: bool = False) -> set[str]:
@@ -53,7 +53,7 @@ def test_pure_modules_import_only_the_standard_library(module: str) -> None:
 @pytest.mark.parametrize("name", sorted(PROJECT))
 def test_the_project_modules_the_display_reads_are_pure_too(name: str) -> None:
     # the pure core (tests/core/test_purity.py keeps it so) and each other only
-    rest = {n for n in outside_imports(PROJECT[name]) if not n.startswith("firmware_py.core.")}
+    rest = {n for n in outside_imports(PROJECT[name]) if not n.startswith("arena.core.")}
     assert rest == set(), name
 
 

@@ -205,10 +205,11 @@ def test_the_address_shown_is_what_a_spectator_types() -> None:
 
 def test_the_daemon_passes_the_configured_address_to_the_screen(tmp_path: Path) -> None:
     """[display] public_url reaches the between-games data, which the screen draws."""
-    from firmware_py import config, presets  # noqa: PLC0415
+    from arena import presets  # noqa: PLC0415
+    from arena.core.match import Match  # noqa: PLC0415
+    from arena.core.values import MatchSetup  # noqa: PLC0415
+    from firmware_py import config  # noqa: PLC0415
     from firmware_py.between import between_games  # noqa: PLC0415
-    from firmware_py.core.match import Match  # noqa: PLC0415
-    from firmware_py.core.values import MatchSetup  # noqa: PLC0415
 
     path = tmp_path / "hall.toml"
     path.write_text('[display]\npublic_url = "http://results.local/"\n', encoding="utf-8")
@@ -229,7 +230,7 @@ def test_the_daemon_passes_the_configured_address_to_the_screen(tmp_path: Path) 
 def test_the_configs_limit_is_what_the_code_holds() -> None:
     """The limit every entry point checks (wire.check_public_url: the hall's config, the
     office's --public-url, the ``next`` a hall reads) is what the display's code holds."""
-    from firmware_py import wire  # noqa: PLC0415
+    from arena import wire  # noqa: PLC0415
 
     assert qr.capacity(qr.MAX_VERSION, "M") == wire.PUBLIC_URL_BYTES
     assert len(states.LONG_URL) == wire.PUBLIC_URL_CHARS

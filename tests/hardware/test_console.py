@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from firmware_py import presets
-from firmware_py.core.commands import (
+from arena import presets
+from arena.core.commands import (
     Command,
     Goal,
     Horn,
@@ -21,11 +21,11 @@ from firmware_py.core.commands import (
     Timeout,
     Undo,
 )
-from firmware_py.core.events import Event
-from firmware_py.core.match import Match, feed
-from firmware_py.core.phase import Stage, Team
-from firmware_py.core.state import state_document
-from firmware_py.core.values import MatchSetup
+from arena.core.events import Event
+from arena.core.match import Match, feed
+from arena.core.phase import Stage, Team
+from arena.core.state import state_document
+from arena.core.values import MatchSetup
 from hardware.console import Console, ConsoleConfigError, load_config
 
 from .conftest import FakeTicks

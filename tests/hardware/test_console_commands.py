@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from firmware_py.core.commands import (
+from arena.core.commands import (
     Correct,
     End,
     Forfeit,
@@ -21,9 +21,9 @@ from firmware_py.core.commands import (
     Stop,
     Timeout,
 )
-from firmware_py.core.entry import MENU
-from firmware_py.core.events import EventKind
-from firmware_py.core.phase import Team
+from arena.core.entry import MENU
+from arena.core.events import EventKind
+from arena.core.phase import Team
 from hardware.console import ACTIONS, HOLD_ACTIONS, ConsoleConfigError, load_config
 
 from .conftest import FakeTicks

@@ -286,7 +286,7 @@ def test_the_key_codes_are_the_kernels() -> None:
 @pytest.mark.skipif(not os.access("/dev/uinput", os.W_OK), reason="no writable /dev/uinput")
 def test_a_real_virtual_keypad_is_stamped_on_the_monotonic_clock() -> None:  # pragma: no cover
     evdev = pytest.importorskip("evdev")
-    from firmware_py.timesource import SYSTEM, realtime_ns  # noqa: PLC0415
+    from arena.timesource import SYSTEM, realtime_ns  # noqa: PLC0415
 
     codes = [KEY_CODES["KEY_KPPLUS"]]
     with evdev.UInput({1: codes}, name="scoreboard test keypad") as ui:

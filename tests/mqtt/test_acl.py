@@ -14,7 +14,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
-from firmware_py import wire
+from arena import wire
 from tests.mqtt.conftest import (
     SHIPPED_USERS,
     Collector,

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py import wire
+from arena import wire
 from tests.mqtt.conftest import (
     Broker,
     Collector,

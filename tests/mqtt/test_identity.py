@@ -17,8 +17,8 @@ import paho.mqtt.client as paho
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from firmware_py import wire
-from firmware_py.mqtt import Message, OfficePeer
+from arena import wire
+from arena.broker import Message, OfficePeer
 from tests.mqtt.conftest import SHIPPED_USERS, ShippedBroker, wait_for
 
 T = "T1"

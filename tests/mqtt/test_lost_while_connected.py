@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from firmware_py import wire
+from arena import wire
 from firmware_py.journal import Journal
 from firmware_py.mqtt import HallLink
 from firmware_py.outbox import JournalTail, Outbox, stored_path

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py import presets
-from firmware_py.core.commands import Forfeit, Goal, Start
-from firmware_py.core.match import Match, feed
-from firmware_py.core.phase import Stage, Team
+from arena import presets
+from arena.core.commands import Forfeit, Goal, Start
+from arena.core.match import Match, feed
+from arena.core.phase import Stage, Team
 from firmware_py.linkconfig import LinkConfigError, load_link_config, parse_link_config
 from firmware_py.mqtt import parse_next
 from firmware_py.nextmatch import NextMatch, setup_from_next

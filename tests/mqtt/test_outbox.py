@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py import wire
+from arena import wire
+from arena.wire import WireError, event_document
 from firmware_py.journal import Journal
 from firmware_py.mqtt import parse_next
 from firmware_py.outbox import JournalTail, Outbox, SeqLog
 from firmware_py.replaypublisher import remaining_lines
 from firmware_py.script import parse_script
-from firmware_py.wire import WireError, event_document
 
 
 def events(*seqs: int) -> list[dict[str, object]]:

@@ -25,8 +25,8 @@ import paho.mqtt.client as paho
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from firmware_py import wire
-from firmware_py.core.units import NS_PER_S
+from arena import wire
+from arena.core.units import NS_PER_S
 from firmware_py.daemon import Daemon
 from firmware_py.linkconfig import LinkConfig
 from firmware_py.mqtt import HallLink

@@ -23,8 +23,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from firmware_py.core.phase import Phase
-from firmware_py.core.units import NS_PER_S
+from arena.core.phase import Phase
+from arena.core.units import NS_PER_S
 from firmware_py.daemon import Daemon
 from firmware_py.journal import scan
 from firmware_py.linkconfig import LinkConfig

@@ -17,11 +17,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from arena.core.units import NS_PER_S
 from display._pygame import pygame
 from display.items import Text
 from display.layout import FrameInputs, layout
 from display.render import render
-from firmware_py.core.units import NS_PER_S
 from firmware_py.daemon import Daemon
 from firmware_py.linkconfig import LinkConfig
 from firmware_py.mqtt import HallLink

@@ -17,8 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from firmware_py import wire
-from firmware_py.core.units import NS_PER_S
+from arena import wire
+from arena.core.units import NS_PER_S
 from firmware_py.daemon import Daemon
 from firmware_py.linkconfig import LinkConfig
 from firmware_py.parts import HallParts, OfficeLink, OnNext, OnStandings

@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from firmware_py import wire
+from arena import wire
 from firmware_py.loopback import free_port
 from firmware_py.mqtt import HallLink
 from tests.mqtt.cable import Cable

@@ -11,12 +11,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_py import presets, wire
-from firmware_py.core.commands import Command, End, Goal, Penalty, Shot, Start
-from firmware_py.core.match import Match, feed
-from firmware_py.core.phase import Phase, Stage, Team
-from firmware_py.core.values import MatchSetup, TeamInfo
-from firmware_py.wire import event_document
+from arena import presets, wire
+from arena.core.commands import Command, End, Goal, Penalty, Shot, Start
+from arena.core.match import Match, feed
+from arena.core.phase import Phase, Stage, Team
+from arena.core.values import MatchSetup, TeamInfo
+from arena.wire import event_document
 from office.intake import HallEvent
 
 S = 1_000_000_000  # ns a second

@@ -8,8 +8,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from firmware_py import presets
-from firmware_py.core.commands import (
+from arena import presets
+from arena.core.commands import (
     Cancel,
     Command,
     Correct,
@@ -21,10 +21,10 @@ from firmware_py.core.commands import (
     Stop,
     Timeout,
 )
-from firmware_py.core.match import Match, feed
-from firmware_py.core.phase import Phase, Stage, Team
-from firmware_py.core.values import MatchSetup, TeamInfo
-from firmware_py.wire import event_document
+from arena.core.match import Match, feed
+from arena.core.phase import Phase, Stage, Team
+from arena.core.values import MatchSetup, TeamInfo
+from arena.wire import event_document
 from office.store import Store
 
 from .games import S, hall_event

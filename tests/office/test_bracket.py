@@ -10,9 +10,8 @@ from datetime import datetime, timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
-from firmware_py.core.preset import StandingsRules
-from office.bracket import Pairing, changes, fill
-from office.model import (
+from arena.core.preset import StandingsRules
+from arena.tournament.model import (
     GameResult,
     Group,
     GroupTable,
@@ -26,6 +25,7 @@ from office.model import (
     TeamEntry,
     Tournament,
 )
+from office.bracket import Pairing, changes, fill
 
 A = ("Lions", "Bears", "Wolves")
 B = ("Eagles", "Sharks", "Hawks")

@@ -16,10 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from arena.tournament.files import load_tournament
+from arena.tournament.model import Tournament
 from office import faults
-from office.files import load_tournament
 from office.ledger import Gapless, MatchDigest, Received
-from office.model import Tournament
 from office.service import OfficeService
 from office.store import Store
 

@@ -14,11 +14,9 @@ from datetime import datetime, timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
-from firmware_py import presets
-from firmware_py.core.preset import StandingsRules, SuspensionRule
-from office.bracket import Pairing
-from office.discipline import Suspension, suspended_in, suspensions
-from office.model import (
+from arena import presets
+from arena.core.preset import StandingsRules, SuspensionRule
+from arena.tournament.model import (
     DecidedBy,
     GameResult,
     Group,
@@ -32,6 +30,8 @@ from office.model import (
     TeamEntry,
     Tournament,
 )
+from office.bracket import Pairing
+from office.discipline import Suspension, suspended_in, suspensions
 
 TEAMS = ("Lions", "Bears", "Wolves", "Foxes")
 T0 = datetime(2026, 12, 5, 9, 0)

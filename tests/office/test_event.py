@@ -15,22 +15,22 @@ from typing import Any
 
 import pytest
 
-from firmware_py import presets, wire
+from arena import presets, wire
+from arena.core.commands import End, Start
+from arena.core.match import Match, feed
+from arena.core.phase import Phase, Stage
+from arena.core.values import MatchSetup, TeamInfo
+from arena.tournament.event import Event
+from arena.tournament.files import load_event, load_tournament
+from arena.tournament.model import ScheduledMatch
+from arena.tournament.reader import TournamentError
 from firmware_py.between import between_games
-from firmware_py.core.commands import End, Start
-from firmware_py.core.match import Match, feed
-from firmware_py.core.phase import Phase, Stage
-from firmware_py.core.values import MatchSetup, TeamInfo
 from office import web
 from office.board import SnapshotBoard
 from office.cli import main
-from office.event import Event
-from office.files import load_event, load_tournament
 from office.ledger import Ledger
-from office.model import ScheduledMatch
 from office.service import OfficeService
 from office.store import Store
-from office.tournament import TournamentError
 
 from .games import Play, play
 from .test_service import FakeMessage, FakePeer, Wall, retained

@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
-from firmware_py import wire
+from arena import wire
+from arena.tournament.model import Tournament
 from office import ledger
 from office.board import SnapshotBoard
 from office.cli import main
 from office.intake import HallEvent
-from office.model import Tournament
 from office.service import OfficeService
 from office.store import DISCARDED, QUARANTINED, RELEASED, Store, StoreError, check_file
 

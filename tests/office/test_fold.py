@@ -25,9 +25,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firmware_py.core.phase import Stage as CoreStage
+from arena.core.phase import Stage as CoreStage
+from arena.tournament.files import load_tournament
+from arena.tournament.model import DecidedBy, Draw, Tournament
 from office import rulings
-from office.files import load_tournament
 from office.fold import LedgerFold
 from office.ledger import (
     Correction,
@@ -38,7 +39,6 @@ from office.ledger import (
     ReviewAction,
     build_from,
 )
-from office.model import DecidedBy, Draw, Tournament
 from office.snapshot import snapshot
 
 from .games import Play, hall_event, play

@@ -16,18 +16,18 @@ from typing import Any
 
 import pytest
 
-from firmware_py import presets, wire
+from arena import presets, wire
+from arena.core.commands import End, Start
+from arena.core.match import Match, feed
+from arena.core.phase import Phase
+from arena.core.phase import Stage as CoreStage
+from arena.tournament.files import load_tournament
+from arena.tournament.model import Draw, ResultState, Tournament
 from firmware_py.between import between_games
-from firmware_py.core.commands import End, Start
-from firmware_py.core.match import Match, feed
-from firmware_py.core.phase import Phase
-from firmware_py.core.phase import Stage as CoreStage
 from firmware_py.mqtt import parse_next
 from firmware_py.nextmatch import NextMatch, setup_from_next
 from office.cli import main
-from office.files import load_tournament
 from office.ledger import Ledger, Received, Review, ReviewAction, build
-from office.model import Draw, ResultState, Tournament
 from office.snapshot import snapshot
 
 from .games import Play, hall_event, play

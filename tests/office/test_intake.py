@@ -12,15 +12,24 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_py import presets
-from firmware_py.core.commands import Command, Shot, Start
-from firmware_py.core.events import Event, EventKind
-from firmware_py.core.match import Match, feed
-from firmware_py.core.phase import Stage as CoreStage
-from firmware_py.core.phase import Team
-from firmware_py.core.preset import StandingsRules
-from firmware_py.core.values import MatchSetup
-from firmware_py.wire import event_document
+from arena import presets
+from arena.core.commands import Command, Shot, Start
+from arena.core.events import Event, EventKind
+from arena.core.match import Match, feed
+from arena.core.phase import Stage as CoreStage
+from arena.core.phase import Team
+from arena.core.preset import StandingsRules
+from arena.core.values import MatchSetup
+from arena.tournament.model import (
+    Group,
+    ScheduledMatch,
+    Slot,
+    SlotKind,
+    Stage,
+    TeamEntry,
+    Tournament,
+)
+from arena.wire import event_document
 from office.intake import (
     MAX_PAYLOAD,
     HallEvent,
@@ -30,7 +39,6 @@ from office.intake import (
     check_status,
     classify,
 )
-from office.model import Group, ScheduledMatch, Slot, SlotKind, Stage, TeamEntry, Tournament
 
 T = "cup"
 EVENTS = f"arena/v1/{T}/hall-1/events"
@@ -82,7 +90,7 @@ def ended_data(**result_changes: Any) -> dict[str, Any]:
 
 
 def full_record() -> dict[str, Any]:
-    """A match record as ``firmware_py.core.match.match_record`` writes it."""
+    """A match record as ``arena.core.match.match_record`` writes it."""
     return {"match": "A1", "preset": "youth", "stage": "group",
             "teams": {"home": "Lions", "away": "Bears"},
             "result": {"home": 3, "away": 1, "decided_by": "regulation"},

@@ -18,12 +18,12 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firmware_py import presets, wire
-from firmware_py.core.match import Match
-from firmware_py.core.state import state_document
-from firmware_py.core.values import MatchSetup
+from arena import presets, wire
+from arena.core.match import Match
+from arena.core.state import state_document
+from arena.core.values import MatchSetup
+from arena.tournament.model import Tournament
 from office import faults
-from office.model import Tournament
 
 from .test_service import FakeMessage, cup, messages_of, service
 

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from firmware_py.core.phase import Stage as CoreStage
+from arena.core.phase import Stage as CoreStage
+from arena.tournament.files import load_tournament
+from arena.tournament.model import ResultState, Stage, Tournament
 from firmware_py.mqtt import parse_next
 from office import bracket
-from office.files import load_tournament
 from office.ledger import Correction, Ledger, Received, Review, ReviewAction, build
-from office.model import ResultState, Stage, Tournament
 
 from .games import Play, hall_event, play
 
@@ -210,12 +210,12 @@ def test_a_bracket_match_played_under_placeholder_names_needs_review_until_swapp
 def test_a_cancelled_golden_goal_reopens_the_match_at_the_office() -> None:
     # Rules 002 'Overtime': a golden goal ends the match; the timekeeper cancels it (the
     # referee disallowed it) and overtime goes on, so the office shows the match live again.
-    from firmware_py import presets  # noqa: PLC0415
-    from firmware_py.core.commands import Cancel, End, Goal, Start  # noqa: PLC0415
-    from firmware_py.core.match import Match, feed  # noqa: PLC0415
-    from firmware_py.core.phase import Team  # noqa: PLC0415
-    from firmware_py.core.values import MatchSetup, TeamInfo  # noqa: PLC0415
-    from firmware_py.wire import event_document  # noqa: PLC0415
+    from arena import presets  # noqa: PLC0415
+    from arena.core.commands import Cancel, End, Goal, Start  # noqa: PLC0415
+    from arena.core.match import Match, feed  # noqa: PLC0415
+    from arena.core.phase import Team  # noqa: PLC0415
+    from arena.core.values import MatchSetup, TeamInfo  # noqa: PLC0415
+    from arena.wire import event_document  # noqa: PLC0415
 
     t = load_tournament(ROOT / "examples/tournaments/002-youth-hockey.toml")
     m = t.match("A1")

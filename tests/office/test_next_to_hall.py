@@ -10,19 +10,19 @@ import json
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from arena import presets
+from arena.core.commands import Goal, Start
+from arena.core.match import Match, feed
+from arena.core.phase import Team
+from arena.core.state import state_document
+from arena.tournament.files import load_tournament
+from arena.tournament.model import DecidedBy
 from display.layout import layout
-from firmware_py import presets
 from firmware_py.between import between_games
-from firmware_py.core.commands import Goal, Start
-from firmware_py.core.match import Match, feed
-from firmware_py.core.phase import Team
-from firmware_py.core.state import state_document
 from firmware_py.mqtt import parse_next
 from firmware_py.nextmatch import setup_from_next
 from office import rulings
-from office.files import load_tournament
 from office.ledger import Correction, build
-from office.model import DecidedBy
 
 from .games import Play
 from .test_ledger import events_of

@@ -20,12 +20,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firmware_py import wire
-from firmware_py.core.phase import Stage as CoreStage
+from arena import wire
+from arena.core.phase import Stage as CoreStage
+from arena.tournament.event import Event
+from arena.tournament.files import load_event, load_tournament
 from office import alerts, merge, rulings
 from office.board import SnapshotBoard
-from office.event import Event
-from office.files import load_event, load_tournament
 from office.ledger import Review, ReviewAction
 from office.service import OfficeService, ledger_from_store
 from office.snapshot import event_snapshot

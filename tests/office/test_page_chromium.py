@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
+from arena.tournament.event import Event
+from arena.tournament.files import load_event
 from office.board import SnapshotBoard
-from office.event import Event
-from office.files import load_event
 from office.service import OfficeService
 from office.store import Store
 from office.web import OfficeWeb

@@ -20,10 +20,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from arena.tournament.model import DecidedBy, Draw, Tournament
 from office import rulings
 from office.fold import LedgerFold
 from office.ledger import Correction, MatchDigest, Received, Review, ReviewAction
-from office.model import DecidedBy, Draw, Tournament
 from office.pageextras import CategoryExtras
 from office.scorers import ScorerTally, top_scorers
 from office.snapshot import snapshot

@@ -8,9 +8,9 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+from arena.tournament.event import Event
 from office import rulings
 from office.board import SnapshotBoard
-from office.event import Event
 from office.service import OfficeService
 from office.store import Store
 from office.web import OfficeWeb
@@ -23,7 +23,7 @@ __all__ = ["browser", "pytestmark"]  # the shared fixture and the skip without c
 
 def test_the_page_shows_eliminations_placings_scorers_and_green_cards(
         browser: Chromium, tmp_path: Path) -> None:
-    from office.files import load_tournament  # noqa: PLC0415
+    from arena.tournament.files import load_tournament  # noqa: PLC0415
 
     t = load_tournament(FLOORBALL)
     db = store_with(tmp_path, t, played_groups(t))

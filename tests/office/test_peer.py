@@ -14,7 +14,7 @@ import paho.mqtt.client as paho
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from firmware_py.mqtt import Message, OfficePeer
+from arena.broker import Message, OfficePeer
 from tests.mqtt.conftest import Broker, Collector, free_port, wait_for
 
 T = "T1"

@@ -12,18 +12,18 @@ from types import MappingProxyType
 
 import pytest
 
-from firmware_py import presets
-from firmware_py.core.commands import End, Goal, Start, Undo
-from firmware_py.core.match import Match, feed
-from firmware_py.core.phase import Phase, Team
-from firmware_py.core.phase import Stage as CoreStage
-from firmware_py.core.values import MatchSetup, TeamInfo
-from firmware_py.wire import event_document
+from arena import presets
+from arena.core.commands import End, Goal, Start, Undo
+from arena.core.match import Match, feed
+from arena.core.phase import Phase, Team
+from arena.core.phase import Stage as CoreStage
+from arena.core.values import MatchSetup, TeamInfo
+from arena.tournament.event import Event
+from arena.tournament.files import load_event, load_tournament
+from arena.tournament.model import DecidedBy, Tournament
+from arena.wire import event_document
 from office import rulings
-from office.event import Event
-from office.files import load_event, load_tournament
 from office.ledger import Correction, Ledger, Received, build
-from office.model import DecidedBy, Tournament
 from office.placings import placings
 from office.scorers import top_scorers
 from office.snapshot import event_snapshot, snapshot

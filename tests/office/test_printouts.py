@@ -21,12 +21,12 @@ from typing import Any
 
 import pytest
 
-from firmware_py import presets
-from firmware_py.words import cs
+from arena import presets
+from arena.tournament.files import load_event
+from arena.words import cs
 from office import printouts as printouts_module
 from office.board import SnapshotBoard
 from office.cli import main
-from office.files import load_event
 from office.printouts import Printouts, ledgers_from_store
 from office.sheets import GameTime, game_time, read_events
 from office.store import Store, StoredEvent

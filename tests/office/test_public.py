@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 
-from firmware_py import words
+from arena import words
+from arena.tournament.files import load_event
+from arena.tournament.reader import TournamentError
 from office.board import SnapshotBoard
-from office.files import load_event
 from office.public import public_snapshot
 from office.publicsite import Site, slug
 from office.service import OfficeService
 from office.store import Store
-from office.tournament import TournamentError
 from tests.office.games import Play, hall_event, play
 from tests.office.test_web import sample_snapshot
 
@@ -179,7 +179,7 @@ def test_slugs_are_safe_and_distinct() -> None:
 
 
 def test_the_site_speaks_the_events_language(monkeypatch: pytest.MonkeyPatch) -> None:
-    from firmware_py.words import cs  # noqa: PLC0415
+    from arena.words import cs  # noqa: PLC0415
 
     monkeypatch.setitem(cs.WORDS, "site.schedule", "Rozpis")
     page = Site(public_snapshot(sample_snapshot()), "cs").page("")

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from office.model import DecidedBy, Draw, GameResult, ResultState
+from arena.tournament.model import DecidedBy, Draw, GameResult, ResultState
 from office.results import (
     ResultsError,
     draw_line,

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from arena.tournament.files import load_tournament
+from arena.tournament.model import DecidedBy, ResultState, Tournament
 from firmware_py.mqtt import parse_next
 from office.cli import main
-from office.files import load_tournament
 from office.ledger import Ledger
-from office.model import DecidedBy, ResultState, Tournament
 from office.placings import placings
 from office.service import ledger_from_store
 from office.snapshot import snapshot

@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
+from arena.tournament.event import Event
+from arena.tournament.files import load_event, load_tournament
+from arena.tournament.model import Tournament
+from arena.tournament.reader import TournamentError
 from office import schedule
 from office.cli import main
-from office.event import Event
-from office.files import load_event, load_tournament
 from office.ledger import build
-from office.model import Tournament
 from office.schedule_cli import remember_started_file
 from office.service import OfficeService
-from office.tournament import TournamentError
 
 from .test_service import CUP, messages_of, retained, service
 from .test_tournament import BASE, write

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from firmware_py import wire
+from arena import wire
+from arena.tournament.files import load_tournament
+from arena.tournament.model import Tournament
 from office.board import SnapshotBoard
 from office.cli import main
-from office.files import load_tournament
-from office.model import Tournament
 from office.service import OfficeService
 from office.store import Store
 

@@ -24,8 +24,8 @@ import paho.mqtt.client as paho
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
+from arena.wire import event_document
 from firmware_py.journal import scan
-from firmware_py.wire import event_document
 from tests.mqtt.conftest import ROOT, Broker, Collector, free_port, port_open, wait_for
 
 TOURNAMENT = """

@@ -18,9 +18,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_py import presets
-from firmware_py.core.preset import Criterion, Points, StandingsRules
-from office.model import DecidedBy, Draw, GameResult, Group, GroupTable
+from arena import presets
+from arena.core.preset import Criterion, Points, StandingsRules
+from arena.tournament.model import DecidedBy, Draw, GameResult, Group, GroupTable
 from office.standings import rank_group
 
 R000 = presets.load("ice-hockey-2x20").standings

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py import presets
-from firmware_py.core.preset import Criterion, Decision, Preset
-from office.files import load_tournament, tournament_presets
-from office.model import SlotKind, Stage, Tournament
-from office.tournament import TournamentError, parse_tournament
+from arena import presets
+from arena.core.preset import Criterion, Decision, Preset
+from arena.tournament.files import load_tournament, tournament_presets
+from arena.tournament.model import SlotKind, Stage, Tournament
+from arena.tournament.reader import TournamentError, parse_tournament
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "tournaments"
 ALL_PRESETS: dict[str, Preset] = {name: presets.load(name) for name in presets.names()}
@@ -240,7 +240,7 @@ def test_matches_are_sorted_by_start_keeping_file_order_on_ties(tmp_path: Path) 
 
 
 def test_a_team_named_like_a_placeholder_is_the_team(tmp_path: Path) -> None:
-    # Documented in office/tournament.py: the team name wins over "first of group A".
+    # Documented in arena/tournament/reader.py: the team name wins over "first of group A".
     text = BASE.replace('"Owls"', '"A1"')
     t = load_text(tmp_path, text)
     sf1 = t.match("SF1")
@@ -412,7 +412,7 @@ BAD: list[tuple[str, str, str]] = [
      "groups[0].teams[0].roster.x: 'x' is not a player number (0-99)"),
     ("roster number too big", edited('"Lions",', '{name = "Lions", roster = {100 = "A"}},'),
      "groups[0].teams[0].roster.100: '100' is not a player number (0-99)"),
-    # A name a hall would leave out of a `next` (firmware_py/wire.py) is refused here.
+    # A name a hall would leave out of a `next` (arena/wire.py) is refused here.
     ("roster name too long",
      edited('"Lions",', f'{{name = "Lions", roster = {{7 = "{"A" * 41}"}}}},'),
      "groups[0].teams[0].roster.7: must be at most 40 characters, got 41"),
