@@ -1,6 +1,6 @@
 """An HTTP server bound at once and served on a thread of its own: the office page, the
-public site and the timekeeper's page are each one (``office.web``, ``office.publicweb``,
-``firmware_py.operatorweb``).
+public site and the timekeeper's page are each one (``office.web.officepage``,
+``office.web.publicweb``, ``firmware_py.operatorweb``).
 
 Bound in the constructor, not in ``start``: a port in use is the caller's error at once, and
 ``port`` is known before the first request (``port=0`` picks a free one).

@@ -66,7 +66,7 @@ MAX_ITEMS = 1000  # goals, penalties or shots of one match
 MAX_TEXT = 200  # characters of any string in an event (a team's name, a penalty's kind)
 MAX_NUMBER = 2**53  # any other number in an event's data (JSON's safe integers)
 # A hall numbers a match's events gaplessly from 1 (a replay numbers on above the voided
-# game's): a real match has a few hundred, so no seq is ever above this (office/intake.py).
+# game's): a real match has a few hundred, so no seq is ever above this (office/storage/intake.py).
 MAX_SEQ = 20_000
 _PLAYER_EVENTS = frozenset({EventKind.GOAL.value, EventKind.PENALTY.value,
                             EventKind.SHOT.value, EventKind.CANCELLED.value,

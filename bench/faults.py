@@ -387,7 +387,7 @@ def lost_event_row(work: Path, port: int, *, last: bool) -> Row:
     from firmware_py.mqtt import HallLink  # noqa: PLC0415
     from firmware_py.outbox import JournalTail, Outbox, stored_path  # noqa: PLC0415
     from office.service import OfficeService  # noqa: PLC0415
-    from office.store import Store  # noqa: PLC0415
+    from office.storage.store import Store  # noqa: PLC0415
 
     tid, hall, lost, total = ("LOST2", "H1", 3, 3) if last else ("LOST1", "H1", 3, 10)
     (work / "cup.toml").write_text(

@@ -8,7 +8,7 @@ from a seeded RNG, so the office reads exactly the ``events`` payloads a hall pu
 1. re-rank: every match but the last is finished and the last is live (all its events but
    the final ``match_ended``); then the final arrives. Timed ``--repeat`` times, interleaved:
    (a) what the service does, ``LedgerFold.build`` told the one match that changed (the
-   fold is warmed with the live state outside the timed region: office/fold.py),
+   fold is warmed with the live state outside the timed region: office/views/fold.py),
    (b) the baseline, a full ``build`` from all events without a cache. Prints p50/p99/max of
    both and the ratio of the p50s; then p50/p99 of ``rank_group`` for one group alone.
 2. final event -> retained standings: starts its own mosquitto on a free port of 127.0.0.1
@@ -83,15 +83,15 @@ from arena import presets, wire
 from arena.broker import OfficePeer
 from arena.tournament.model import ScheduledMatch, Tournament
 from arena.tournament.reader import parse_tournament
-from office import rulings
-from office.alerts import REVIEW, review_data
-from office.alerts_cli import settle
-from office.board import SnapshotBoard
-from office.fold import LedgerFold
-from office.ledger import MatchDigest, Received, ReviewAction, build
+from office.cli.alerts import settle
+from office.rules import rulings
+from office.rules.alerts import REVIEW, review_data
+from office.rules.standings import rank_group
 from office.service import OfficeService, ledger_from_store
-from office.standings import rank_group
-from office.store import Store
+from office.storage.store import Store
+from office.views.board import SnapshotBoard
+from office.views.fold import LedgerFold
+from office.views.ledger import MatchDigest, Received, ReviewAction, build
 from tests.office.games import Play, hall_event, play
 
 PRESET = "ice-hockey-2x20"
@@ -355,7 +355,7 @@ def refresh_by_size(work: Path, size: int, seed: int, results: int, per_kind: in
         # The page's first reader of the new version makes its scorers' entries (board.Later).
         reads.append(timed(board.current))
         encodes.append(timed(partial(json.dumps, board.current(), ensure_ascii=False,
-                                     separators=(",", ":"))))  # what office.web sends
+                                     separators=(",", ":"))))  # what office.web.officepage sends
         published += peer.published - before
     rulings_s = rulings_timed(service, work / f"scale-{size}.sqlite", clock,
                               [m for m in played if m not in misnamed], misnamed,

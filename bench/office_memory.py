@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from arena import wire
 from office.service import OfficeService
-from office.store import Store
+from office.storage.store import Store
 from tests.office.games import hall_event
 
 

@@ -52,10 +52,10 @@ from mqtt_e2e import free_port, start_broker
 
 from arena import wire
 from arena.broker import OfficePeer
-from office.board import SnapshotBoard
-from office.publicweb import PublicSite, PublicWeb
 from office.service import OfficeService
-from office.store import Store
+from office.storage.store import Store
+from office.views.board import SnapshotBoard
+from office.web.publicweb import PublicSite, PublicWeb
 
 
 def _bench_office() -> Any:

@@ -16,7 +16,7 @@ from pathlib import Path
 from arena.tournament.files import load_event
 from demo.tournaments import REPO
 from office.service import ledger_from_store
-from office.store import Store, StoreError
+from office.storage.store import Store, StoreError
 
 LOOK_S = 0.5  # how often the store is looked at for lots to draw
 SEED = 2027  # the demo's seed: the same draw every run

@@ -1,5 +1,5 @@
 """`python -m office`: the office command."""
 
-from office.cli import main
+from office.cli.main import main
 
 raise SystemExit(main())

@@ -1,4 +1,4 @@
-"""Changing the schedule while the event runs (issue 17; rules 001 'Match schedule': "The
+"""Changing the schedule while the event runs (rules 001 'Match schedule': "The
 organizer reserves the right to change the published schedule").
 
 Pure. Two audited office actions change it, both rows of the store's append-only ``admin``

@@ -25,11 +25,22 @@ from arena import wire
 from arena.tournament.event import Event
 from arena.tournament.files import event_from_files
 from arena.tournament.model import DecidedBy, Draw, GroupTable, ScheduledMatch, Tournament
-
-from . import alerts, bracket, faults, intake, merge, rulings, schedule
-from .board import SnapshotBoard
-from .fold import LedgerFold
-from .ledger import (
+from office import schedule
+from office.rules import alerts, bracket, rulings
+from office.storage import faults, intake
+from office.storage.store import (
+    DISCARDED,
+    QUARANTINED,
+    RELEASED,
+    QuarantineEntry,
+    Store,
+    StoredEvent,
+    event_content,
+)
+from office.views import merge
+from office.views.board import SnapshotBoard
+from office.views.fold import LedgerFold
+from office.views.ledger import (
     Correction,
     Gapless,
     Ledger,
@@ -39,17 +50,8 @@ from .ledger import (
     build,
     build_from,
 )
-from .pagecache import PageCache
-from .snapshot import AlertView, HallLive
-from .store import (
-    DISCARDED,
-    QUARANTINED,
-    RELEASED,
-    QuarantineEntry,
-    Store,
-    StoredEvent,
-    event_content,
-)
+from office.views.pagecache import PageCache
+from office.views.snapshot import AlertView, HallLive
 
 log = logging.getLogger("office")
 
@@ -108,7 +110,7 @@ def corrections_and_draws(store: Store) -> tuple[list[Correction], list[Draw]]:
                 decided_by=DecidedBy(decided) if decided else None))
         elif action.kind == rulings.FORFEIT:
             # Awarded under a rule (office forfeit / office unauthorised): a correction to
-            # 0:5 that also counts towards eliminations and expulsions (office.rulings).
+            # 0:5 that also counts towards eliminations and expulsions (office.rules.rulings).
             forfeit = rulings.forfeit_of(data, action.at)
             corrections.append(Correction(
                 match=forfeit.match, home_goals=int(data["home"]),
@@ -645,7 +647,7 @@ class OfficeService:
         """What is kept of the schedule in force, made again when it is swapped: the
         intake's index, the folds and the page's parts (each folds from scratch next)."""
         self._schedule = ScheduleIndex(event)
-        # Each category's ledger is folded again touching only what changed (office.fold);
+        # Each category's ledger is folded again touching only what changed (office.views.fold);
         # ``_touched`` are the matches with events since the last fold (None: look at all).
         self._folds = {c.name: LedgerFold(c.tournament) for c in event.categories}
         self._touched = None

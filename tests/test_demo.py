@@ -35,8 +35,8 @@ from firmware_py import config as hall_config_file
 from firmware_py.journal import encode, scan
 from firmware_py.loopback import find_mosquitto
 from firmware_py.script import parse_script
-from office.publicsite import slug
-from office.store import Store
+from office.storage.store import Store
+from office.web.publicsite import slug
 from tests.demo_fake_hall import record_match
 
 SCOREBOARD = str(Path(sys.executable).parent / "scoreboard")

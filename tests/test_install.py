@@ -204,7 +204,7 @@ def test_dry_run_writes_nothing(repo: Path, tmp_path: Path) -> None:
 def test_office_install_writes_tournament_broker_config_password_and_unit(
         repo: Path, office_root: tuple[Path, str]) -> None:
     root, out = office_root
-    assert (root / "opt/arena/office/cli.py").is_file()
+    assert (root / "opt/arena/office/cli/main.py").is_file()
     assert ((root / "etc/arena/tournament.toml").read_bytes()
             == (repo / "examples/tournaments/000-ice-hockey.toml").read_bytes())
     for name, dest in (("arena.conf", "etc/mosquitto/conf.d/arena.conf"),

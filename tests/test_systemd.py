@@ -21,7 +21,7 @@ import pytest
 
 from arena.timesource import REALTIME_PRIORITY
 from firmware_py import cli as scoreboard_cli
-from office import cli as office_cli
+from office.cli import main as office_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 UNITS = ROOT / "systemd"

@@ -1,4 +1,4 @@
-"""One event, several categories, shared halls (issue 17).
+"""One event, several categories, shared halls.
 
 An event is what one office runs: one topic tree (``wire.tournament_root(<event id>)``),
 one store, the halls. Each category is a ``Tournament`` of its own (its preset(s), groups,

@@ -86,7 +86,7 @@ WORDS: dict[str, str] = {
     "display.entry.player": "HRÁČ",
     "display.entry.home": "DOMÁCÍ",
     "display.entry.away": "HOSTÉ",
-    # ---- printouts (office/sheets.py)
+    # ---- printouts (office/printouts/sheets.py)
     "sheet.title": "Zápis o utkání",
     "sheet.event": "Turnaj",
     "sheet.category": "Kategorie",
@@ -189,7 +189,7 @@ WORDS: dict[str, str] = {
     "print.eliminated": "vyřazen",
     "print.not_placed": "neumístěn",
     "print.printed": "Vytištěno {at}",
-    # ---- the public site (office/publicsite.py)
+    # ---- the public site (office/web/publicsite.py)
     "site.home": "Úvod",
     "site.schedule": "Rozpis zápasů",
     "site.live": "Živě v halách",

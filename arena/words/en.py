@@ -193,7 +193,7 @@ WORDS: dict[str, str] = {
     "operator.phase.overtime": "overtime",
     "operator.phase.shootout": "shootout",
     "operator.phase.final": "final",
-    # The office's printouts (office/sheets.py): the game sheet ("sheet.*") and the
+    # The office's printouts (office/printouts/sheets.py): the game sheet ("sheet.*") and the
     # schedule, tables and placings ("print.*").
     "sheet.title": "Game sheet",
     "sheet.event": "Event",
@@ -297,7 +297,7 @@ WORDS: dict[str, str] = {
     "print.eliminated": "eliminated",
     "print.not_placed": "not placed",
     "print.printed": "Printed {at}",
-    # The public site (office/publicsite.py).
+    # The public site (office/web/publicsite.py).
     "site.home": "Home",
     "site.schedule": "Schedule",
     "site.live": "Live in the halls",

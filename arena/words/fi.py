@@ -85,7 +85,7 @@ WORDS: dict[str, str] = {
     "display.entry.player": "PELAAJA",
     "display.entry.home": "KOTI",
     "display.entry.away": "VIERAS",
-    # ---- printouts (office/sheets.py)
+    # ---- printouts (office/printouts/sheets.py)
     "sheet.title": "Ottelupöytäkirja",
     "sheet.event": "Turnaus",
     "sheet.category": "Sarja",
@@ -188,7 +188,7 @@ WORDS: dict[str, str] = {
     "print.eliminated": "pudonnut",
     "print.not_placed": "ei sijoitusta",
     "print.printed": "Tulostettu {at}",
-    # ---- the public site (office/publicsite.py)
+    # ---- the public site (office/web/publicsite.py)
     "site.home": "Etusivu",
     "site.schedule": "Otteluohjelma",
     "site.live": "Nyt halleissa",

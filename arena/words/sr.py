@@ -83,7 +83,7 @@ WORDS: dict[str, str] = {
     "display.entry.player": "IGRAČ",
     "display.entry.home": "DOMAĆI",
     "display.entry.away": "GOSTI",
-    # ---- printouts (office/sheets.py)
+    # ---- printouts (office/printouts/sheets.py)
     "sheet.title": "Zapisnik utakmice",
     "sheet.event": "Turnir",
     "sheet.category": "Kategorija",
@@ -186,7 +186,7 @@ WORDS: dict[str, str] = {
     "print.eliminated": "eliminisan",
     "print.not_placed": "bez plasmana",
     "print.printed": "Odštampano {at}",
-    # ---- the public site (office/publicsite.py)
+    # ---- the public site (office/web/publicsite.py)
     "site.home": "Početna",
     "site.schedule": "Raspored utakmica",
     "site.live": "Uživo u dvoranama",

@@ -57,7 +57,7 @@ class Office:
         from arena.broker import OfficePeer  # noqa: PLC0415
         from arena.tournament.files import load_tournament  # noqa: PLC0415
         from office.service import OfficeService  # noqa: PLC0415
-        from office.store import Store  # noqa: PLC0415
+        from office.storage.store import Store  # noqa: PLC0415
 
         self.db = db
         cup = load_tournament(tournament)

@@ -30,7 +30,7 @@ from firmware_py.journal import scan
 from firmware_py.linkconfig import LinkConfig
 from firmware_py.loopback import free_port
 from firmware_py.parts import HallParts, OfficeLink, OnNext, OnStandings
-from office.cli import main as office
+from office.cli.main import main as office
 from tests.daemon.conftest import write_script
 from tests.daemon.inprocess import InProcessHall, TestParts
 from tests.mqtt.conftest import ROOT, ShippedBroker, wait_for

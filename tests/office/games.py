@@ -17,7 +17,7 @@ from arena.core.match import Match, feed
 from arena.core.phase import Phase, Stage, Team
 from arena.core.values import MatchSetup, TeamInfo
 from arena.wire import event_document
-from office.intake import HallEvent
+from office.storage.intake import HallEvent
 
 S = 1_000_000_000  # ns a second
 

@@ -25,7 +25,7 @@ from arena.core.match import Match, feed
 from arena.core.phase import Phase, Stage, Team
 from arena.core.values import MatchSetup, TeamInfo
 from arena.wire import event_document
-from office.store import Store
+from office.storage.store import Store
 
 from .games import S, hall_event
 

@@ -25,7 +25,7 @@ from arena.tournament.model import (
     TeamEntry,
     Tournament,
 )
-from office.bracket import Pairing, changes, fill
+from office.rules.bracket import Pairing, changes, fill
 
 A = ("Lions", "Bears", "Wolves")
 B = ("Eagles", "Sharks", "Hawks")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from office.cli import main
+from office.cli.main import main
 
 TOURNAMENT = """\
 name = "Test Cup"

@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 
 from arena.tournament.files import load_tournament
 from arena.tournament.model import Tournament
-from office import faults
-from office.ledger import Gapless, MatchDigest, Received
 from office.service import OfficeService
-from office.store import Store
+from office.storage import faults
+from office.storage.store import Store
+from office.views.ledger import Gapless, MatchDigest, Received
 
 from .games import Play, hall_event, play
 
@@ -178,7 +178,7 @@ def test_at_start_only_the_events_stored_since_the_last_start_are_checked_again(
 
 def test_a_repaired_copy_is_checked_in_full_at_its_first_start(
         tmp_path: Path, cup: Tournament) -> None:
-    from office.store import repair_file  # noqa: PLC0415
+    from office.storage.store import repair_file  # noqa: PLC0415
 
     store = Store(tmp_path / "office.sqlite")
     m = cup.group_matches("A")[0]

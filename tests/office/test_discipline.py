@@ -30,8 +30,8 @@ from arena.tournament.model import (
     TeamEntry,
     Tournament,
 )
-from office.bracket import Pairing
-from office.discipline import Suspension, suspended_in, suspensions
+from office.rules.bracket import Pairing
+from office.rules.discipline import Suspension, suspended_in, suspensions
 
 TEAMS = ("Lions", "Bears", "Wolves", "Foxes")
 T0 = datetime(2026, 12, 5, 9, 0)

@@ -25,12 +25,12 @@ from arena.tournament.files import load_event, load_tournament
 from arena.tournament.model import ScheduledMatch
 from arena.tournament.reader import TournamentError
 from firmware_py.between import between_games
-from office import web
-from office.board import SnapshotBoard
-from office.cli import main
-from office.ledger import Ledger
+from office.cli.main import main
 from office.service import OfficeService
-from office.store import Store
+from office.storage.store import Store
+from office.views.board import SnapshotBoard
+from office.views.ledger import Ledger
+from office.web import officepage as web
 
 from .games import Play, play
 from .test_service import FakeMessage, FakePeer, Wall, retained

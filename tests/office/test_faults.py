@@ -16,12 +16,12 @@ import pytest
 
 from arena import wire
 from arena.tournament.model import Tournament
-from office import ledger
-from office.board import SnapshotBoard
-from office.cli import main
-from office.intake import HallEvent
+from office.cli.main import main
 from office.service import OfficeService
-from office.store import DISCARDED, QUARANTINED, RELEASED, Store, StoreError, check_file
+from office.storage.intake import HallEvent
+from office.storage.store import DISCARDED, QUARANTINED, RELEASED, Store, StoreError, check_file
+from office.views import ledger
+from office.views.board import SnapshotBoard
 
 from .test_service import T0, FakeMessage, FakePeer, Wall, cup, messages_of, retained, service
 

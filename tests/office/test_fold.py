@@ -1,4 +1,4 @@
-"""The incremental fold (office.fold) against a fold from scratch (ledger.build_from).
+"""The incremental fold (office.views.fold) against a fold from scratch (ledger.build_from).
 
 The service folds the ledger again after every event but redoes only what the event
 touched; nothing the office shows may differ from folding everything again. So random
@@ -28,9 +28,9 @@ from hypothesis import strategies as st
 from arena.core.phase import Stage as CoreStage
 from arena.tournament.files import load_tournament
 from arena.tournament.model import DecidedBy, Draw, Tournament
-from office import rulings
-from office.fold import LedgerFold
-from office.ledger import (
+from office.rules import rulings
+from office.views.fold import LedgerFold
+from office.views.ledger import (
     Correction,
     Ledger,
     MatchDigest,
@@ -39,7 +39,7 @@ from office.ledger import (
     ReviewAction,
     build_from,
 )
-from office.snapshot import snapshot
+from office.views.snapshot import snapshot
 
 from .games import Play, hall_event, play
 
@@ -177,7 +177,7 @@ def test_the_fold_after_every_step_is_the_fold_from_scratch(
                                           forfeit))
         elif kind == "protest":
             # A protest upheld against a standing forfeit: an office correct replaces it,
-            # and it counts towards no elimination or expulsion any more (office.rulings).
+            # and it counts towards no elimination or expulsion any more (office.rules.rulings).
             if expected.forfeits:
                 mid = expected.forfeits[a % len(expected.forfeits)].match
             corrections.append(Correction(mid, b % 3, (b // 3) % 3, "protest upheld", T0))
@@ -293,7 +293,7 @@ def test_rulings_folded_after_the_results_are_the_fold_from_scratch(
 def test_an_elimination_moves_the_bans_waiting_on_its_voided_matches(
         cup: Tournament) -> None:
     """Rules 001 'Waiting period': a team late twice is eliminated and its group matches
-    voided; a voided match not played serves no ban (office.discipline), so an opponent's
+    voided; a voided match not played serves no ban (office.rules.discipline), so an opponent's
     ban waiting on it moves to the opponent's next match, and back when a protest upheld
     (a correction replacing the second forfeit) undoes the elimination. The fold, told
     only of the rulings, is ``build_from`` at every step."""

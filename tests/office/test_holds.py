@@ -26,9 +26,9 @@ from arena.tournament.model import Draw, ResultState, Tournament
 from firmware_py.between import between_games
 from firmware_py.mqtt import parse_next
 from firmware_py.nextmatch import NextMatch, setup_from_next
-from office.cli import main
-from office.ledger import Ledger, Received, Review, ReviewAction, build
-from office.snapshot import snapshot
+from office.cli.main import main
+from office.views.ledger import Ledger, Received, Review, ReviewAction, build
+from office.views.snapshot import snapshot
 
 from .games import Play, hall_event, play
 from .test_service import FakeMessage, service

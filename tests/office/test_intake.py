@@ -30,7 +30,7 @@ from arena.tournament.model import (
     Tournament,
 )
 from arena.wire import event_document
-from office.intake import (
+from office.storage.intake import (
     MAX_PAYLOAD,
     HallEvent,
     Refusal,

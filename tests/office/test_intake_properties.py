@@ -23,7 +23,7 @@ from arena.core.match import Match
 from arena.core.state import state_document
 from arena.core.values import MatchSetup
 from arena.tournament.model import Tournament
-from office import faults
+from office.storage import faults
 
 from .test_service import FakeMessage, cup, messages_of, service
 

@@ -17,8 +17,8 @@ from arena.core.phase import Stage as CoreStage
 from arena.tournament.files import load_tournament
 from arena.tournament.model import ResultState, Stage, Tournament
 from firmware_py.mqtt import parse_next
-from office import bracket
-from office.ledger import Correction, Ledger, Received, Review, ReviewAction, build
+from office.rules import bracket
+from office.views.ledger import Correction, Ledger, Received, Review, ReviewAction, build
 
 from .games import Play, hall_event, play
 

@@ -21,8 +21,8 @@ from display.layout import layout
 from firmware_py.between import between_games
 from firmware_py.mqtt import parse_next
 from firmware_py.nextmatch import setup_from_next
-from office import rulings
-from office.ledger import Correction, build
+from office.rules import rulings
+from office.views.ledger import Correction, build
 
 from .games import Play
 from .test_ledger import events_of

@@ -24,12 +24,13 @@ from arena import wire
 from arena.core.phase import Stage as CoreStage
 from arena.tournament.event import Event
 from arena.tournament.files import load_event, load_tournament
-from office import alerts, merge, rulings
-from office.board import SnapshotBoard
-from office.ledger import Review, ReviewAction
+from office.rules import alerts, rulings
 from office.service import OfficeService, ledger_from_store
-from office.snapshot import event_snapshot
-from office.store import Store
+from office.storage.store import Store
+from office.views import merge
+from office.views.board import SnapshotBoard
+from office.views.ledger import Review, ReviewAction
+from office.views.snapshot import event_snapshot
 
 from .games import Play, play
 from .test_service import T0, FakeMessage, FakePeer, Wall

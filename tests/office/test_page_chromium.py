@@ -19,10 +19,10 @@ import pytest
 
 from arena.tournament.event import Event
 from arena.tournament.files import load_event
-from office.board import SnapshotBoard
 from office.service import OfficeService
-from office.store import Store
-from office.web import OfficeWeb
+from office.storage.store import Store
+from office.views.board import SnapshotBoard
+from office.web.officepage import OfficeWeb
 from tests.office.cdp import Chromium, Tab, find_chromium
 from tests.office.test_web import sample_snapshot, table_row
 

@@ -1,11 +1,11 @@
-"""The page's review, held and rulings lists kept between ledgers (office.pageextras, with
-office.scorers.ScorerTally, its standings' entries made when read) against the lists made
-whole from each ledger (office.snapshot).
+"""The page's review, held and rulings lists kept between ledgers (office.views.pageextras, with
+office.rules.scorers.ScorerTally, its standings' entries made when read) against the lists made
+whole from each ledger (office.views.snapshot).
 
 Random sequences of hall events (in any order, with gaps and repeats), corrections (to a
 forfeit too), reviews, forfeits (rules 001 'Waiting period': two late ones eliminate a team
 and void its group matches), green cards (rules 003 'Match officials'), lots and the wall
-time moving are folded incrementally (office.fold); after every step the lists made from
+time moving are folded incrementally (office.views.fold); after every step the lists made from
 only the matches the fold changed equal ``snapshot``'s lists of the same ledger, and no
 list or entry handed out before was written to since.
 """
@@ -21,12 +21,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arena.tournament.model import DecidedBy, Draw, Tournament
-from office import rulings
-from office.fold import LedgerFold
-from office.ledger import Correction, MatchDigest, Received, Review, ReviewAction
-from office.pageextras import CategoryExtras
-from office.scorers import ScorerTally, top_scorers
-from office.snapshot import snapshot
+from office.rules import rulings
+from office.rules.scorers import ScorerTally, top_scorers
+from office.views.fold import LedgerFold
+from office.views.ledger import Correction, MatchDigest, Received, Review, ReviewAction
+from office.views.pageextras import CategoryExtras
+from office.views.snapshot import snapshot
 
 from .games import hall_event
 from .test_fold import cup, games  # noqa: F401  (fixtures)

@@ -1,4 +1,4 @@
-"""The office page shows the rulings (office.rulings) and what the tournament gives out:
+"""The office page shows the rulings (office.rules.rulings) and what the tournament gives out:
 the service folds the store's office actions, the page (in a real Chromium) shows the
 eliminated team and its voided matches (rules 001 'Waiting period'), the placings, the top
 scorers and the green cards (rules 003 'Match officials')."""
@@ -9,11 +9,11 @@ from datetime import timedelta
 from pathlib import Path
 
 from arena.tournament.event import Event
-from office import rulings
-from office.board import SnapshotBoard
+from office.rules import rulings
 from office.service import OfficeService
-from office.store import Store
-from office.web import OfficeWeb
+from office.storage.store import Store
+from office.views.board import SnapshotBoard
+from office.web.officepage import OfficeWeb
 from tests.office.cdp import Chromium
 from tests.office.test_page_chromium import browser, pytestmark, text
 from tests.office.test_rulings import FLOORBALL, T0, TATRAN, played_groups, store_with

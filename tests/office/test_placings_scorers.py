@@ -1,4 +1,4 @@
-"""Final placings (office.placings) and top scorers (office.scorers) per category, and
+"""Final placings (office.rules.placings) and top scorers (office.rules.scorers) per category, and
 their exports: read off the example tournaments' brackets and the matches' records."""
 
 from __future__ import annotations
@@ -22,12 +22,12 @@ from arena.tournament.event import Event
 from arena.tournament.files import load_event, load_tournament
 from arena.tournament.model import DecidedBy, Tournament
 from arena.wire import event_document
-from office import rulings
-from office.ledger import Correction, Ledger, Received, build
-from office.placings import placings
-from office.scorers import top_scorers
-from office.snapshot import event_snapshot, snapshot
-from office.web import placings_csv, scorers_csv
+from office.rules import rulings
+from office.rules.placings import placings
+from office.rules.scorers import top_scorers
+from office.views.ledger import Correction, Ledger, Received, build
+from office.views.snapshot import event_snapshot, snapshot
+from office.web.officepage import placings_csv, scorers_csv
 
 from .games import Play, hall_event
 from .test_ledger import all_group_results, events_of, group_plays

@@ -24,13 +24,13 @@ import pytest
 from arena import presets
 from arena.tournament.files import load_event
 from arena.words import cs
-from office import printouts as printouts_module
-from office.board import SnapshotBoard
-from office.cli import main
-from office.printouts import Printouts, ledgers_from_store
-from office.sheets import GameTime, game_time, read_events
-from office.store import Store, StoredEvent
-from office.web import OfficeWeb, export_xlsx, results_csv, tables_csv
+from office.cli.main import main
+from office.printouts import printing as printouts_module
+from office.printouts.printing import Printouts, ledgers_from_store
+from office.printouts.sheets import GameTime, game_time, read_events
+from office.storage.store import Store, StoredEvent
+from office.views.board import SnapshotBoard
+from office.web.officepage import OfficeWeb, export_xlsx, results_csv, tables_csv
 from tests.office.cdp import Chromium, find_chromium
 
 from .printed import AWAY, HOME, RECEIVED, cup
@@ -113,7 +113,7 @@ def tables_of(html: str) -> dict[str, list[list[str]]]:
 
 def expected_from_events(events: list[StoredEvent]) -> dict[str, list[list[str]]]:
     """The sheet's rows worked out from the stored events here, independently of
-    office.sheets: what was struck, corrected and scored, in the hall's own words."""
+    office.printouts.sheets: what was struck, corrected and scored, in the hall's own words."""
     struck = {e.data["cancelled_seq"] for e in events if e.type == "cancelled"}
     struck |= {e.data["undone_seq"] for e in events if e.type == "undone"}
     fixed = {e.data["corrected_seq"]: e.data["player"] for e in events if e.type == "corrected"}

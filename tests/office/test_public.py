@@ -16,11 +16,11 @@ import pytest
 from arena import words
 from arena.tournament.files import load_event
 from arena.tournament.reader import TournamentError
-from office.board import SnapshotBoard
-from office.public import public_snapshot
-from office.publicsite import Site, slug
 from office.service import OfficeService
-from office.store import Store
+from office.storage.store import Store
+from office.views.board import SnapshotBoard
+from office.views.public import public_snapshot
+from office.web.publicsite import Site, slug
 from tests.office.games import Play, hall_event, play
 from tests.office.test_web import sample_snapshot
 

@@ -21,10 +21,10 @@ from typing import Any
 
 import pytest
 
-from office.board import SnapshotBoard
-from office.cli import main
-from office.publicweb import CACHE_CONTROL, PublicSite, PublicWeb
-from office.siteexport import INCOMING, write_site
+from office.cli.main import main
+from office.views.board import SnapshotBoard
+from office.web.publicweb import CACHE_CONTROL, PublicSite, PublicWeb
+from office.web.siteexport import INCOMING, write_site
 from tests.office.test_public import CUP, office_snapshot_with_everything
 from tests.office.test_web import sample_snapshot
 

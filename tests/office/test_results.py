@@ -9,7 +9,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from arena.tournament.model import DecidedBy, Draw, GameResult, ResultState
-from office.results import (
+from office.rules.results import (
     ResultsError,
     draw_line,
     parse_results,

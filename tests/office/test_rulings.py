@@ -1,4 +1,4 @@
-"""The office's rulings (office.rulings) through the ``office`` command and the store:
+"""The office's rulings (office.rules.rulings) through the ``office`` command and the store:
 rules 001 'Waiting period' (late forfeits, elimination), rules 001 "Player's start"
 (0:5 and expulsion), rules 003 'Match officials' (one green card per team and match).
 
@@ -18,12 +18,12 @@ import pytest
 from arena.tournament.files import load_tournament
 from arena.tournament.model import DecidedBy, ResultState, Tournament
 from firmware_py.mqtt import parse_next
-from office.cli import main
-from office.ledger import Ledger
-from office.placings import placings
+from office.cli.main import main
+from office.rules.placings import placings
 from office.service import ledger_from_store
-from office.snapshot import snapshot
-from office.store import Store
+from office.storage.store import Store
+from office.views.ledger import Ledger
+from office.views.snapshot import snapshot
 
 from .games import Play, hall_event, play
 from .test_ledger import all_group_results, group_plays

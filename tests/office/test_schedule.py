@@ -17,10 +17,10 @@ from arena.tournament.files import load_event, load_tournament
 from arena.tournament.model import Tournament
 from arena.tournament.reader import TournamentError
 from office import schedule
-from office.cli import main
-from office.ledger import build
-from office.schedule_cli import remember_started_file
+from office.cli.main import main
+from office.cli.schedule import remember_started_file
 from office.service import OfficeService
+from office.views.ledger import build
 
 from .test_service import CUP, messages_of, retained, service
 from .test_tournament import BASE, write

@@ -14,10 +14,10 @@ import pytest
 from arena import wire
 from arena.tournament.files import load_tournament
 from arena.tournament.model import Tournament
-from office.board import SnapshotBoard
-from office.cli import main
+from office.cli.main import main
 from office.service import OfficeService
-from office.store import Store
+from office.storage.store import Store
+from office.views.board import SnapshotBoard
 
 from .games import Play, play
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from arena import presets
 from arena.core.preset import Criterion, Points, StandingsRules
 from arena.tournament.model import DecidedBy, Draw, GameResult, Group, GroupTable
-from office.standings import rank_group
+from office.rules.standings import rank_group
 
 R000 = presets.load("ice-hockey-2x20").standings
 R001 = presets.load("floorball-2x15").standings

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from office.intake import HallEvent
-from office.store import SCHEMA_VERSION, Store, StoreError
+from office.storage.intake import HallEvent
+from office.storage.store import SCHEMA_VERSION, Store, StoreError
 
 ROOT = Path(__file__).resolve().parents[2]
 T0 = datetime(2026, 12, 5, 9, 0, tzinfo=timezone(timedelta(hours=1)))
@@ -154,8 +154,8 @@ def test_a_process_that_dies_without_closing_loses_nothing_committed(tmp_path: P
     script = textwrap.dedent(f"""
         import os, sys
         from datetime import datetime
-        from office.intake import HallEvent
-        from office.store import Store
+        from office.storage.intake import HallEvent
+        from office.storage.store import Store
         s = Store(sys.argv[1])
         for seq in range(1, 6):
             s.add_event(HallEvent(f"hall-1:A1:{{seq}}", "hall-1", "A1", seq, "goal", {{}},

@@ -23,8 +23,8 @@ from typing import Any
 
 import pytest
 
-from office.board import Later, SnapshotBoard
-from office.web import RESULTS_COLUMNS, TABLES_COLUMNS, OfficeWeb
+from office.views.board import Later, SnapshotBoard
+from office.web.officepage import RESULTS_COLUMNS, TABLES_COLUMNS, OfficeWeb
 
 
 def table_row(rank: int, team: str, line: tuple[int, int, int, int, int, int],

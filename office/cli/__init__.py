@@ -1,0 +1,1 @@
+"""The ``office`` command: ``main`` builds the parser; each module adds its commands."""

@@ -1,0 +1,2 @@
+"""What the office prints and exports: game sheets, door schedules, tables and placings as
+HTML and PDF, and spreadsheet files."""

@@ -1,0 +1,498 @@
+"""The office's printouts as HTML: the game sheet of a match, a hall's schedule
+for its door, the group tables with the "why" column, the final placings.
+
+Pure: values in, one HTML document out, every text escaped and every visible word through
+``arena.words.word`` in the event's language. One stylesheet serves the screen and
+the paper: ``@page`` sets A4 and its margins, each hall's schedule and each category starts
+a new page, no colour carries meaning. The shell (``office.printouts.printing``) reads the store and
+the ledgers; ``office sheet --pdf`` has Chromium print exactly this page.
+
+The game sheet is read off the match's stored events, not off the office's digest (which
+keeps only the final): goals, penalties, time-outs and shootout shots as the hall sent
+them, an ``undone`` or ``cancelled`` striking the event it names and a ``corrected`` giving
+it its new number, as the core does to its own record (README 4.2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from html import escape
+from typing import Any, Protocol
+
+from arena.core.preset import Preset
+from arena.tournament.event import Category, Event
+from arena.tournament.model import GameResult, GroupTable, ResultState, ScheduledMatch, Stage
+from arena.words import table, word
+from office.rules.placings import Placing
+from office.views.ledger import Ledger
+
+NS_PER_MS = 1_000_000
+
+PRINT_CSS = """
+@page { size: A4; margin: 12mm 12mm 14mm 12mm; }
+* { box-sizing: border-box; }
+body { font-family: "DejaVu Sans", Arial, sans-serif; font-size: 10pt; color: #000;
+       background: #fff; margin: 0 auto; max-width: 186mm; padding: 4mm; }
+h1 { font-size: 16pt; margin: 0 0 3mm; }
+h2 { font-size: 11pt; margin: 3.5mm 0 1.5mm; border-bottom: 0.4mm solid #000;
+     break-after: avoid; page-break-after: avoid; }
+h3 { font-size: 10.5pt; margin: 3mm 0 1mm; }
+table { border-collapse: collapse; width: 100%; margin-bottom: 2mm; }
+th, td { border: 0.2mm solid #000; padding: 0.4mm 1.5mm; text-align: left;
+         vertical-align: top; }
+th { font-weight: bold; }
+td.n, th.n { text-align: right; white-space: nowrap; }
+table.facts th { width: 32%; }
+.sides { display: flex; gap: 4mm; }
+.sides > section { flex: 1; min-width: 0; }
+.result { font-size: 14pt; font-weight: bold; }
+.signatures { break-inside: avoid; page-break-inside: avoid; }
+.sign { display: flex; flex-wrap: wrap; gap: 0 6mm; }
+.sign div { flex: 1 1 40%; border-top: 0.3mm solid #000; padding-top: 1mm;
+            margin-top: 11mm; }
+.note { font-size: 8.5pt; }
+.door th, .door td { font-size: 12pt; padding: 1.2mm 2mm; }  /* read from a step away */
+.page { break-after: page; page-break-after: always; }
+.page:last-child { break-after: auto; page-break-after: auto; }
+tr, .sign div { break-inside: avoid; page-break-inside: avoid; }
+thead { display: table-header-group; }
+@media print { body { padding: 0; max-width: none; } }
+"""
+
+
+class HallEvent(Protocol):
+    """What a sheet reads of a stored event (``office.storage.store.StoredEvent`` is one)."""
+
+    @property
+    def seq(self) -> int: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def data(self) -> Mapping[str, Any]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class GameTime:
+    """When in the game: the period (past the preset's periods: overtime) and the clock
+    as the hall showed it (remaining, in ms)."""
+
+    period: int
+    clock_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class SheetGoal:
+    seq: int
+    side: str  # "home" / "away"
+    player: int | None
+    at: GameTime
+    score: tuple[int, int] = (0, 0)  # after this goal (filled once every strike is known)
+
+
+@dataclass(frozen=True, slots=True)
+class SheetPenalty:
+    seq: int
+    side: str
+    player: int
+    kind: str
+    minutes: int
+    at: GameTime
+
+
+@dataclass(frozen=True, slots=True)
+class SheetTimeout:
+    seq: int
+    side: str
+    at: GameTime
+
+
+@dataclass(frozen=True, slots=True)
+class SheetShot:
+    seq: int
+    side: str
+    player: int | None
+    scored: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SheetFacts:
+    """What the hall recorded of one match, every strike and correction applied."""
+
+    goals: tuple[SheetGoal, ...] = ()
+    penalties: tuple[SheetPenalty, ...] = ()
+    timeouts: tuple[SheetTimeout, ...] = ()
+    shots: tuple[SheetShot, ...] = ()
+    forfeit: str | None = None  # the side that lost by forfeit
+
+
+def read_events(events: Iterable[HallEvent]) -> SheetFacts:
+    """Fold a match's events (any order; a repeated seq counts once) into its sheet."""
+    by_seq: dict[int, HallEvent] = {}
+    for e in events:
+        by_seq.setdefault(e.seq, e)
+    items: dict[int, SheetGoal | SheetPenalty | SheetTimeout | SheetShot] = {}
+    struck: set[int] = set()
+    numbers: dict[int, int] = {}  # seq -> corrected player number (the latest correction)
+    forfeit: str | None = None
+    period, clock = 1, 0
+    for seq in sorted(by_seq):
+        e = by_seq[seq]
+        d = e.data
+        period = _int(d.get("period"), period)
+        clock = _int(d.get("clock_ms"), clock)
+        at = GameTime(period, clock)
+        side = d.get("team")
+        if e.type in ("undone", "cancelled"):
+            target = d.get("undone_seq", d.get("cancelled_seq"))
+            if isinstance(target, int):
+                struck.add(target)
+            continue
+        if e.type == "corrected":
+            target, player = d.get("corrected_seq"), d.get("player")
+            if isinstance(target, int) and isinstance(player, int):
+                numbers[target] = player
+            continue
+        if e.type == "forfeit" and side in ("home", "away"):
+            forfeit = str(side)
+            continue
+        if side not in ("home", "away"):
+            continue
+        player = d.get("player")
+        number = player if isinstance(player, int) and not isinstance(player, bool) else None
+        if e.type == "goal":
+            items[seq] = SheetGoal(seq, str(side), number, at)
+        elif e.type == "penalty" and number is not None:
+            items[seq] = SheetPenalty(seq, str(side), number, str(d.get("kind", "")),
+                                      _int(d.get("minutes"), 0), at)
+        elif e.type == "timeout_started":
+            items[seq] = SheetTimeout(seq, str(side), at)
+        elif e.type == "shot":
+            items[seq] = SheetShot(seq, str(side), number, d.get("scored") is True)
+    kept = [replace(i, player=numbers[i.seq])
+            if not isinstance(i, SheetTimeout) and i.seq in numbers else i
+            for s, i in sorted(items.items()) if s not in struck]
+    goals: list[SheetGoal] = []
+    home = away = 0
+    for g in (i for i in kept if isinstance(i, SheetGoal)):
+        home, away = (home + 1, away) if g.side == "home" else (home, away + 1)
+        goals.append(replace(g, score=(home, away)))
+    return SheetFacts(
+        goals=tuple(goals),
+        penalties=tuple(i for i in kept if isinstance(i, SheetPenalty)),
+        timeouts=tuple(i for i in kept if isinstance(i, SheetTimeout)),
+        shots=tuple(i for i in kept if isinstance(i, SheetShot)),
+        forfeit=forfeit)
+
+
+def _int(value: object, default: int) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def game_time(at: GameTime, preset: Preset | None, lang: str) -> str:
+    """``P1 01:05``: the period and the time played in it (a game sheet counts up), from
+    the remaining clock and the period's length (overtime's past the preset's periods).
+    Without the preset: the clock as the hall showed it."""
+    overtime = preset is not None and at.period > preset.periods
+    label = (word("sheet.overtime", lang, n=at.period - preset.periods)
+             if preset is not None and overtime else word("sheet.period", lang, n=at.period))
+    if preset is None:
+        return f"{label} {_mmss(at.clock_ms)}"
+    length = preset.period_length
+    if overtime:
+        length = preset.decision.overtime or length
+    played = max(0, length // NS_PER_MS - at.clock_ms)
+    return f"{label} {_mmss(played)}"
+
+
+def _mmss(ms: int) -> str:
+    seconds = ms // 1000
+    return f"{seconds // 60:02d}:{seconds % 60:02d}"
+
+
+# --- the game sheet ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SheetMatch:
+    """One match as the sheet names it: the schedule's entry, the teams (the bracket's or
+    the hall's names once known, else the slots), their rosters, and what the office
+    counts (``result`` None: no result yet)."""
+
+    event: str
+    category: str | None  # None: a plain tournament file
+    scheduled: ScheduledMatch
+    home: str
+    away: str
+    home_roster: Mapping[int, str]
+    away_roster: Mapping[int, str]
+    state: ResultState
+    result: GameResult | None = None
+
+
+def game_sheet(match: SheetMatch, facts: SheetFacts, preset: Preset | None,
+               lang: str = "en") -> str:
+    """The game sheet of one match as an A4 HTML document."""
+    m = match.scheduled
+    names = {"home": match.home, "away": match.away}
+    rosters = {"home": match.home_roster, "away": match.away_roster}
+
+    def who(side: str, player: int | None) -> str:
+        if player is None:
+            return escape(word("sheet.unknown_player", lang))
+        name = rosters[side].get(player)
+        return f"#{player}" + (f" {escape(name)}" if name else "")
+
+    def t(key: str, **fields: object) -> str:
+        return escape(word(key, lang, **fields))
+
+    facts_rows = [("sheet.event", escape(match.event))]
+    if match.category is not None:
+        facts_rows.append(("sheet.category", escape(match.category)))
+    facts_rows += [("sheet.match", escape(m.id)), ("sheet.stage", _stage(m, lang)),
+                   ("sheet.hall", escape(m.hall)),
+                   ("sheet.date", escape(m.start.strftime("%Y-%m-%d %H:%M")))]
+    out = [f"<h1>{t('sheet.title')}: {escape(match.home)} – {escape(match.away)}</h1>",
+           '<table class="facts">',
+           *(f"<tr><th>{t(k)}</th><td>{v}</td></tr>" for k, v in facts_rows),
+           f"<tr><th>{t('sheet.result')}</th><td class=\"result\">{_result(match, lang)}"
+           "</td></tr>",
+           f"<tr><th>{t('sheet.state')}</th><td>{t('sheet.state.' + match.state.value)}"
+           "</td></tr>"]
+    if facts.forfeit is not None:
+        out.append(f"<tr><th>{t('sheet.decided_by')}</th><td>"
+                   f"{t('sheet.forfeit', team=names[facts.forfeit])}</td></tr>")
+    out.append("</table>")
+
+    out.append('<div class="sides">')
+    for side, title in (("home", "sheet.home"), ("away", "sheet.away")):
+        out.append(f"<section><h3>{t(title)}: {escape(names[side])} – {t('sheet.roster')}"
+                   "</h3>")
+        roster = rosters[side]
+        if roster:
+            out.append(_table([t("sheet.number"), t("sheet.player")],
+                              [[str(n), escape(roster[n])] for n in sorted(roster)],
+                              numeric=(0,)))
+        else:
+            out.append(f'<p class="note">{t("sheet.no_roster")}</p>')
+        out.append("</section>")
+    out.append("</div>")
+
+    out.append(f"<h2>{t('sheet.goals')}</h2>")
+    out.append(_table(
+        [t("sheet.time"), t("sheet.team"), t("sheet.scorer"), t("sheet.score")],
+        [[escape(game_time(g.at, preset, lang)), escape(names[g.side]), who(g.side, g.player),
+          f"{g.score[0]}:{g.score[1]}"] for g in facts.goals], lang, numeric=(0, 3)))
+    out.append(f"<h2>{t('sheet.penalties')}</h2>")
+    out.append(_table(
+        [t("sheet.time"), t("sheet.team"), t("sheet.player"), t("sheet.kind"),
+         t("sheet.minutes")],
+        [[escape(game_time(p.at, preset, lang)), escape(names[p.side]), who(p.side, p.player),
+          escape(_kind(p.kind, lang)), str(p.minutes)] for p in facts.penalties],
+        lang, numeric=(0, 4)))
+    out.append(f"<h2>{t('sheet.timeouts')}</h2>")
+    out.append(_table(
+        [t("sheet.time"), t("sheet.team")],
+        [[escape(game_time(x.at, preset, lang)), escape(names[x.side])]
+         for x in facts.timeouts], lang, numeric=(0,)))
+    if facts.shots:
+        out.append(f"<h2>{t('sheet.shootout')}</h2>")
+        rows, tally = [], {"home": 0, "away": 0}
+        for i, s in enumerate(facts.shots, start=1):
+            tally[s.side] += s.scored
+            rows.append([str(i), escape(names[s.side]), who(s.side, s.player),
+                         t("sheet.scored" if s.scored else "sheet.missed"),
+                         f"{tally['home']}:{tally['away']}"])
+        out.append(_table([t("sheet.shot"), t("sheet.team"), t("sheet.shooter"), "",
+                           t("sheet.tally")], rows, lang, numeric=(0, 4)))
+
+    signers = [t("sheet.referee") + " 1", t("sheet.referee") + " 2", t("sheet.timekeeper"),
+               t("sheet.official", team=match.home), t("sheet.official", team=match.away)]
+    out.append(f'<section class="signatures"><h2>{t("sheet.signatures")}</h2><div class="sign">'
+               + "".join(f"<div>{s}</div>" for s in signers) + "</div></section>")
+    title = f"{word('sheet.title', lang)} {m.id}"
+    return document(title, "\n".join(out), lang)
+
+
+def _result(match: SheetMatch, lang: str) -> str:
+    r = match.result
+    if r is None:
+        return escape(word("sheet.not_final", lang))
+    # The result may name the teams the other way round from the schedule (a hall that
+    # swapped them): print it as home - away of the sheet's header.
+    goals = {r.home: r.home_goals, r.away: r.away_goals}
+    home, away = goals.get(match.home, r.home_goals), goals.get(match.away, r.away_goals)
+    decided = escape(word(f"sheet.decided.{r.decided_by.value}", lang))
+    return f"{home}:{away} <span class=\"note\">({decided})</span>"
+
+
+def _stage(m: ScheduledMatch, lang: str) -> str:
+    if m.stage is Stage.GROUP:
+        return escape(word("sheet.stage.group", lang, group=m.group or ""))
+    return escape(word(f"sheet.stage.{m.stage.value}", lang))
+
+
+def _kind(kind: str, lang: str) -> str:
+    """A penalty kind as a person reads it; a kind of a user's own preset has no word of
+    ours, so its own name is shown."""
+    key = f"sheet.kind.{kind}"
+    return word(key, lang) if key in table("en") else kind.replace("_", " ")
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]], lang: str = "en", *,
+           numeric: Sequence[int] = ()) -> str:
+    """Cells are HTML already (escaped by the caller); an empty table says "none"."""
+    def cell(tag: str, i: int, text: str) -> str:
+        return f'<{tag} class="n">{text}</{tag}>' if i in numeric else f"<{tag}>{text}</{tag}>"
+
+    head = "".join(cell("th", i, h) for i, h in enumerate(header))
+    if not rows:
+        body = f'<tr><td colspan="{len(header)}">{escape(word("sheet.none", lang))}</td></tr>'
+    else:
+        body = "".join("<tr>" + "".join(cell("td", i, c) for i, c in enumerate(r)) + "</tr>"
+                       for r in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def document(title: str, body: str, lang: str = "en") -> str:
+    """A whole HTML page: the printouts' stylesheet inline (a sheet saved or printed to
+    PDF needs nothing else), nothing loaded from anywhere."""
+    return (f'<!DOCTYPE html>\n<html lang="{escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
+            f"<title>{escape(title)}</title>\n<style>{PRINT_CSS}</style>\n</head>\n<body>\n"
+            f"{body}\n</body>\n</html>\n")
+
+
+# --- the door schedule, the tables, the placings -------------------------------------------
+
+
+def _teams(ledger: Ledger, m: ScheduledMatch) -> tuple[str, str]:
+    """The match's teams as far as the office knows them (the bracket fills placeholders)."""
+    pairing = ledger.pairings.get(m.id)
+    home = pairing.home if pairing is not None and pairing.home else m.home.label()
+    away = pairing.away if pairing is not None and pairing.away else m.away.label()
+    return home, away
+
+
+def _score(result: GameResult | None, home: str) -> str:
+    if result is None:
+        return ""
+    if result.home != home and result.away == home:  # the hall swapped the sides
+        return f"{result.away_goals}:{result.home_goals}"
+    return f"{result.home_goals}:{result.away_goals}"
+
+
+def hall_schedule(event: Event, ledgers: Mapping[str, Ledger], hall: str | None = None,
+                  lang: str = "en", at: datetime | None = None) -> str:
+    """Each hall's matches in start order, one page a hall (``hall``: that one only), with
+    the teams once known and the results so far: for the hall's door."""
+    halls = [hall] if hall is not None else list(event.halls())
+    several = len(event.categories) > 1
+    pages = []
+    for h in halls:
+        rows = []
+        for c, m in event.schedule():
+            if m.hall != h:
+                continue
+            ledger = ledgers.get(c.name)
+            home, away = _teams(ledger, m) if ledger else (m.home.label(), m.away.label())
+            view = ledger.matches.get(m.id) if ledger else None
+            result = view.outcome.result if view is not None else None
+            rows.append([escape(m.start.strftime("%Y-%m-%d %H:%M")), escape(m.id),
+                         *([escape(c.title)] if several else []), _stage(m, lang),
+                         escape(home), escape(away), escape(_score(result, home))])
+        header = [word("print.start", lang), word("print.match", lang),
+                  *([word("print.category", lang)] if several else []),
+                  word("print.stage", lang), word("print.home", lang),
+                  word("print.away", lang), word("print.result", lang)]
+        pages.append(f'<section class="page door"><h1>{escape(event.name)}</h1>'
+                     f"<h2>{escape(word('print.schedule_of', lang, hall=h))}</h2>"
+                     + _table([escape(x) for x in header], rows, lang,
+                              numeric=(0, len(header) - 1)) + _printed(at, lang)
+                     + "</section>")
+    return document(f"{event.name}: {word('print.schedule', lang)}", "\n".join(pages), lang)
+
+
+def why(row_decided: str | None, lots_needed: bool, lang: str = "en") -> str:
+    """The "why" column: what placed a row above the next one."""
+    if lots_needed:
+        return word("print.why.lots_needed", lang)
+    return word(f"print.why.{row_decided}", lang) if row_decided else ""
+
+
+def group_table(t: GroupTable, lang: str = "en") -> str:
+    """One group's table, its state and the "why" column (HTML fragment)."""
+    status = [word("print.complete" if t.complete else "print.in_progress", lang)]
+    if t.provisional:
+        status.append(word("print.provisional", lang))
+    keys = ("rank", "team", "played", "won", "drawn", "lost", "goals", "goal_difference",
+            "points", "penalty_minutes", "why")
+    rows = [[str(r.rank), escape(r.team), str(r.played), str(r.won), str(r.drawn), str(r.lost),
+             f"{r.goals_for}:{r.goals_against}", _signed(r.goals_for - r.goals_against),
+             str(r.points), str(r.penalty_minutes),
+             escape(why(r.decided_by.value if r.decided_by else None, r.lots_needed, lang))]
+            for r in t.rows]
+    return (f"<h3>{escape(word('print.group', lang, group=t.name))} "
+            f'<span class="note">({escape(", ".join(status))})</span></h3>'
+            + _table([escape(word(f"print.{k}", lang)) for k in keys], rows, lang,
+                     numeric=(0, 2, 3, 4, 5, 6, 7, 8, 9)))
+
+
+def _signed(n: int) -> str:
+    return f"{n:+d}" if n else "0"
+
+
+def group_tables(event: Event, ledgers: Mapping[str, Ledger], lang: str = "en",
+                 at: datetime | None = None) -> str:
+    """Every category's group tables, a category a page."""
+    pages = []
+    for c in event.categories:
+        ledger = ledgers.get(c.name)
+        if ledger is None or not c.tournament.groups:
+            continue
+        tables = "".join(group_table(ledger.tables[g.name], lang) for g in c.tournament.groups
+                         if g.name in ledger.tables)
+        pages.append(f'<section class="page"><h1>{escape(event.name)}</h1>'
+                     f"<h2>{_category_title(event, c, 'print.tables', lang)}</h2>{tables}"
+                     f"{_printed(at, lang)}</section>")
+    return document(f"{event.name}: {word('print.tables', lang)}", "\n".join(pages), lang)
+
+
+def _category_title(event: Event, c: Category, key: str, lang: str) -> str:
+    title = word(key, lang)
+    return escape(title if event.plain else f"{title}: {c.title}")
+
+
+def final_placings(event: Event, placed: Mapping[str, Sequence[Placing]],
+                   lang: str = "en", at: datetime | None = None) -> str:
+    """Every category's final placings (``office.rules.placings``), a category a page."""
+    pages = []
+    for c in event.categories:
+        rows = []
+        for p in placed.get(c.name, ()):
+            notes = []
+            if p.shared:
+                notes.append(word("print.shared", lang))
+            if p.provisional:
+                notes.append(word("print.provisional", lang))
+            if p.place is None:
+                notes.append(word("print.eliminated" if p.eliminated else "print.not_placed",
+                                  lang))
+            place = f"{p.place}." if p.place is not None else ""
+            rows.append([place, escape(p.team if p.team is not None else p.label),
+                         escape(", ".join(notes))])
+        header = [escape(word(k, lang)) for k in ("print.place", "print.team", "print.note")]
+        pages.append(f'<section class="page"><h1>{escape(event.name)}</h1>'
+                     f"<h2>{_category_title(event, c, 'print.placings', lang)}</h2>"
+                     + _table(header, rows, lang, numeric=(0,)) + _printed(at, lang)
+                     + "</section>")
+    return document(f"{event.name}: {word('print.placings', lang)}", "\n".join(pages), lang)
+
+
+
+def _printed(at: datetime | None, lang: str) -> str:
+    """When the page was printed: tables and results change while the event runs."""
+    if at is None:
+        return ""
+    text = word("print.printed", lang, at=at.strftime("%Y-%m-%d %H:%M"))
+    return f'<p class="note">{escape(text)}</p>'
