@@ -125,7 +125,7 @@ def test_a_lost_event_followed_by_later_ones_is_re_sent_on_the_offices_repeat(
         shipped_broker: ShippedBroker, office: Office, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
-    failed = refuse_once(monkeypatch, office.storage.store, 3)
+    failed = refuse_once(monkeypatch, office.store, 3)
     hall = Hall(shipped_broker.port, tmp_path)
     try:
         wait_for(hall.until(lambda: hall.link.office_heard), 10, "the office's first word")
@@ -145,7 +145,7 @@ def test_a_lost_last_event_is_re_sent_when_the_hall_times_out(
         shipped_broker: ShippedBroker, office: Office, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
-    failed = refuse_once(monkeypatch, office.storage.store, 3)
+    failed = refuse_once(monkeypatch, office.store, 3)
     hall = Hall(shipped_broker.port, tmp_path)
     try:
         wait_for(hall.until(lambda: hall.link.office_heard), 10, "the office's first word")
