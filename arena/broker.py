@@ -1,14 +1,18 @@
-"""The one home of paho: how every broker connection of ours is made (the hall's and the
-office's), and the office's connection itself."""
+"""The one home of paho: how every broker connection of ours is made and driven.
+
+``BrokerLink`` owns one paho client (API version 2, MQTT 3.1.1, credentials and TLS when
+given, Nagle off) and turns paho's callbacks, which run on paho's network thread, into a few
+plain hooks of our own with no paho type in them. The hall's link (``firmware_py.mqtt``
+``HallLink``) and the office's (``office.peer`` ``OfficePeer``) are subclasses: each keeps its
+own threading discipline (the hooks only enqueue or flip flags) and its own delivery rules;
+neither imports paho.
+"""
 
 from __future__ import annotations
 
-import itertools
 import logging
-import queue
 import socket
 import ssl
-import threading
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -16,11 +20,11 @@ from urllib.parse import urlsplit
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
-from arena import wire
-
 log = logging.getLogger(__name__)
 
 STATE_EVERY_S = 10.0  # the retained state is refreshed at least this often (the topic contract)
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
 
 @dataclass(frozen=True)
 class Tls:
@@ -71,9 +75,6 @@ def no_delay(client: paho.Client) -> None:
             log.debug("MQTT: cannot set TCP_NODELAY: %s", err)
 
 
-# The office's connection ---------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class Message:
     """One message from the broker, as the office's owner thread sees it.
@@ -91,190 +92,119 @@ class Message:
     connection: int = 0
 
 
-# Connection numbers, unique in the process (not per peer), so a message can never be acked
-# on a connection it did not come by, even by another OfficePeer with the same client id.
-_CONNECTIONS = itertools.count(1)
+@dataclass(frozen=True)
+class Will:
+    """What the broker publishes for us if the connection dies without a goodbye."""
+
+    topic: str
+    payload: bytes
+    qos: int = 1
+    retain: bool = True
 
 
-class OfficePeer:
-    """The office's connection: every hall's events, states and statuses in; retained
-    ``standings/<group>`` and ``<hall>/next`` out.
-
-    Events are stored before they are acknowledged: paho's manual ack is on, the network
-    thread only enqueues, and the owner calls ``ack(message)`` after its SQLite commit. A
-    crash in between leaves the event unacknowledged, so the broker sends it again (the
-    store ignores the duplicate by ``event_id``). The session is persistent (fixed client
-    id, ``clean_session=False``): QoS 1 events published while the office is down wait in
-    the broker for it.
-
-    Retained documents are remembered here, latest per topic, and all published again on
-    every connect: a change made during an outage reaches the broker as soon as it is back,
-    and paho's memory queue never holds a stale one.
-    """
+class BrokerLink:
+    """One connection to the broker. Subclasses override the ``on_*`` hooks, which run on
+    paho's network thread (only enqueue there), and call the rest from their owner's."""
 
     def __init__(
         self,
         host: str,
         port: int,
-        tournament: str,
         *,
+        client_id: str,
+        clean_session: bool,
         username: str | None = None,
         password: str | None = None,
         tls: Tls | None = None,
-        client_id: str | None = None,
         keepalive: int = 30,
         reconnect_s: tuple[int, int] = (1, 30),
+        will: Will | None = None,
+        manual_ack: bool = False,
+        max_in_flight: int | None = None,
     ) -> None:
-        if username is not None and tls is None and host not in ("127.0.0.1", "localhost", "::1"):
+        if username is not None and tls is None and host not in LOOPBACK:
             log.warning("MQTT to %s without TLS: credentials travel in clear", host)
-        self.tournament = tournament
-        self.base = wire.tournament_root(tournament)
-        self.subscriptions = wire.office_subscriptions(tournament)
         self._host, self._port, self._keepalive = host, port, keepalive
-        self._inbox: queue.SimpleQueue[Message] = queue.SimpleQueue()
-        self._connected = False
-        self._subscribed = False
-        self._connection = 0  # set by the network thread on every successful connect
-        self._down = threading.Event()  # set once paho reports the connection closed
-        self._closing = False
-        self._retained: dict[str, bytes] = {}  # topic -> latest payload (b"": cleared)
-        # Held while publishing a retained document, by the owner and by the on_connect
-        # republish, so an older payload can never overtake a newer one for the same topic.
-        self._lock = threading.Lock()
-
-        # persistent session: the broker keeps our subscriptions and queued events
-        client = new_client(client_id or f"office-{tournament}", clean_session=False,
-                            username=username, password=password, tls=tls)
-        client.manual_ack_set(True)
+        client = new_client(client_id, clean_session=clean_session, username=username,
+                            password=password, tls=tls)
+        if will is not None:
+            client.will_set(will.topic, will.payload, qos=will.qos, retain=will.retain)
+        if manual_ack:
+            client.manual_ack_set(True)
+        if max_in_flight is not None:
+            client.max_inflight_messages_set(max_in_flight)
         client.reconnect_delay_set(min_delay=reconnect_s[0], max_delay=reconnect_s[1])
         client.on_connect = self._cb_connect
         client.on_disconnect = self._cb_disconnect
+        client.on_publish = self._cb_publish
         client.on_message = self._cb_message
         client.on_subscribe = self._cb_subscribe
         self._client = client
 
-    # paho callbacks (network thread) ---------------------------------------------------------
+    # hooks (paho's network thread) -------------------------------------------------------
 
-    def _cb_connect(self, client: paho.Client, userdata: Any, flags: Any, reason: Any,
-                    properties: Any) -> None:
-        if reason.is_failure:
-            log.error("MQTT: broker refused the connection: %s", reason)
-            return
-        no_delay(client)
-        self._connection = next(_CONNECTIONS)
-        self._down.clear()
-        self._connected = True
-        log.info("MQTT connected to %s:%d (session present: %s)", self._host, self._port,
-                 getattr(flags, "session_present", None))
-        # Every connect, not only the first: after a broker restart without persistence
-        # the session (and its subscriptions) may be gone.
-        client.subscribe(self.subscriptions)
-        with self._lock:
-            for topic, payload in self._retained.items():
-                client.publish(topic, payload, qos=1, retain=True)
+    def on_connected(self, ok: bool, reason: str, session_present: bool | None) -> None:
+        """The broker answered a connect: ``ok`` or refused for ``reason``."""
 
-    def _cb_disconnect(self, client: paho.Client, userdata: Any, flags: Any, reason: Any,
-                       properties: Any) -> None:
-        if self._connected and not self._closing:
-            log.warning("MQTT connection lost (%s); reconnecting with back-off", reason)
-        self._connected = self._subscribed = False
-        self._down.set()
+    def on_disconnected(self, reason: str) -> None:
+        """The connection is gone (paho reconnects by itself, with back-off)."""
 
-    def _cb_subscribe(self, client: paho.Client, userdata: Any, mid: int, reasons: Any,
-                      properties: Any) -> None:
-        ok = all(not r.is_failure for r in reasons)
-        if not ok:
-            log.error("MQTT: the broker refused a subscription of %s", self.subscriptions)
-        self._subscribed = ok and self._connected
+    def on_published(self, mid: int) -> None:
+        """The broker acknowledged the QoS 1 publish ``mid`` (a PUBACK: transport only)."""
 
-    def _cb_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
-        self._inbox.put(Message(msg.topic, bytes(msg.payload), bool(msg.retain), int(msg.qos),
-                                int(msg.mid), bool(msg.dup), self._connection))
+    def on_subscribed(self, ok: bool) -> None:
+        """The broker answered a subscribe: every filter granted, or not."""
 
-    # owner's thread --------------------------------------------------------------------------
+    def on_message(self, message: Message) -> None:
+        """A message arrived."""
+
+    # owner's thread ----------------------------------------------------------------------
 
     def start(self) -> None:
         """Connect in the background: never blocks, not even on a missing broker."""
         self._client.connect_async(self._host, self._port, keepalive=self._keepalive)
         self._client.loop_start()
 
-    @property
-    def connected(self) -> bool:
-        return self._connected
+    def publish(self, topic: str, payload: bytes, *, qos: int, retain: bool = False) -> int:
+        """Hand a message to paho; returns its mid (tracked by ``on_published``)."""
+        return int(self._client.publish(topic, payload, qos=qos, retain=retain).mid)
 
-    @property
-    def subscribed(self) -> bool:
-        """The broker confirmed the subscriptions on the current connection."""
-        return self._subscribed
+    def subscribe(self, filters: list[tuple[str, int]]) -> None:
+        self._client.subscribe(filters)
 
-    def poll(self, timeout: float = 0.0) -> list[Message]:
-        """The messages received since the last call, in arrival order.
+    def acknowledge(self, mid: int, qos: int) -> bool:
+        """The manual ack of a handled message; True if paho took it."""
+        return bool(self._client.ack(mid, qos) == paho.MQTT_ERR_SUCCESS)
 
-        Waits up to ``timeout`` seconds for the first one, so a loop can sleep here. Every
-        QoS 1 message must be passed to ``ack`` once handled, refused ones included:
-        unacknowledged messages fill the broker's in-flight window for this client and are
-        sent again on every reconnect.
-        """
-        out: list[Message] = []
-        try:
-            out.append(self._inbox.get(timeout=timeout) if timeout > 0
-                       else self._inbox.get_nowait())
-        except queue.Empty:
-            return out
-        while True:
-            try:
-                out.append(self._inbox.get_nowait())
-            except queue.Empty:
-                return out
-
-    def ack(self, message: Message) -> bool:
-        """Acknowledge a handled message (a no-op for QoS 0); True if an ack was sent.
-
-        Only on the connection the message came by: after a reconnect the broker sends the
-        unacknowledged message again (same content, possibly a reused packet id), so an ack
-        from the old connection is dropped and the new copy, a duplicate for the store, is
-        acked instead. An ack made while disconnected is lost inside paho anyway (it clears
-        its outgoing packets on reconnect), with the same outcome. And nothing confirms a
-        PUBACK: one still unread by the broker when the connection is replaced is lost too.
-        Acked means "will not come again" only usually; the store's de-duplication is what
-        makes it exact.
-        """
-        if message.qos == 0 or message.connection != self._connection or not self._connected:
-            return False
-        return self._client.ack(message.mid, message.qos) == paho.MQTT_ERR_SUCCESS
-
-    def topic(self, topic: str) -> str:
-        """A full topic from ``standings/A`` or ``hall-1/next``; a full one is kept."""
-        return wire.office_topic(self.tournament, topic)
-
-    def publish_retained(self, topic: str, payload: bytes, qos: int = 1) -> None:
-        """Set a retained document (``standings/<group>``, ``<hall>/next``, or a full topic).
-
-        Sent now if connected; in any case again on every connect, so the broker always ends
-        up with the latest one.
-        """
-        full = self.topic(topic)
-        with self._lock:
-            self._retained[full] = payload
-            if self._connected:
-                self._client.publish(full, payload, qos=qos, retain=True)
-
-    def clear_retained(self, topic: str) -> None:
-        """Remove a retained document (an empty retained payload deletes it at the broker)."""
-        self.publish_retained(topic, b"")
-
-    def close(self, timeout: float = 2.0) -> None:
-        """Disconnect cleanly; what was not acked is redelivered on the next connect.
-
-        Waits (up to ``timeout``) for paho to report the disconnect before stopping its
-        thread: packets go out in order, so acks queued before this call reach the broker
-        instead of being dropped with the thread, which would cost a redelivery.
-        """
-        was_connected = self._connected
-        self._closing = True
+    def disconnect(self) -> None:
+        """A clean disconnect (the will is not sent): paho's thread keeps running."""
         self._client.disconnect()
-        if was_connected and not self._down.wait(timeout):
-            log.warning("MQTT: no clean disconnect within %.1f s; unsent acks are lost and "
-                        "the broker will deliver those messages again", timeout)
+
+    def stop(self) -> None:
+        """Stop paho's network thread."""
         self._client.loop_stop()
-        self._connected = self._subscribed = False
+
+    # paho's callbacks, translated ----------------------------------------------------------
+
+    def _cb_connect(self, client: paho.Client, userdata: Any, flags: Any, reason: Any,
+                    properties: Any) -> None:
+        if not reason.is_failure:
+            no_delay(client)
+        self.on_connected(not reason.is_failure, str(reason),
+                          getattr(flags, "session_present", None))
+
+    def _cb_disconnect(self, client: paho.Client, userdata: Any, flags: Any, reason: Any,
+                       properties: Any) -> None:
+        self.on_disconnected(str(reason))
+
+    def _cb_publish(self, client: paho.Client, userdata: Any, mid: int, reason: Any,
+                    properties: Any) -> None:
+        self.on_published(mid)
+
+    def _cb_subscribe(self, client: paho.Client, userdata: Any, mid: int, reasons: Any,
+                      properties: Any) -> None:
+        self.on_subscribed(all(not r.is_failure for r in reasons))
+
+    def _cb_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
+        self.on_message(Message(msg.topic, bytes(msg.payload), bool(msg.retain), int(msg.qos),
+                                int(msg.mid), bool(msg.dup)))

@@ -381,11 +381,11 @@ def lost_event_rows() -> list[Row]:
 
 
 def lost_event_row(work: Path, port: int, *, last: bool) -> Row:
-    from arena.broker import OfficePeer  # noqa: PLC0415
     from arena.tournament.files import load_tournament  # noqa: PLC0415
     from firmware_py.journal import Journal  # noqa: PLC0415
     from firmware_py.mqtt import HallLink  # noqa: PLC0415
     from firmware_py.outbox import JournalTail, Outbox, stored_path  # noqa: PLC0415
+    from office.peer import OfficePeer  # noqa: PLC0415
     from office.service import OfficeService  # noqa: PLC0415
     from office.storage.store import Store  # noqa: PLC0415
 

@@ -80,15 +80,15 @@ from mqtt_e2e import free_port, start_broker
 from paho.mqtt.enums import CallbackAPIVersion
 
 from arena import presets, wire
-from arena.broker import OfficePeer
 from arena.tournament.model import ScheduledMatch, Tournament
 from arena.tournament.reader import parse_tournament
 from office.cli.alerts import settle
+from office.peer import OfficePeer
 from office.rules import rulings
-from office.rules.alerts import REVIEW, review_data
 from office.rules.standings import rank_group
 from office.service import OfficeService, ledger_from_store
 from office.storage.store import Store
+from office.views.alerts import REVIEW, review_data
 from office.views.board import SnapshotBoard
 from office.views.fold import LedgerFold
 from office.views.ledger import MatchDigest, Received, ReviewAction, build

@@ -51,7 +51,7 @@ from cpuload import ms, percentile, whole_number
 from mqtt_e2e import free_port, start_broker
 
 from arena import wire
-from arena.broker import OfficePeer
+from office.peer import OfficePeer
 from office.service import OfficeService
 from office.storage.store import Store
 from office.views.board import SnapshotBoard

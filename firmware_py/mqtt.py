@@ -1,6 +1,5 @@
-"""The hall's MQTT link (README 4.4): the only module of the scoreboard that imports paho.
-
-It also holds the office's connection (``OfficePeer``, at the end), so paho stays here.
+"""The hall's MQTT link (README 4.4), on the shared ``arena.broker.BrokerLink`` (the one
+home of paho; the office's connection is the other subclass, ``office.peer.OfficePeer``).
 
 Threads: paho's network thread (``loop_start``) runs the callbacks, and they only put what
 happened on a queue. The owner's thread calls ``pump()``, which frees the window on PUBACKs,
@@ -31,10 +30,8 @@ import queue
 from collections.abc import Callable
 from typing import Any
 
-import paho.mqtt.client as paho
-
 from arena import presets, wire
-from arena.broker import STATE_EVERY_S, Tls, new_client, no_delay
+from arena.broker import STATE_EVERY_S, BrokerLink, Message, Tls, Will
 from arena.timesource import NS_PER_S, monotonic_s
 from arena.wire import WireError
 from firmware_py.outbox import Outbox
@@ -49,7 +46,7 @@ def parse_next(payload: bytes) -> dict[str, Any]:
     return wire.next_document(wire.check_next(wire.NEXT, payload, presets.names()))
 
 
-class HallLink:
+class HallLink(BrokerLink):
     """One hall's connection to the broker; call ``pump()`` often from the owner's thread."""
 
     def __init__(
@@ -70,16 +67,21 @@ class HallLink:
         on_standings: Callable[[str, dict[str, Any] | None], None] | None = None,
         clock: Callable[[], float] = monotonic_s,
     ) -> None:
-        if username is not None and tls is None and host not in ("127.0.0.1", "localhost", "::1"):
-            log.warning("MQTT to %s without TLS: credentials travel in clear", host)
+        topics = wire.hall_topics(tournament, hall)
+        # clean session: the journal, not the broker, keeps what is unsent
+        super().__init__(
+            host, port, client_id=client_id or f"hall-{tournament}-{hall}", clean_session=True,
+            username=username, password=password, tls=tls, keepalive=keepalive,
+            reconnect_s=reconnect_s,
+            will=Will(topics.status, wire.build_status(online=False)),
+            max_in_flight=None if outbox is None else outbox.max_in_flight)
         self.hall = hall
-        self.topics = wire.hall_topics(tournament, hall)
+        self.topics = topics
         self._tournament = tournament
         self.outboxes: list[Outbox] = [] if outbox is None else [outbox]
         self._on_next = on_next
         self._on_standings = on_standings
         self._clock = clock
-        self._host, self._port, self._keepalive = host, port, keepalive
         self._inbox: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
         self._mids: dict[int, tuple[Outbox, int]] = {}  # paho mid -> (outbox, seq) in flight
         self._connected = False
@@ -103,51 +105,26 @@ class HallLink:
         # The latest of those two, for the timekeeper (parts.OfficeLink.problem).
         self.problem: str | None = None
 
-        # clean session: the journal, not the broker, keeps what is unsent
-        client = new_client(client_id or f"hall-{tournament}-{hall}", clean_session=True,
-                            username=username, password=password, tls=tls)
-        client.will_set(self.topics.status, wire.build_status(online=False), qos=1,
-                        retain=True)
-        client.reconnect_delay_set(min_delay=reconnect_s[0], max_delay=reconnect_s[1])
-        if outbox is not None:
-            client.max_inflight_messages_set(outbox.max_in_flight)
-        client.on_connect = self._cb_connect
-        client.on_disconnect = self._cb_disconnect
-        client.on_publish = self._cb_publish
-        client.on_message = self._cb_message
-        client.on_subscribe = self._cb_subscribe
-        self._client = client
+    # hooks (paho's network thread): only enqueue ----------------------------------------
 
-    # paho callbacks (network thread): only enqueue --------------------------------------
-
-    def _cb_connect(self, client: paho.Client, userdata: Any, flags: Any, reason: Any,
-                    properties: Any) -> None:
-        no_delay(client)
-        self._inbox.put(("connect", not reason.is_failure))
-        if reason.is_failure:
+    def on_connected(self, ok: bool, reason: str, session_present: bool | None) -> None:
+        self._inbox.put(("connect", ok))
+        if not ok:
             self._inbox.put(("log", f"broker refused the connection: {reason}"))
 
-    def _cb_disconnect(self, client: paho.Client, userdata: Any, flags: Any, reason: Any,
-                       properties: Any) -> None:
-        self._inbox.put(("disconnect", str(reason)))
+    def on_disconnected(self, reason: str) -> None:
+        self._inbox.put(("disconnect", reason))
 
-    def _cb_publish(self, client: paho.Client, userdata: Any, mid: int, reason: Any,
-                    properties: Any) -> None:
+    def on_published(self, mid: int) -> None:
         self._inbox.put(("puback", mid))
 
-    def _cb_subscribe(self, client: paho.Client, userdata: Any, mid: int, reasons: Any,
-                      properties: Any) -> None:
-        self._inbox.put(("suback", all(not r.is_failure for r in reasons)))
+    def on_subscribed(self, ok: bool) -> None:
+        self._inbox.put(("suback", ok))
 
-    def _cb_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
-        self._inbox.put(("message", (msg.topic, msg.payload, msg.retain)))
+    def on_message(self, message: Message) -> None:
+        self._inbox.put(("message", (message.topic, message.payload, message.retain)))
 
     # owner's thread ----------------------------------------------------------------------
-
-    def start(self) -> None:
-        """Connect in the background: never blocks, not even on a missing broker."""
-        self._client.connect_async(self._host, self._port, keepalive=self._keepalive)
-        self._client.loop_start()
 
     @property
     def outbox(self) -> Outbox | None:
@@ -247,9 +224,9 @@ class HallLink:
             self._subscribed = self._heard_on_connection = False
             if value:
                 log.info("MQTT connected to %s:%d", self._host, self._port)
-                self._client.publish(self.topics.status, wire.build_status(online=True), qos=1,
+                self.publish(self.topics.status, wire.build_status(online=True), qos=1,
                                      retain=True)
-                self._client.subscribe(wire.hall_subscriptions(self.topics))
+                self.subscribe(wire.hall_subscriptions(self.topics))
                 self._state_sent = float("-inf")  # refresh the retained state at once
         elif kind == "disconnect":
             if self._connected:
@@ -329,8 +306,8 @@ class HallLink:
         for outbox in self.outboxes:
             for record in outbox.take():
                 body = wire.build_event(self.hall, record)
-                info = self._client.publish(self.topics.events, body, qos=1)
-                self._mids[info.mid] = (outbox, int(record["seq"]))
+                mid = self.publish(self.topics.events, body, qos=1)
+                self._mids[mid] = (outbox, int(record["seq"]))
             if outbox.unsent:
                 break  # an earlier match's events all go before the next match's
         if self._state is not None and self._clock() - self._state_sent >= STATE_EVERY_S:
@@ -352,7 +329,7 @@ class HallLink:
 
     def _publish_state(self) -> None:
         assert self._state is not None
-        self._client.publish(self.topics.state, self._state, qos=0, retain=True)
+        self.publish(self.topics.state, self._state, qos=0, retain=True)
         self._state_sent = self._clock()
 
     def drain(self, timeout: float) -> bool:
@@ -370,14 +347,13 @@ class HallLink:
     def close(self, timeout: float = 2.0) -> None:
         """Say ``offline`` (the will is not sent on a clean disconnect), then disconnect."""
         if self._connected:
-            info = self._client.publish(self.topics.status, wire.build_status(online=False),
-                                        qos=1, retain=True)
-            self._offline_mid = info.mid
+            self._offline_mid = self.publish(self.topics.status,
+                                             wire.build_status(online=False), qos=1, retain=True)
             deadline = self._clock() + timeout
             while self._offline_mid != -1 and self._clock() < deadline:
                 self.pump(0.05)
-        self._client.disconnect()
-        self._client.loop_stop()
+        self.disconnect()
+        self.stop()
         for outbox in self.outboxes:
             outbox.close()
 

@@ -26,7 +26,7 @@ from arena.tournament.event import Event
 from arena.tournament.files import event_from_files
 from arena.tournament.model import DecidedBy, Draw, GroupTable, ScheduledMatch, Tournament
 from office import schedule
-from office.rules import alerts, bracket, rulings
+from office.rules import bracket, rulings
 from office.storage import faults, intake
 from office.storage.store import (
     DISCARDED,
@@ -37,7 +37,7 @@ from office.storage.store import (
     StoredEvent,
     event_content,
 )
-from office.views import merge
+from office.views import alerts, merge
 from office.views.board import SnapshotBoard
 from office.views.fold import LedgerFold
 from office.views.ledger import (

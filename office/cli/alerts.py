@@ -16,9 +16,9 @@ from arena.tournament.event import Event
 from arena.tournament.files import load_event
 from arena.tournament.reader import TournamentError
 from office.cli.serve import DEFAULT_DB
-from office.rules.alerts import ACK, REVIEW, AlertStatus, handled, open_alerts_of, review_data, todo
 from office.service import ledger_from_store
 from office.storage.store import Alert, Store, StoreError
+from office.views.alerts import ACK, REVIEW, AlertStatus, handled, open_alerts_of, review_data, todo
 from office.views.ledger import Ledger, Review, ReviewAction
 
 

@@ -20,11 +20,11 @@ from arena.tournament.event import Category, Event
 from arena.tournament.files import load_event
 from arena.tournament.reader import TournamentError
 from office.rules import rulings
-from office.rules.placings import Placing, placings
-from office.rules.scorers import Scorer, top_scorers
 from office.service import ledger_from_store
 from office.storage.store import Store, StoreError
 from office.views.ledger import Ledger
+from office.views.placings import Placing, placings
+from office.views.scorers import Scorer, top_scorers
 
 DEFAULT_DB = "office.sqlite"
 

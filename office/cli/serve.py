@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from types import FrameType
 
-from arena.broker import OfficePeer, Tls, parse_broker_url
+from arena.broker import Tls, parse_broker_url
 from arena.tournament.event import Event
 from arena.tournament.files import load_event
 from arena.tournament.model import DecidedBy
@@ -21,6 +21,7 @@ from arena.tournament.reader import TournamentError
 from arena.wire import check_public_url
 from arena.words import DEFAULT, LANGUAGES
 from office.cli.schedule import remember_started_file
+from office.peer import OfficePeer
 from office.printouts.printing import Printouts
 from office.service import OfficeService, effective_event
 from office.storage.store import Store, StoreError, is_read_only

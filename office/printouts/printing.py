@@ -24,10 +24,10 @@ from arena.tournament.event import Event
 from arena.tournament.model import ResultState
 from arena.words import LANGUAGES
 from office.printouts import sheets
-from office.rules.placings import placings
 from office.service import ledger_from_store
 from office.storage.store import Store
 from office.views.ledger import Ledger
+from office.views.placings import placings
 
 PDF_TIMEOUT_S = 120.0  # a cold Chromium start on a Pi takes seconds; a hang must not stay
 

@@ -25,8 +25,8 @@ from arena.core.preset import Preset
 from arena.tournament.event import Category, Event
 from arena.tournament.model import GameResult, GroupTable, ResultState, ScheduledMatch, Stage
 from arena.words import table, word
-from office.rules.placings import Placing
 from office.views.ledger import Ledger
+from office.views.placings import Placing
 
 NS_PER_MS = 1_000_000
 
@@ -465,7 +465,7 @@ def _category_title(event: Event, c: Category, key: str, lang: str) -> str:
 
 def final_placings(event: Event, placed: Mapping[str, Sequence[Placing]],
                    lang: str = "en", at: datetime | None = None) -> str:
-    """Every category's final placings (``office.rules.placings``), a category a page."""
+    """Every category's final placings (``office.views.placings``), a category a page."""
     pages = []
     for c in event.categories:
         rows = []

@@ -1,2 +1,2 @@
-"""The office's rules: group tables, the bracket, suspensions, placings, top scorers, the
-results file, rulings (forfeits, eliminations, green cards) and alerts. Pure."""
+"""The office's rules: group tables, the bracket, suspensions, the results file, and rulings
+(forfeits, eliminations, green cards). Pure."""

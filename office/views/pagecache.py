@@ -35,12 +35,12 @@ from typing import Any
 
 from arena.tournament.event import Category, Event
 from arena.tournament.model import ScheduledMatch
-from office.rules.alerts import AlertStatus, Handled
-from office.rules.scorers import ScorerStanding
 from office.views import merge, snapshot
+from office.views.alerts import AlertStatus, Handled
 from office.views.board import Later
 from office.views.ledger import Ledger
 from office.views.pageextras import CategoryExtras
+from office.views.scorers import ScorerStanding
 from office.views.snapshot import AlertView, HallLive
 
 # The rulings' lists of the document, in its order (``snapshot._rulings``); the scorers'

@@ -30,10 +30,10 @@ from typing import Any
 
 from arena.tournament.model import Tournament
 from office.rules import rulings
-from office.rules.placings import placings
-from office.rules.scorers import ScorerStanding, ScorerTally
 from office.views import snapshot
 from office.views.ledger import Ledger
+from office.views.placings import placings
+from office.views.scorers import ScorerStanding, ScorerTally
 
 Doc = dict[str, Any]
 

@@ -10,11 +10,11 @@ from typing import Any
 
 from arena.tournament.event import Event
 from office.rules import rulings
-from office.rules.alerts import AlertStatus, Handled, todo
-from office.rules.placings import placings
-from office.rules.scorers import top_scorers
 from office.views import merge
+from office.views.alerts import AlertStatus, Handled, todo
 from office.views.ledger import Ledger, MatchView
+from office.views.placings import placings
+from office.views.scorers import top_scorers
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +37,7 @@ def snapshot(ledger: Ledger, halls: Mapping[str, HallLive], alerts: Sequence[Ale
              now: datetime, *, office: Mapping[str, Any] | None = None,
              handled: Mapping[int, Handled] | None = None) -> dict[str, Any]:
     """``office``: the service's own health (refusals, quarantine, conflicts, the store);
-    ``handled``: what the office did about each alert (``office.rules.alerts.handled``).
+    ``handled``: what the office did about each alert (``office.views.alerts.handled``).
 
     ``review`` (the results waiting for the office) and the open alerts come first on the
     page; acknowledged and resolved alerts stay in ``alerts`` as history."""

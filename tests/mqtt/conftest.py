@@ -54,8 +54,8 @@ class Office:
 
     def __init__(self, port: int, db: Path, tournament: Path, *, username: str | None = None,
                  password: str | None = None, public_url: str | None = None) -> None:
-        from arena.broker import OfficePeer  # noqa: PLC0415
         from arena.tournament.files import load_tournament  # noqa: PLC0415
+        from office.peer import OfficePeer  # noqa: PLC0415
         from office.service import OfficeService  # noqa: PLC0415
         from office.storage.store import Store  # noqa: PLC0415
 

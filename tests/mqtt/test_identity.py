@@ -18,7 +18,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from arena import wire
-from arena.broker import Message, OfficePeer
+from office.peer import Message, OfficePeer
 from tests.mqtt.conftest import SHIPPED_USERS, ShippedBroker, wait_for
 
 T = "T1"

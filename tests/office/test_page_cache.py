@@ -24,10 +24,10 @@ from arena import wire
 from arena.core.phase import Stage as CoreStage
 from arena.tournament.event import Event
 from arena.tournament.files import load_event, load_tournament
-from office.rules import alerts, rulings
+from office.rules import rulings
 from office.service import OfficeService, ledger_from_store
 from office.storage.store import Store
-from office.views import merge
+from office.views import alerts, merge
 from office.views.board import SnapshotBoard
 from office.views.ledger import Review, ReviewAction
 from office.views.snapshot import event_snapshot

@@ -1,5 +1,5 @@
 """The page's review, held and rulings lists kept between ledgers (office.views.pageextras, with
-office.rules.scorers.ScorerTally, its standings' entries made when read) against the lists made
+office.views.scorers.ScorerTally, its standings' entries made when read) against the lists made
 whole from each ledger (office.views.snapshot).
 
 Random sequences of hall events (in any order, with gaps and repeats), corrections (to a
@@ -22,10 +22,10 @@ from hypothesis import strategies as st
 
 from arena.tournament.model import DecidedBy, Draw, Tournament
 from office.rules import rulings
-from office.rules.scorers import ScorerTally, top_scorers
 from office.views.fold import LedgerFold
 from office.views.ledger import Correction, MatchDigest, Received, Review, ReviewAction
 from office.views.pageextras import CategoryExtras
+from office.views.scorers import ScorerTally, top_scorers
 from office.views.snapshot import snapshot
 
 from .games import hall_event

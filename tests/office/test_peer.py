@@ -14,7 +14,7 @@ import paho.mqtt.client as paho
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from arena.broker import Message, OfficePeer
+from office.peer import Message, OfficePeer
 from tests.mqtt.conftest import Broker, Collector, free_port, wait_for
 
 T = "T1"

@@ -1,4 +1,4 @@
-"""Final placings (office.rules.placings) and top scorers (office.rules.scorers) per category, and
+"""Final placings (office.views.placings) and top scorers (office.views.scorers) per category, and
 their exports: read off the example tournaments' brackets and the matches' records."""
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from arena.tournament.files import load_event, load_tournament
 from arena.tournament.model import DecidedBy, Tournament
 from arena.wire import event_document
 from office.rules import rulings
-from office.rules.placings import placings
-from office.rules.scorers import top_scorers
 from office.views.ledger import Correction, Ledger, Received, build
+from office.views.placings import placings
+from office.views.scorers import top_scorers
 from office.views.snapshot import event_snapshot, snapshot
 from office.web.officepage import placings_csv, scorers_csv
 

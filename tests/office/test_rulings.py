@@ -19,10 +19,10 @@ from arena.tournament.files import load_tournament
 from arena.tournament.model import DecidedBy, ResultState, Tournament
 from firmware_py.mqtt import parse_next
 from office.cli.main import main
-from office.rules.placings import placings
 from office.service import ledger_from_store
 from office.storage.store import Store
 from office.views.ledger import Ledger
+from office.views.placings import placings
 from office.views.snapshot import snapshot
 
 from .games import Play, hall_event, play

@@ -1,0 +1,180 @@
+"""The layers the tree shows: the shared domain at the bottom, the applications above it, the
+tools that join them on top; and each third-party library in its one home.
+
+    arena (the shared domain)
+      <- hardware, display            (devices: import only the domain)
+      <- firmware_py                  (the hall: the domain and its devices)
+      <- office                       (the standings service: the domain only)
+      <- demo, bench                  (tools: anything below them)
+
+Read from the source (every import, inside functions too), so an import that runs back up or
+sideways fails here before anyone runs the code.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Which top-level packages each may import (itself always).
+ALLOWED: Mapping[str, frozenset[str]] = {
+    "arena": frozenset(),
+    "hardware": frozenset({"arena"}),
+    "display": frozenset({"arena"}),
+    "firmware_py": frozenset({"arena", "hardware", "display"}),
+    "office": frozenset({"arena"}),
+    "demo": frozenset({"arena", "hardware", "display", "firmware_py", "office"}),
+    "bench": frozenset({"arena", "hardware", "display", "firmware_py", "office", "demo"}),
+}
+
+# The benches talk to the broker as a hall or an office would, with paho, like the tests.
+TOOLS = frozenset({"bench"})
+
+# Each third-party library's one home: a package, or one module of it.
+HOMES: Mapping[str, str] = {
+    "paho": "arena/broker.py",
+    "jinja2": "arena/templates.py",
+    "pygame": "display",
+    "segno": "display",
+    "gpiozero": "hardware",
+    "serial": "hardware",
+    "evdev": "hardware",
+}
+
+
+def shipped_sources() -> list[Path]:
+    listed = subprocess.run(["git", "ls-files", "*.py"], cwd=ROOT, capture_output=True,
+                            text=True, check=True).stdout.split()
+    files = [Path(p) for p in listed if Path(p).parts[0] in ALLOWED and len(Path(p).parts) > 1]
+    assert len(files) > 100, "the source tree was not found"
+    return files
+
+
+def imported(source: str, path: str) -> Iterable[tuple[int, str]]:
+    """(line, dotted module) of every absolute import in ``source``."""
+    for node in ast.walk(ast.parse(source, path)):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node.lineno, node.module
+
+
+def edges(files: Iterable[Path]) -> list[tuple[str, int, str, str]]:
+    """(file, line, from package, to module) for every import."""
+    found = []
+    for path in files:
+        for line, module in imported((ROOT / path).read_text(encoding="utf-8"), str(path)):
+            found.append((str(path), line, path.parts[0], module))
+    return found
+
+
+def layer_breaks(found: Iterable[tuple[str, int, str, str]]) -> list[str]:
+    breaks = []
+    for path, line, package, module in found:
+        top = module.split(".")[0]
+        if top in ALLOWED and top != package and top not in ALLOWED[package]:
+            breaks.append(f"{path}:{line}: {package} imports {module}")
+    return breaks
+
+
+def home_breaks(found: Iterable[tuple[str, int, str, str]]) -> list[str]:
+    breaks = []
+    for path, line, package, module in found:
+        if package in TOOLS:
+            continue
+        home = HOMES.get(module.split(".")[0])
+        if home is not None and not (path == home or path.startswith(home + "/")):
+            breaks.append(f"{path}:{line}: imports {module}, whose home is {home}")
+    return breaks
+
+
+def cycle(graph: Mapping[str, Iterable[str]]) -> list[str] | None:
+    """One cycle of ``graph`` (a list that starts and ends with the same node), or None."""
+    done: set[str] = set()
+
+    def visit(node: str, path: list[str]) -> list[str] | None:
+        if node in path:
+            return [*path[path.index(node):], node]
+        if node in done:
+            return None
+        for nxt in sorted(graph.get(node, ())):
+            found = visit(nxt, [*path, node])
+            if found:
+                return found
+        done.add(node)
+        return None
+
+    for node in sorted(graph):
+        found = visit(node, [])
+        if found:
+            return found
+    return None
+
+
+def package_graph(found: Iterable[tuple[str, int, str, str]], depth: int) -> dict[str, set[str]]:
+    """The import graph between packages, named by their first ``depth`` levels
+    (``office.views`` at depth 2; a top-level module is its own package)."""
+    graph: dict[str, set[str]] = {}
+    for path, _line, _package, module in found:
+        parts = Path(path).with_suffix("").parts
+        source = ".".join(parts[:depth])
+        if module.split(".")[0] not in ALLOWED:
+            continue
+        target = ".".join(module.split(".")[:depth])
+        if target != source and not source.startswith(target + "."):
+            graph.setdefault(source, set()).add(target)
+    return graph
+
+
+def test_no_import_runs_back_up_or_sideways() -> None:
+    assert layer_breaks(edges(shipped_sources())) == []
+
+
+def test_each_third_party_library_is_imported_in_its_one_home() -> None:
+    assert home_breaks(edges(shipped_sources())) == []
+
+
+def test_the_package_import_graph_is_acyclic() -> None:
+    found = edges(shipped_sources())
+    assert cycle(package_graph(found, 1)) is None
+    # And between subpackages (office.rules, office.views, arena.core, ...).
+    assert cycle(package_graph(found, 2)) is None
+
+
+# The checks themselves: each finds what it is for.
+
+@pytest.mark.parametrize(("path", "source", "why"), [
+    ("firmware_py/x.py", "from office.peer import OfficePeer\n",
+     "firmware_py imports office.peer"),
+    ("office/x.py", "import firmware_py.journal\n", "office imports firmware_py.journal"),
+    ("office/x.py", "from display import render\n", "office imports display"),
+    ("display/x.py", "from hardware.pins import pins\n", "display imports hardware.pins"),
+    ("hardware/x.py", "def f():\n    from firmware_py import parts\n",
+     "hardware imports firmware_py"),
+    ("arena/core/x.py", "from office.rules import rulings\n", "arena imports office.rules"),
+])
+def test_a_layer_break_is_found(path: str, source: str, why: str) -> None:
+    found = [(path, line, Path(path).parts[0], module)
+             for line, module in imported(source, path)]
+    assert [b.split(": ", 1)[1] for b in layer_breaks(found)] == [why]
+
+
+def test_a_library_outside_its_home_is_found() -> None:
+    found = [("office/web/x.py", 3, "office", "paho.mqtt.client"),
+             ("arena/broker.py", 4, "arena", "paho.mqtt.client"),
+             ("firmware_py/x.py", 5, "firmware_py", "pygame")]
+    assert home_breaks(found) == [
+        "office/web/x.py:3: imports paho.mqtt.client, whose home is arena/broker.py",
+        "firmware_py/x.py:5: imports pygame, whose home is display"]
+
+
+def test_a_cycle_is_found() -> None:
+    assert cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert cycle({"a": {"b"}, "b": set(), "c": {"a", "b"}}) is None
