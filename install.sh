@@ -348,12 +348,19 @@ say "Virtual environment $PREFIX/.venv"
 # whatever python3 comes first on root's PATH.
 # Reinstalled when the program's sources changed (a stamp named by their hash).
 source_hash() {
-    (cd "$1" && { find pyproject.toml firmware_py display hardware office -name __pycache__ \
+    (cd "$1" && { find pyproject.toml arena firmware_py display hardware office demo -name __pycache__ \
         -prune -o -type f -print0 2>/dev/null || true; } | LC_ALL=C sort -z | xargs -0 -r sha256sum) \
         | sha256sum | cut -c1-16
 }
+# The shared package with the role's extra: a hall does not install what only the office
+# needs, and the office needs no GPIO or SDL.
+case $ROLE in
+    office) EXTRA="[office]" ;;
+    venue) EXTRA="" ;;
+    *) EXTRA="[hall]" ;;
+esac
 pip_install() {  # pip_install VENV STAMP
-    "$1/bin/python" -m pip install -q --disable-pip-version-check --no-cache-dir "$PREFIX"
+    "$1/bin/python" -m pip install -q --disable-pip-version-check --no-cache-dir "$PREFIX$EXTRA"
     rm -f "$1"/.arena-installed-*
     touch "$2"
 }
@@ -372,7 +379,7 @@ if is_real; then
             pip_install "$venv" "$stamp"
     fi
 else
-    say "  skipped (--root): $PYTHON -m venv --system-site-packages $PREFIX/.venv; pip install $PREFIX"
+    say "  skipped (--root): $PYTHON -m venv --system-site-packages $PREFIX/.venv; pip install $PREFIX$EXTRA"
 fi
 fi
 

@@ -14,7 +14,9 @@ sideways fails here before anyone runs the code.
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
+import tomllib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -178,3 +180,43 @@ def test_a_library_outside_its_home_is_found() -> None:
 def test_a_cycle_is_found() -> None:
     assert cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert cycle({"a": {"b"}, "b": set(), "c": {"a", "b"}}) is None
+
+
+# The installs: the shared package with the hall's or the office's extra (pyproject.toml).
+DISTRIBUTIONS: Mapping[str, str] = {
+    "paho": "paho-mqtt", "jinja2": "jinja2", "segno": "segno", "pygame": "pygame-ce",
+    "gpiozero": "gpiozero", "serial": "pyserial", "evdev": "evdev",
+}
+INSTALLS: Mapping[str, tuple[str, ...]] = {
+    # what each install runs: the packages whose imports it must satisfy
+    "office": ("arena", "office"),
+    "hall": ("arena", "firmware_py", "display", "hardware"),
+}
+
+
+def requirement_names(requirements: Iterable[str]) -> set[str]:
+    names = set()
+    for requirement in requirements:
+        name = re.split(r"[<>=!~;\[ ]", requirement, maxsplit=1)[0].strip().lower()
+        if name != "arena-scoreboard":
+            names.add(name)
+    return names
+
+
+@pytest.mark.parametrize("extra", sorted(INSTALLS))
+def test_each_install_brings_what_its_packages_import_and_no_more(extra: str) -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    installed = requirement_names(project["dependencies"]) | requirement_names(
+        project["optional-dependencies"][extra])
+    needed = {DISTRIBUTIONS[module.split(".")[0]]
+              for _path, _line, package, module in edges(shipped_sources())
+              if package in INSTALLS[extra] and module.split(".")[0] in DISTRIBUTIONS}
+    assert needed <= installed, f"the {extra} install lacks {sorted(needed - installed)}"
+    assert installed <= needed, f"the {extra} install brings unused {sorted(installed - needed)}"
+
+
+def test_the_office_install_needs_no_gpio_and_no_sdl() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    office = requirement_names(project["dependencies"]) | requirement_names(
+        project["optional-dependencies"]["office"])
+    assert not office & {"pygame-ce", "gpiozero", "pyserial", "evdev"}
