@@ -103,22 +103,20 @@ def cap(name: str, *, keypad: bool = False) -> str:
     return SHIFT + text if name.startswith(SHIFT) else text
 
 
-def _meaning(target: str) -> Meaning:
-    return MEANINGS[target]
+def _digit_blocks(keymap: Mapping[str, str]) -> list[list[str]]:
+    """The blocks of ten digit keys (the keypad's, the main keys') that each type their own
+    digit: printed as one row or range."""
+    blocks = ([f"{prefix}{d}" for d in range(10)] for prefix in ("KEY_KP", "KEY_"))
+    return [block for block in blocks if all(keymap.get(n) == n[-1] for n in block)]
 
 
 def _row_keys(keymap: Mapping[str, str]) -> list[list[str]]:
-    """The sheet's table rows: a key each, but the ten digits of a block as one row when
-    each types its own digit."""
+    """The sheet's table rows: a key each, the digit blocks last, a row each."""
+    blocks = _digit_blocks(keymap)
+    in_blocks = {n for block in blocks for n in block}
     ordered = [n for n in _SHEET_ORDER if n in keymap]
-    ordered += [n for n in keymap if n not in ordered]
-    rows: list[list[str]] = []
-    for prefix in ("KEY_KP", "KEY_"):
-        block = [f"{prefix}{d}" for d in range(10)]
-        if all(keymap.get(n) == n[-1] for n in block):
-            ordered = [n for n in ordered if n not in block]
-            rows.append(block)
-    return [[n] for n in ordered] + rows
+    ordered += [n for n in keymap if n not in ordered and n not in in_blocks]
+    return [[n] for n in ordered] + blocks
 
 
 # ----------------------------------------------------------------- the label sheet
@@ -128,8 +126,8 @@ def label_sheet(keymap: Mapping[str, str] = NUMPAD) -> str:
     drawing = "\n".join(drawing_lines(keymap))
     table = "\n".join(key_table(keymap))
     cutouts = [names[0] for names in _row_keys(keymap) if names[0] in GRID_KEYS
-               and len(names) == 1 and _meaning(keymap[names[0]]).label != DIGITS]
-    labels = " | ".join(_meaning(keymap[n]).titled().replace(_HOLD, "hold")
+               and len(names) == 1 and MEANINGS[keymap[names[0]]].label != DIGITS]
+    labels = " | ".join(MEANINGS[keymap[n]].titled().replace(_HOLD, "hold")
                         for n in cutouts)
     keys = " | ".join(f"`{cap(n, keypad=True)}`" for n in cutouts)
     return f"""# Key labels for a 17-key USB numeric keypad
@@ -165,7 +163,7 @@ def key_table(keymap: Mapping[str, str]) -> list[str]:
     """The sheet's table: physical key, kernel name, label, what it does."""
     lines = ["| physical key | kernel name | label | what it does |", "| --- | --- | --- | --- |"]
     for names in _row_keys(keymap):
-        first, meaning = names[0], _meaning(keymap[names[0]])
+        first, meaning = names[0], MEANINGS[keymap[names[0]]]
         if len(names) > 1:
             key = f"`{cap(first, keypad=True)}` ... `{cap(names[-1], keypad=True)}`"
             if not first.startswith("KEY_KP"):
@@ -184,7 +182,7 @@ def _cell(keymap: Mapping[str, str], name: str, lines: int, width: int) -> list[
     target = keymap.get(name)
     body: list[str] = []
     if target is not None:
-        meaning = _meaning(target)
+        meaning = MEANINGS[target]
         if meaning.label != DIGITS or target != cap(name, keypad=True):
             for part in meaning.label.split(" / "):
                 body += textwrap.wrap(part, width - 2) or [""]
@@ -234,7 +232,7 @@ def page_block(keymap: Mapping[str, str] = NUMPAD) -> str:
     lines = [BEGIN, f"<!-- Printed from the key map (arena/keys.py): run `{REGENERATE}`. -->",
              "", "| key | does |", "| --- | --- |"]
     for names in _row_keys({n: t for n, t in keymap.items() if n in GRID_KEYS}):
-        meaning = _meaning(keymap[names[0]])
+        meaning = MEANINGS[keymap[names[0]]]
         if len(names) > 1:
             lines.append(f"| `{cap(names[0], keypad=True)}`-`{cap(names[-1], keypad=True)}` "
                          f"| {meaning.does} |")
@@ -267,20 +265,16 @@ def help_lines(keymap: Mapping[str, str]) -> list[str]:
             label = "0-9 (the digits)"
         else:
             caps = [cap(n) for n in names]
-            label = _meaning(target).titled()
+            label = MEANINGS[target].titled()
         lines.append(f"  {label:<24} {', '.join(caps)}")
     return lines
 
 
 def _digit_ranges(names: Sequence[str], keymap: Mapping[str, str]) -> list[str]:
-    caps: list[str] = []
-    rest = list(names)
-    for prefix in ("KEY_KP", "KEY_"):
-        block = [f"{prefix}{d}" for d in range(10)]
-        if all(keymap.get(n) == n[-1] for n in block):
-            caps.append(f"{cap(block[0])}-{cap(block[-1])}")
-            rest = [n for n in rest if n not in block]
-    return caps + [f"{cap(n)} ({keymap[n]})" for n in rest]
+    blocks = _digit_blocks(keymap)
+    in_blocks = {n for block in blocks for n in block}
+    return ([f"{cap(block[0])}-{cap(block[-1])}" for block in blocks]
+            + [f"{cap(n)} ({keymap[n]})" for n in names if n not in in_blocks])
 
 
 def run_help(numpad: Mapping[str, str] = NUMPAD, keyboard: Mapping[str, str] = KEYBOARD) -> str:
