@@ -1,39 +1,25 @@
-"""The keyboard: a USB keypad's keys, and on a desktop the console's buttons too.
+"""The keyboard in a window or full screen: a USB keypad's keys, and on a desktop the
+console's buttons too.
 
 pygame stays inside ``display/``: this module turns pygame's key events into plain values
 the daemon feeds to ``hardware.console.Console`` (``button`` for button edges, ``key`` for
-keypad keys). Key presses are stamped when the loop reads them (pygame gives no usable edge
-time); on a desktop that is a few ms, and the real console stamps its GPIO edges exactly.
+keypad keys). What a key does is the one key map (arena/keys.py, with the config's
+overrides: the daemon hands it over): each pygame key code is translated to the kernel's name
+of that key (``KEY_KPPLUS``), with ``Shift+`` while a Shift key is held, and looked up there,
+so a key does here what it does read through evdev headless. Key presses are stamped when
+the loop reads them (pygame gives no usable edge time); on a desktop that is a few ms, and
+the real console stamps its GPIO edges exactly.
 
-Key map (``scoreboard run --help`` prints it):
-
-    Space            START/STOP
-    H                HORN (sounds while held)
-    G / Shift+G      GOAL HOME / GOAL AWAY
-    P / Shift+P      PENALTY HOME / PENALTY AWAY
-    T / Shift+T      TIME-OUT HOME / TIME-OUT AWAY
-    S / Shift+S      SHOT HOME / SHOT AWAY (shootout: shooter, Enter, 1 scored / 0 missed)
-    C                SET CLOCK (digits fill m:ss from the right, . tenths, Enter)
-    E                END the period or break (Enter confirms)
-    F / Shift+F      FORFEIT HOME / FORFEIT AWAY (that team loses; hold 1 s)
-    X                CANCEL/CORRECT an earlier goal or penalty
-    M                MENU (then a number picks any action)
-    N                NEXT (hold 1 s)
-    U                UNDO (hold 1 s)
-    L                NEXT MATCH from the local schedule (its number, Enter)
-    0-9, Enter, Backspace, Escape, . (main keys or the numeric keypad): the keypad
-    numeric keypad +: MENU
-
-The button keys act only with ``buttons=True`` (the daemon sets it in windowed mode); the
-keypad keys and the numeric keypad's + always do (a USB numeric keypad on the Pi arrives as
-keyboard events, and with MENU its 17 keys reach every action).
 Closing the window asks the daemon to stop; closing the timekeeper's own window
 (display/operatorwindow.py) only closes that one.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+
+from arena.keys import is_keypad_key, target_of
 
 from . import operatorwindow
 from ._pygame import pygame
@@ -57,40 +43,39 @@ class QuitRequest:
 
 KeyInput = ButtonEdge | KeypadKey | QuitRequest
 
-# key -> (action without Shift, action with Shift)
-_BUTTONS: dict[int, tuple[str, str]] = {
-    pygame.K_SPACE: ("start_stop", "start_stop"),
-    pygame.K_h: ("horn", "horn"),
-    pygame.K_g: ("goal_home", "goal_away"),
-    pygame.K_p: ("penalty_home", "penalty_away"),
-    pygame.K_t: ("timeout_home", "timeout_away"),
-    pygame.K_n: ("next", "next"),
-    pygame.K_u: ("undo", "undo"),
-    pygame.K_s: ("shot_home", "shot_away"),
-    pygame.K_c: ("set_clock", "set_clock"),
-    pygame.K_e: ("end", "end"),
-    pygame.K_f: ("forfeit_home", "forfeit_away"),
-    pygame.K_x: ("cancel", "cancel"),
-    pygame.K_m: ("menu", "menu"),
-    pygame.K_l: ("schedule", "schedule"),
-}
-# Buttons on the numeric keypad itself, in every mode: MENU makes its 17 keys enough.
-_KEYPAD_BUTTONS: dict[int, str] = {pygame.K_KP_PLUS: "menu"}
-_KEYPAD: dict[int, str] = {
-    **{getattr(pygame, f"K_{d}"): str(d) for d in range(10)},
-    **{getattr(pygame, f"K_KP{d}"): str(d) for d in range(10)},
-    pygame.K_RETURN: "enter",
-    pygame.K_KP_ENTER: "enter",
-    pygame.K_BACKSPACE: "backspace",
-    pygame.K_ESCAPE: "escape",
-    pygame.K_PERIOD: "dot",
-    pygame.K_KP_PERIOD: "dot",
-}
+
+def _kernel_names() -> dict[int, str]:
+    """pygame's key code -> the kernel's name of the same key, for every key the default
+    maps use and the usual others an override may name (a key not here does nothing in
+    the window, whatever the map says)."""
+    names: dict[str, str] = {
+        **{f"K_{d}": f"KEY_{d}" for d in range(10)},
+        **{f"K_KP{d}": f"KEY_KP{d}" for d in range(10)},
+        **{f"K_{c.lower()}": f"KEY_{c}" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"},
+        **{f"K_F{n}": f"KEY_F{n}" for n in range(1, 13)},
+        "K_SPACE": "KEY_SPACE", "K_RETURN": "KEY_ENTER", "K_ESCAPE": "KEY_ESC",
+        "K_BACKSPACE": "KEY_BACKSPACE", "K_TAB": "KEY_TAB", "K_DELETE": "KEY_DELETE",
+        "K_INSERT": "KEY_INSERT", "K_HOME": "KEY_HOME", "K_END": "KEY_END",
+        "K_PAGEUP": "KEY_PAGEUP", "K_PAGEDOWN": "KEY_PAGEDOWN",
+        "K_UP": "KEY_UP", "K_DOWN": "KEY_DOWN", "K_LEFT": "KEY_LEFT", "K_RIGHT": "KEY_RIGHT",
+        "K_PERIOD": "KEY_DOT", "K_COMMA": "KEY_COMMA", "K_SLASH": "KEY_SLASH",
+        "K_MINUS": "KEY_MINUS", "K_EQUALS": "KEY_EQUAL", "K_SEMICOLON": "KEY_SEMICOLON",
+        "K_KP_PERIOD": "KEY_KPDOT", "K_KP_ENTER": "KEY_KPENTER", "K_KP_PLUS": "KEY_KPPLUS",
+        "K_KP_MINUS": "KEY_KPMINUS", "K_KP_MULTIPLY": "KEY_KPASTERISK",
+        "K_KP_DIVIDE": "KEY_KPSLASH", "K_NUMLOCK": "KEY_NUMLOCK",
+        "K_LSHIFT": "KEY_LEFTSHIFT", "K_RSHIFT": "KEY_RIGHTSHIFT",
+    }
+    return {getattr(pygame, k): v for k, v in names.items() if hasattr(pygame, k)}
+
+
+KERNEL_NAMES = _kernel_names()
 
 
 class Keyboard:
-    def __init__(self, *, buttons: bool) -> None:
-        self.buttons = buttons
+    def __init__(self, keys: Mapping[str, str]) -> None:
+        """``keys``: kernel key name -> console action or keypad key (the config's map for
+        this display mode)."""
+        self.keys = dict(keys)
         self._held: dict[int, str] = {}  # key -> the action its press started
 
     def poll(self) -> list[KeyInput]:
@@ -121,9 +106,11 @@ class Keyboard:
     def _down(self, key: int, shift: bool) -> list[KeyInput]:
         if key in self._held:
             return []  # a key's auto-repeat: the button is still held
-        if key in _KEYPAD_BUTTONS or (self.buttons and key in _BUTTONS):
-            action = _KEYPAD_BUTTONS.get(key) or _BUTTONS[key][1 if shift else 0]
-            self._held[key] = action
-            return [ButtonEdge(action, True)]
-        name = _KEYPAD.get(key)
-        return [KeypadKey(name)] if name is not None else []
+        name = KERNEL_NAMES.get(key)
+        target = None if name is None else target_of(self.keys, name, shift=shift)
+        if target is None:
+            return []
+        if is_keypad_key(target):
+            return [KeypadKey(target)]
+        self._held[key] = target
+        return [ButtonEdge(target, True)]

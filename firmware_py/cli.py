@@ -24,40 +24,22 @@ from firmware_py.replay import replay
 from firmware_py.runconfig import RunOptions
 from firmware_py.script import ScriptError, parse_script, parse_time
 from firmware_py.timeline import BOOT_ID_ENV, parse_scale
+from hardware import keydocs
 from hardware.console import load_config
 from hardware.horn import force_off
 
 EXIT_BAD_INPUT = 2
 EXIT_IN_USE = 3  # the state folder is another scoreboard's
 
-# Kept beside the parser so `scoreboard --help` needs no pygame; display/keyboard.py holds
-# the map itself and tests/daemon checks that the two agree.
-KEY_MAP_HELP = """\
-keyboard (with --windowed; a USB keypad's keys work in every mode):
-  Space          START/STOP
-  H              HORN (sounds while held)
-  G / Shift+G    GOAL HOME / GOAL AWAY
-  P / Shift+P    PENALTY HOME / PENALTY AWAY
-  T / Shift+T    TIME-OUT HOME / TIME-OUT AWAY
-  S / Shift+S    SHOT HOME / SHOT AWAY (shootout: shooter, Enter, 1 scored / 0 missed)
-  C              SET CLOCK (digits fill m:ss from the right, . tenths, Enter)
-  E              END the period or break (Enter confirms)
-  F / Shift+F    FORFEIT HOME / FORFEIT AWAY (that team loses; hold 1 s)
-  X              CANCEL/CORRECT an earlier goal or penalty
-  M              MENU (then a number picks any action)
-  N              NEXT (hold 1 s)
-  U              UNDO (hold 1 s)
-  L              NEXT MATCH from the local schedule (its number, Enter)
-  0-9 Enter Backspace Escape . (main keys or numeric keypad): the keypad
-  numeric keypad +: MENU
-  closing the window stops the daemon"""
+# Printed from the one key map (arena/keys.py, no pygame needed for `scoreboard --help`): the
+# same map the window, the full screen and the evdev reader look keys up in.
+KEY_MAP_HELP = keydocs.run_help()
 
 RUN_EPILOG = KEY_MAP_HELP + f"""
 
 headless on Linux ([keypad] evdev = "auto"; true: in every mode): USB keypads and keyboards are
-read through evdev, each key at the kernel's edge time, found again when replugged.
-Numeric keypad: + START/STOP, * HORN (held), / MENU, NumLock UNDO (hold 1 s), - Escape,
-Enter, 0-9 (README "Wiring the console"; [keypad.keys] changes any key).
+read through evdev, each key at the kernel's edge time, found again when replugged (README
+"Wiring the console"; the label sheet is examples/keypad-labels.md).
 
 config: every key and its default is in examples/scoreboard.toml; a missing default file
 means all defaults. Options given here win over the file.

@@ -339,7 +339,8 @@ class Daemon:
         self.console.on_edge(self._wake.set)
         self.options_layout = options_for(self.match.preset, self._hall(),
                                          self.config.display_language)
-        self.display, self.keyboard = parts.display(opts.display_mode, cfg.display_size)
+        self.display, self.keyboard = parts.display(opts.display_mode, cfg.display_size,
+                                                    cfg.keypad)
         if keymap.enabled(cfg.keypad.mode, opts.display_mode, sys.platform):
             self.keys = parts.keys(cfg, self.time)
         # Through self.match each time: `next` replaces the match on the board.

@@ -24,7 +24,7 @@ from firmware_py.linkconfig import LinkConfig
 from firmware_py.outbox import Outbox
 from firmware_py.sdnotify import Notifier
 from firmware_py.timeline import Timeline
-from hardware.keymap import KeyInput
+from hardware.keymap import KeyInput, KeypadConfig
 
 
 class Relay(Protocol):
@@ -154,7 +154,8 @@ class Parts(Protocol):
                 ticks_to_ns: Callable[[float], int]) -> Console: ...
     def horn(self, config: Config, relay: Relay, timeline: Timeline, time: TimeSource,
              current: Callable[[], Match]) -> Horn: ...
-    def display(self, mode: str, size: tuple[int, int]) -> tuple[Display, Keyboard]: ...
+    def display(self, mode: str, size: tuple[int, int],
+                keys: KeypadConfig) -> tuple[Display, Keyboard]: ...
     def keys(self, config: Config, clock: TimeSource) -> KeySource: ...
     def operator_window(self, mode: str) -> OperatorWindow | None:
         """The second window, in windowed mode only (after ``display``); else None."""
@@ -217,7 +218,8 @@ class HallParts:
         return HornThread(HornDriver(outputs, timeline.now), timeline, current, time,
                           closing=closing)
 
-    def display(self, mode: str, size: tuple[int, int]) -> tuple[Display, Keyboard]:
+    def display(self, mode: str, size: tuple[int, int],
+                keys: KeypadConfig) -> tuple[Display, Keyboard]:
         import os  # noqa: PLC0415
 
         from display.keyboard import Keyboard as KeyMap  # noqa: PLC0415
@@ -227,7 +229,7 @@ class HallParts:
         for key, value in sdl_environment(mode, os.environ).items():
             os.environ.setdefault(key, value)
         screen = Screen(mode, size)  # type: ignore[arg-type]
-        return screen, KeyMap(buttons=mode == "windowed")
+        return screen, KeyMap(keys.display_keymap(mode))
 
     def keys(self, config: Config, clock: TimeSource) -> KeySource:
         from arena.timesource import realtime_ns  # noqa: PLC0415

@@ -1,10 +1,12 @@
 """USB keypads and keyboards through the kernel's evdev interface, headless, with each key's
 edge time as the kernel stamped it.
 
-``EvdevKeys.poll(now)`` returns the mapped keys (hardware/keymap.py) since the last call:
-``ButtonEdge`` for keys that are console actions (press and release), ``KeypadKey`` for
-digits and entry keys (press only); autorepeat is ignored, and when the kernel says it
-dropped events (SYN_DROPPED) every held key is released at that instant. No thread: the
+``EvdevKeys.poll(now)`` returns the mapped keys (the one key map, arena/keys.py, as the
+config gives it: hardware/keymap.py) since the last call: ``ButtonEdge`` for keys that are
+console actions (press and release), ``KeypadKey`` for digits and entry keys (press only);
+a key pressed while a Shift key of the same device is held reads as ``Shift+`` the key, as
+in the window; autorepeat is ignored, and when the kernel says it dropped events
+(SYN_DROPPED) every held key is released at that instant. No thread: the
 daemon's loop calls ``poll`` and asks ``pending`` (a zero-timeout select) between naps.
 
 **Edge time.** Each device's clock is switched to CLOCK_MONOTONIC (the EVIOCSCLOCKID
@@ -36,8 +38,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from hardware.console import ACTIONS
-from hardware.keymap import EV_KEY, ButtonEdge, KeyInput, KeypadConfig, KeypadKey
+from arena.keys import is_keypad_key
+from hardware.keymap import EV_KEY, SHIFT_CODES, ButtonEdge, KeyInput, KeypadConfig, KeypadKey
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +95,7 @@ class _Open:
     device: KeyDevice
     monotonic: bool  # its stamps are CLOCK_MONOTONIC (else CLOCK_REALTIME)
     held: dict[int, str] = field(default_factory=dict)  # key code -> action, while down
+    shifts: set[int] = field(default_factory=set)  # the Shift keys down on this device
 
 
 class EvdevKeys:
@@ -107,6 +110,7 @@ class EvdevKeys:
         (the time source's monotonic clock, and the kernel's CLOCK_REALTIME)."""
         self.config = config
         self.codes = config.codes()
+        self.shifted = config.codes(shift=True)
         self._monotonic = monotonic
         self._realtime = realtime
         self._list = list_paths
@@ -168,13 +172,22 @@ class EvdevKeys:
             # A release may be among the lost events: let go of every held key now rather
             # than risk a horn that never stops.
             held, entry.held = entry.held, {}
+            entry.shifts.clear()  # its release may be lost too
             return [ButtonEdge(action, at, False) for action in held.values()]
         if event.type != EV_KEY or event.value == REPEAT:
             return []
-        target = self.codes.get(event.code)
+        if event.code in SHIFT_CODES:
+            # Shift is per device, as the kernel sends it: the keypad's keys never read as
+            # shifted because a keyboard beside it has Shift down.
+            if event.value == PRESS:
+                entry.shifts.add(event.code)
+            else:
+                entry.shifts.discard(event.code)
+        target = self.shifted.get(event.code) if entry.shifts else None
+        target = target or self.codes.get(event.code)
         if target is None:
             return []
-        if target not in ACTIONS:
+        if is_keypad_key(target):
             return [KeypadKey(target, at)] if event.value == PRESS else []
         if event.value == PRESS:
             entry.held[event.code] = target
@@ -218,7 +231,7 @@ class EvdevKeys:
                                                                      "error": str(err)}})
             return
         keys = set(device.capabilities().get(EV_KEY, ()))
-        if not keys & self.codes.keys():
+        if not keys & (self.codes.keys() | self.shifted.keys()):
             _close(device)
             self._ignored.add(path)  # a mouse, a power button: none of our keys
             return

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from arena.core.entry import MENU
-from hardware.keymap import NUMPAD
+from arena.keys import NUMPAD
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -54,6 +54,7 @@ from firmware_py.sdnotify import Notifier
 from firmware_py.timeline import Timeline
 from hardware.console import HornAudio
 from hardware.horn import HornDriver, HornOutput, HornRelay
+from hardware.keymap import KeypadConfig
 
 START_NS = 1_000 * NS_PER_S  # a monotonic clock some time after boot
 
@@ -297,9 +298,10 @@ class TestParts(HallParts):
                                      closing)
         return self.made["horn"]
 
-    def display(self, mode: str, size: tuple[int, int]) -> tuple[Display, Keyboard]:
+    def display(self, mode: str, size: tuple[int, int],
+                keys: KeypadConfig) -> tuple[Display, Keyboard]:
         if self.real_display:
-            screen, _ = super().display("headless", size)
+            screen, _ = super().display("headless", size, keys)
             self.made["display"] = screen
             return screen, NoKeyboard()
         timeline = self.made["timeline"]

@@ -23,6 +23,7 @@ from arena.core.units import NS_PER_S
 from display.values import clock_text
 from firmware_py.daemon import NAP_NS
 from firmware_py.parts import Display, Keyboard
+from hardware.keymap import KeypadConfig
 from tests.daemon.inprocess import FakeTime, InProcessHall, RecordingDisplay, TestParts
 
 CONFIG = '[match]\npreset = "ice-hockey-2x20"\n'
@@ -65,8 +66,9 @@ class CheckedDisplay(RecordingDisplay):
 class CheckedParts(TestParts):
     __test__ = False
 
-    def display(self, mode: str, size: tuple[int, int]) -> tuple[Display, Keyboard]:
-        _, keyboard = super().display(mode, size)
+    def display(self, mode: str, size: tuple[int, int],
+                keys: KeypadConfig) -> tuple[Display, Keyboard]:
+        _, keyboard = super().display(mode, size, keys)
         self.made["display"] = CheckedDisplay(self, size)
         return self.made["display"], keyboard
 

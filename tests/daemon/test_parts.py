@@ -1,5 +1,5 @@
 """The daemon's small parts, in-process: clock mapping, timeline recovery, pointer,
-sd_notify, key map, display mode."""
+sd_notify, display mode (the key map: tests/display/test_keyboard.py)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,6 @@ from arena.core.commands import Goal, Start
 from arena.core.phase import Team
 from arena.core.units import NS_PER_S
 from arena.core.values import MatchSetup
-from display.keyboard import _BUTTONS, ButtonEdge, Keyboard, KeypadKey
-from firmware_py.cli import KEY_MAP_HELP
 from firmware_py.matchfiles import MatchFiles
 from firmware_py.outputs import status_text, steady_part
 from firmware_py.runconfig import resolve_display_mode
@@ -153,52 +151,6 @@ def test_sd_notify_never_blocks_when_nobody_reads(tmp_path: Path) -> None:
         worker.start()
         assert done.wait(10), "sd_notify blocked on a full socket queue"
         notifier.close()
-
-
-def test_the_help_shows_the_keyboard_map_the_code_has() -> None:
-    names = {"start_stop": "START/STOP", "horn": "HORN", "goal_home": "GOAL HOME",
-             "goal_away": "GOAL AWAY", "penalty_home": "PENALTY HOME",
-             "penalty_away": "PENALTY AWAY", "timeout_home": "TIME-OUT HOME",
-             "timeout_away": "TIME-OUT AWAY", "next": "NEXT", "undo": "UNDO",
-             "shot_home": "SHOT HOME", "shot_away": "SHOT AWAY", "set_clock": "SET CLOCK",
-             "end": "END", "forfeit_home": "FORFEIT HOME", "forfeit_away": "FORFEIT AWAY",
-             "cancel": "CANCEL/CORRECT", "menu": "MENU", "schedule": "NEXT MATCH"}
-    from display._pygame import pygame  # noqa: PLC0415
-
-    for key, (plain, shifted) in _BUTTONS.items():
-        label = pygame.key.name(key).upper() if key != pygame.K_SPACE else "Space"
-        line = next(line for line in KEY_MAP_HELP.splitlines()
-                    if line.strip().startswith(label + " "))
-        assert names[plain] in line and names[shifted] in line
-
-
-def test_keyboard_edges_and_keypad(monkeypatch: pytest.MonkeyPatch) -> None:
-    from display._pygame import pygame  # noqa: PLC0415
-
-    events = [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_g, mod=pygame.KMOD_LSHIFT),
-              pygame.event.Event(pygame.KEYUP, key=pygame.K_g, mod=0),
-              pygame.event.Event(pygame.KEYDOWN, key=pygame.K_KP7, mod=0),
-              pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0)]
-    monkeypatch.setattr(pygame.event, "get", lambda: events)
-    assert Keyboard(buttons=True).poll() == [ButtonEdge("goal_away", True),
-                                             ButtonEdge("goal_away", False), KeypadKey("7"),
-                                             KeypadKey("enter")]
-    assert Keyboard(buttons=False).poll() == [KeypadKey("7"), KeypadKey("enter")]
-
-
-def test_every_console_action_has_a_key_and_the_numeric_keypad_reaches_the_menu(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    from display._pygame import pygame  # noqa: PLC0415
-    from hardware.console import ACTIONS  # noqa: PLC0415
-
-    assert {a for pair in _BUTTONS.values() for a in pair} == set(ACTIONS)
-    events = [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_KP_PLUS, mod=0),
-              pygame.event.Event(pygame.KEYUP, key=pygame.K_KP_PLUS, mod=0),
-              pygame.event.Event(pygame.KEYDOWN, key=pygame.K_KP_PERIOD, mod=0)]
-    monkeypatch.setattr(pygame.event, "get", lambda: events)
-    # Not windowed: the letters are no buttons, but the keypad's own + is MENU.
-    assert Keyboard(buttons=False).poll() == [ButtonEdge("menu", True),
-                                              ButtonEdge("menu", False), KeypadKey("dot")]
 
 
 def test_display_mode_auto() -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from arena.keys import KEYBOARD
 from display._pygame import pygame
 from display.colour import ACCEPTED_BOX, BACKGROUND, FAULT_BOX
 from display.keyboard import Keyboard, QuitRequest
@@ -138,7 +139,7 @@ def test_drawing_onto_a_small_surface_leaves_out_what_does_not_fit(
 
 def test_closing_the_operator_window_only_closes_it(hall_window: Display) -> None:
     window = OperatorWindow()
-    keyboard = Keyboard(buttons=True)
+    keyboard = Keyboard(KEYBOARD)
     pygame.event.post(pygame.event.Event(pygame.WINDOWCLOSE, window=window.window))
     assert keyboard.poll() == [] and window.closed
     window.draw(VIEW)  # a closed window draws nothing, and does not fail

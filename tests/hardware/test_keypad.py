@@ -319,3 +319,41 @@ def test_lost_events_release_what_was_held(bus: FakeBus, clocks: Clocks) -> None
     pad.push(Event(T0 // NS, 5, EV_SYN, 3, 0))  # SYN_DROPPED at T0 + 5 µs
     assert keys.poll(T0 + 2 * NS // 10) == [ButtonEdge("horn", T0 + 1000, True),
                                             ButtonEdge("horn", T0 + 5000, False)]
+
+
+def test_shift_is_read_per_device_and_a_release_ends_what_its_press_began(
+        bus: FakeBus, clocks: Clocks) -> None:
+    board = bus.plug(PAD, FakeDevice(list(KEY_CODES.values())))
+    pad = bus.plug("/dev/input/event4")
+    keys = reader(bus, clocks, load_keypad_config({"layout": "keyboard"}))
+    keys.poll(T0)
+    board.key("KEY_LEFTSHIFT", T0 + 1000)
+    board.key("KEY_G", T0 + 2000)
+    board.key("KEY_LEFTSHIFT", T0 + 3000, 0)  # Shift let go before G
+    board.key("KEY_G", T0 + 4000, 0)
+    board.key("KEY_RIGHTSHIFT", T0 + 5000)
+    board.key("KEY_7", T0 + 6000)  # no Shift+KEY_7: the digit
+    board.key("KEY_Q", T0 + 7000)  # no Shift+KEY_Q: GOAL HOME
+    pad.key("KEY_KPPLUS", T0 + 8000)  # the board's Shift is not the keypad's
+    assert keys.poll(T0 + NS // 10) == [
+        ButtonEdge("goal_away", T0 + 2000, True), ButtonEdge("goal_away", T0 + 4000, False),
+        KeypadKey("7", T0 + 6000), ButtonEdge("goal_home", T0 + 7000, True),
+        ButtonEdge("start_stop", T0 + 8000, True)]
+
+
+def test_a_shifted_key_can_be_given_its_own_action() -> None:
+    config = load_keypad_config({"keys": {"Shift+KEY_KPPLUS": "horn", "Shift+KEY_F3": "end"}})
+    assert config.codes(shift=True) == {KEY_CODES["KEY_KPPLUS"]: "horn",
+                                        KEY_CODES["KEY_F3"]: "end"}
+    assert config.codes()[KEY_CODES["KEY_KPPLUS"]] == "start_stop"
+    with pytest.raises(KeypadConfigError, match="Shift\\+KEY_KPPLUSS: unknown key name"):
+        load_keypad_config({"keys": {"Shift+KEY_KPPLUSS": "horn"}})
+
+
+def test_the_window_gets_the_keyboard_layout_with_the_same_overrides() -> None:
+    config = load_keypad_config({"keys": {"KEY_KPMINUS": "cancel", "KEY_NUMLOCK": ""}})
+    window = config.display_keymap("windowed")
+    assert window["KEY_KPMINUS"] == "cancel" and "KEY_NUMLOCK" not in window
+    assert window["KEY_G"] == "goal_home"
+    assert config.display_keymap("fullscreen") == dict(config.keys)
+    assert "KEY_G" not in config.display_keymap("fullscreen")
