@@ -14,11 +14,11 @@ slow or vanished client costs one of the server's own threads, nothing else.
 from __future__ import annotations
 
 import contextlib
-import html
 import json
 import logging
 import sys
 from collections.abc import Mapping
+from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 
 from arena import words
 from arena.serverthread import ServerThread
+from arena.templates import Templates
 from firmware_py.operatorview import labels
 
 log = logging.getLogger("firmware_py.operator")
@@ -55,8 +56,7 @@ class Snapshot:
 # ------------------------------------------------------------------ the page
 
 
-def _e(value: object) -> str:
-    return html.escape("" if value is None else str(value))
+_TEMPLATES = Templates("firmware_py")
 
 
 def _words(name: str) -> str:
@@ -71,95 +71,83 @@ def _say(doc: Mapping[str, Any], name: str, **fields: object) -> str:
     return text.format(**fields) if fields else text
 
 
-def entry_html(entry: Mapping[str, Any] | None, doc: Mapping[str, Any] | None = None) -> str:
-    """The keypad entry, whatever of its parts it has (``prompt``, ``typed``, ``keys``,
-    ``head`` or ``what``/``team``/``player``/``stage``/``kinds``): shown generically, so a
-    richer keypad grammar needs nothing here. ``doc``: the view, for its words."""
-    doc = doc or {}
-    if not entry:
-        return f'<p class="quiet">{_e(_say(doc, "no_entry"))}</p>'
-    head = _e(entry["head"]) if entry.get("head") else \
-        " ".join(_e(entry.get(k)).upper() for k in ("what", "team") if entry.get(k))
-    parts = [f'<p class="big">{head or _e(_say(doc, "entry"))}</p>'] \
-        if head or not entry.get("prompt") else []
-    if entry.get("prompt"):
-        parts.append(f'<p class="big">{_e(entry["prompt"])}</p>')
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    """The keypad entry as the page shows it, whatever of its parts it has (``prompt``,
+    ``typed``, ``keys``, ``head`` or ``what``/``team``/``player``/``stage``/``kinds``):
+    shown generically, so a richer keypad grammar needs nothing here."""
+
+    head: str | None  # None: the prompt says it all
+    prompt: str | None
+    typed: str
+    stage: str | None
+    keys: tuple[tuple[str, str], ...]
+
+
+def _entry(entry: Mapping[str, Any], doc: Mapping[str, Any]) -> _Entry:
+    head = str(entry["head"]) if entry.get("head") else \
+        " ".join(str(entry.get(k)).upper() for k in ("what", "team") if entry.get(k))
+    prompt = str(entry["prompt"]) if entry.get("prompt") else None
     typed = entry.get("typed", entry.get("player"))
-    parts.append(f'<p class="typed">{_e(typed) if typed not in (None, "") else "_"}</p>')
-    if entry.get("stage"):
-        parts.append(f'<p class="quiet">{_e(_say(doc, "next", stage=entry["stage"]))}</p>')
+    stage = entry.get("stage")
     keys = entry.get("keys") or [[k.split(" ", 1)[0], k.split(" ", 1)[-1]]
                                  for k in entry.get("kinds") or [] if isinstance(k, str)]
-    if keys:
-        rows = "".join(f"<tr><th>{_e(pair[0])}</th><td>{_e(_words(str(pair[1])))}</td></tr>"
-                       for pair in keys if isinstance(pair, list | tuple) and len(pair) == 2)
-        parts.append(f'<table class="keys">{rows}</table>')
-    return "".join(parts)
+    return _Entry(
+        head=head or _say(doc, "entry") if head or prompt is None else None,
+        prompt=prompt,
+        typed=str(typed) if typed not in (None, "") else "_",
+        stage=_say(doc, "next", stage=stage) if stage else None,
+        keys=tuple((str(pair[0]), _words(str(pair[1]))) for pair in keys
+                   if isinstance(pair, list | tuple) and len(pair) == 2))
 
 
-def feedback_html(feedback: Mapping[str, Any] | None) -> str:
-    if not feedback:
-        return ""
-    cls = "ok" if feedback.get("accepted") else "refused"
-    return f'<p class="{cls}">{_e(feedback.get("text"))}</p>'
+def _record(r: Mapping[str, Any]) -> str:
+    """A record the view sent without its own text: its parts as they come."""
+    if r.get("text"):
+        return str(r["text"])
+    return (f"{r['what']} {r['team']}"
+            f"{' #' + str(r['player']) if r.get('player') is not None else ''}"
+            f"{' ' + _words(r['kind']) if r.get('kind') else ''}")
 
 
-def body_html(doc: Mapping[str, Any]) -> str:
-    """The page's content for ``doc``; the script below draws the same from the JSON."""
-    if doc.get("match") is None:
-        return f'<p class="quiet">{_e(_say(doc, "waiting"))}</p>'
-    teams, score = doc.get("teams", {}), doc.get("score", {})
+def _office(doc: Mapping[str, Any]) -> str:
     office = doc.get("office")
     link = _say(doc, "no_office") if office is None else _say(
         doc, "office" if office.get("connected") else "office_offline",
         n=office.get("unacked", 0))
     if office is not None and office.get("problem"):
         link += f" \u00b7 {_say(doc, 'office_problem', reason=office['problem'])}"
-    records = "".join(
-        f"<tr><td>{_e(r['seq'])}</td><td>{_e(r['text']) if r.get('text') else _record(r)}"
-        f"</td><td>P{_e(r['period'])} {_e(r['clock'])}</td>"
-        f"<td>{_e(_say(doc, 'undo')) if r.get('undo_next') else ''}</td></tr>"
-        for r in doc.get("records", []))
-    kinds = "".join(f"<tr><th>{_e(k['key'])}</th><td>{_e(k.get('text') or _words(k['name']))}"
-                    "</td>"
-                    f"<td>{_e(_say(doc, 'minutes', n=k['minutes']))}</td></tr>"
-                    for k in doc.get("kinds", []))
-    suspended = doc.get("suspensions", {})
-    banned = " ".join(
-        f"{_e(teams.get(side, side))}: "
-        f"{', '.join('#' + _e(p) for p in suspended.get(side, [])) or _e(_say(doc, 'none'))}."
+    return link
+
+
+def _suspended(doc: Mapping[str, Any]) -> str:
+    teams, suspended = doc.get("teams", {}), doc.get("suspensions", {})
+    return " ".join(
+        f"{teams.get(side, side)}: "
+        f"{', '.join('#' + str(p) for p in suspended.get(side, [])) or _say(doc, 'none')}."
         for side in ("home", "away"))
-    running = _say(doc, "running" if doc.get("running") else "stopped")
-    horn = f"  {_say(doc, 'horn')}" if doc.get("horn") else ""
-    return (
-        f'<section id="feedback">{feedback_html(doc.get("feedback"))}</section>'
-        f'<section id="entry">{entry_html(doc.get("entry"), doc)}</section>'
-        f'<section id="game"><p class="big">{_e(teams.get("home"))} {_e(score.get("home"))}'
-        f' : {_e(score.get("away"))} {_e(teams.get("away"))}</p>'
-        f'<p>{_e(doc.get("match"))} {_e(doc.get("phase_text", doc.get("phase")))} '
-        f'{_e(doc.get("period"))}  <b>{_e(doc.get("clock"))}</b> {_e(running)}{_e(horn)}</p>'
-        f'<p class="quiet">{_e(link)}</p>'
-        f'{schedule_html(doc.get("schedule"))}</section>'
-        f'<section id="records"><h2>{_e(_say(doc, "records"))}</h2><table>{records}</table>'
-        '</section>'
-        f'<section id="kinds"><h2>{_e(_say(doc, "kinds"))}</h2><table>{kinds}</table>'
-        '</section>'
-        f'<section id="suspended"><h2>{_e(_say(doc, "suspended"))}</h2><p>{banned}</p>'
-        '</section>')
 
 
-def _record(r: Mapping[str, Any]) -> str:
-    return (f"{_e(r['what'])} {_e(r['team'])}"
-            f"{' #' + _e(r['player']) if r.get('player') is not None else ''}"
-            f"{' ' + _e(_words(r['kind'])) if r.get('kind') else ''}")
+def body_html(doc: Mapping[str, Any]) -> str:
+    """The page's content for ``doc``; the script below draws the same from the JSON."""
+    return _TEMPLATES.render("operator/body.html.j2", **_context(doc))
 
 
-def schedule_html(schedule: Mapping[str, Any] | None) -> str:
-    """The timekeeper's schedule line (README "The match day"): a suggestion, never applied."""
-    if not schedule:
-        return ""
-    late = "late" if int(schedule.get("behind_ms", 0)) > 0 else "quiet"
-    return f'<p id="schedule" class="{late}">{_e(schedule.get("text"))}</p>'
+def _context(doc: Mapping[str, Any]) -> dict[str, Any]:
+    def say(name: str, **fields: object) -> str:
+        return _say(doc, name, **fields)
+
+    entry = doc.get("entry")
+    schedule = doc.get("schedule")
+    return {
+        "doc": doc, "say": say, "words": _words, "record": _record,
+        "entry": _entry(entry, doc) if entry else None,
+        "office": _office(doc) if doc.get("match") is not None else "",
+        "suspended": _suspended(doc) if doc.get("match") is not None else "",
+        "schedule": schedule or None,
+        # The schedule line is a suggestion, never applied; behind it stands out.
+        "late": int(schedule.get("behind_ms", 0)) > 0 if schedule else False,
+    }
 
 
 STYLE = """
@@ -181,13 +169,8 @@ SCRIPT = resources.files("firmware_py").joinpath("operatorpage.js").read_text(en
 
 def page(doc: Mapping[str, Any]) -> bytes:
     lang = str(doc.get("language") or words.DEFAULT)
-    return (
-        f'<!doctype html><html lang="{_e(lang)}"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width,initial-scale=1">'
-        f'<title>{_e(_say(doc, "title"))}</title><style>{STYLE}'
-        '.lost #view{opacity:.4}</style></head>'
-        f'<body><main id="view">{body_html(doc)}</main><script>{SCRIPT}</script>'
-        '</body></html>').encode()
+    return _TEMPLATES.render("operator/page.html.j2", lang=lang, style=STYLE, script=SCRIPT,
+                             **_context(doc)).encode()
 
 
 # ------------------------------------------------------------------ the server

@@ -1,8 +1,10 @@
 """The office's printouts as HTML: the game sheet of a match, a hall's schedule
 for its door, the group tables with the "why" column, the final placings.
 
-Pure: values in, one HTML document out, every text escaped and every visible word through
-``arena.words.word`` in the event's language. One stylesheet serves the screen and
+Pure: values in, one HTML document out, every visible word through ``arena.words.word`` in
+the event's language. This module picks what a printout holds, as plain text; the markup is
+in the templates beside it (``templates/``: one layout, a template per printout, the table as
+a macro), autoescaped by ``arena.templates``. One stylesheet serves the screen and
 the paper: ``@page`` sets A4 and its margins, each hall's schedule and each category starts
 a new page, no colour carries meaning. The shell (``office.printouts.printing``) reads the store and
 the ledgers; ``office sheet --pdf`` has Chromium print exactly this page.
@@ -18,10 +20,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from html import escape
 from typing import Any, Protocol
 
 from arena.core.preset import Preset
+from arena.templates import Templates
 from arena.tournament.event import Category, Event
 from arena.tournament.model import GameResult, GroupTable, ResultState, ScheduledMatch, Stage
 from arena.words import table, word
@@ -29,6 +31,7 @@ from office.views.ledger import Ledger
 from office.views.placings import Placing
 
 NS_PER_MS = 1_000_000
+_TEMPLATES = Templates("office.printouts")
 
 PRINT_CSS = """
 @page { size: A4; margin: 12mm 12mm 14mm 12mm; }
@@ -231,6 +234,29 @@ class SheetMatch:
     result: GameResult | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A printed table: its header and its rows as plain text (the template escapes them);
+    the columns in ``numeric`` are set right. No rows: the table says "none"."""
+
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    numeric: tuple[int, ...] = ()
+
+
+def _tab(header: Sequence[str], rows: Iterable[Sequence[str]], numeric: Sequence[int] = ()
+         ) -> Table:
+    return Table(tuple(header), tuple(tuple(r) for r in rows), tuple(numeric))
+
+
+@dataclass(frozen=True, slots=True)
+class PrintedResult:
+    """The sheet's result: home:away of its header, and how it was decided."""
+
+    score: str
+    decided: str
+
+
 def game_sheet(match: SheetMatch, facts: SheetFacts, preset: Preset | None,
                lang: str = "en") -> str:
     """The game sheet of one match as an A4 HTML document."""
@@ -240,97 +266,72 @@ def game_sheet(match: SheetMatch, facts: SheetFacts, preset: Preset | None,
 
     def who(side: str, player: int | None) -> str:
         if player is None:
-            return escape(word("sheet.unknown_player", lang))
+            return word("sheet.unknown_player", lang)
         name = rosters[side].get(player)
-        return f"#{player}" + (f" {escape(name)}" if name else "")
+        return f"#{player}" + (f" {name}" if name else "")
 
     def t(key: str, **fields: object) -> str:
-        return escape(word(key, lang, **fields))
+        return word(key, lang, **fields)
 
-    facts_rows = [("sheet.event", escape(match.event))]
+    facts_rows = [("sheet.event", match.event)]
     if match.category is not None:
-        facts_rows.append(("sheet.category", escape(match.category)))
-    facts_rows += [("sheet.match", escape(m.id)), ("sheet.stage", _stage(m, lang)),
-                   ("sheet.hall", escape(m.hall)),
-                   ("sheet.date", escape(m.start.strftime("%Y-%m-%d %H:%M")))]
-    out = [f"<h1>{t('sheet.title')}: {escape(match.home)} – {escape(match.away)}</h1>",
-           '<table class="facts">',
-           *(f"<tr><th>{t(k)}</th><td>{v}</td></tr>" for k, v in facts_rows),
-           f"<tr><th>{t('sheet.result')}</th><td class=\"result\">{_result(match, lang)}"
-           "</td></tr>",
-           f"<tr><th>{t('sheet.state')}</th><td>{t('sheet.state.' + match.state.value)}"
-           "</td></tr>"]
-    if facts.forfeit is not None:
-        out.append(f"<tr><th>{t('sheet.decided_by')}</th><td>"
-                   f"{t('sheet.forfeit', team=names[facts.forfeit])}</td></tr>")
-    out.append("</table>")
-
-    out.append('<div class="sides">')
-    for side, title in (("home", "sheet.home"), ("away", "sheet.away")):
-        out.append(f"<section><h3>{t(title)}: {escape(names[side])} – {t('sheet.roster')}"
-                   "</h3>")
-        roster = rosters[side]
-        if roster:
-            out.append(_table([t("sheet.number"), t("sheet.player")],
-                              [[str(n), escape(roster[n])] for n in sorted(roster)],
-                              numeric=(0,)))
-        else:
-            out.append(f'<p class="note">{t("sheet.no_roster")}</p>')
-        out.append("</section>")
-    out.append("</div>")
-
-    out.append(f"<h2>{t('sheet.goals')}</h2>")
-    out.append(_table(
+        facts_rows.append(("sheet.category", match.category))
+    facts_rows += [("sheet.match", m.id), ("sheet.stage", _stage(m, lang)),
+                   ("sheet.hall", m.hall), ("sheet.date", m.start.strftime("%Y-%m-%d %H:%M"))]
+    sides = [(t(title), names[side], _tab(
+        [t("sheet.number"), t("sheet.player")],
+        [[str(n), rosters[side][n]] for n in sorted(rosters[side])], numeric=(0,))
+        if rosters[side] else None) for side, title in (("home", "sheet.home"),
+                                                         ("away", "sheet.away"))]
+    goals = _tab(
         [t("sheet.time"), t("sheet.team"), t("sheet.scorer"), t("sheet.score")],
-        [[escape(game_time(g.at, preset, lang)), escape(names[g.side]), who(g.side, g.player),
-          f"{g.score[0]}:{g.score[1]}"] for g in facts.goals], lang, numeric=(0, 3)))
-    out.append(f"<h2>{t('sheet.penalties')}</h2>")
-    out.append(_table(
+        [[game_time(g.at, preset, lang), names[g.side], who(g.side, g.player),
+          f"{g.score[0]}:{g.score[1]}"] for g in facts.goals], numeric=(0, 3))
+    penalties = _tab(
         [t("sheet.time"), t("sheet.team"), t("sheet.player"), t("sheet.kind"),
          t("sheet.minutes")],
-        [[escape(game_time(p.at, preset, lang)), escape(names[p.side]), who(p.side, p.player),
-          escape(_kind(p.kind, lang)), str(p.minutes)] for p in facts.penalties],
-        lang, numeric=(0, 4)))
-    out.append(f"<h2>{t('sheet.timeouts')}</h2>")
-    out.append(_table(
-        [t("sheet.time"), t("sheet.team")],
-        [[escape(game_time(x.at, preset, lang)), escape(names[x.side])]
-         for x in facts.timeouts], lang, numeric=(0,)))
+        [[game_time(p.at, preset, lang), names[p.side], who(p.side, p.player),
+          _kind(p.kind, lang), str(p.minutes)] for p in facts.penalties], numeric=(0, 4))
+    timeouts = _tab([t("sheet.time"), t("sheet.team")],
+                    [[game_time(x.at, preset, lang), names[x.side]] for x in facts.timeouts],
+                    numeric=(0,))
+    shootout = None
     if facts.shots:
-        out.append(f"<h2>{t('sheet.shootout')}</h2>")
         rows, tally = [], {"home": 0, "away": 0}
         for i, s in enumerate(facts.shots, start=1):
             tally[s.side] += s.scored
-            rows.append([str(i), escape(names[s.side]), who(s.side, s.player),
+            rows.append([str(i), names[s.side], who(s.side, s.player),
                          t("sheet.scored" if s.scored else "sheet.missed"),
                          f"{tally['home']}:{tally['away']}"])
-        out.append(_table([t("sheet.shot"), t("sheet.team"), t("sheet.shooter"), "",
-                           t("sheet.tally")], rows, lang, numeric=(0, 4)))
-
+        shootout = _tab([t("sheet.shot"), t("sheet.team"), t("sheet.shooter"), "",
+                         t("sheet.tally")], rows, numeric=(0, 4))
     signers = [t("sheet.referee") + " 1", t("sheet.referee") + " 2", t("sheet.timekeeper"),
                t("sheet.official", team=match.home), t("sheet.official", team=match.away)]
-    out.append(f'<section class="signatures"><h2>{t("sheet.signatures")}</h2><div class="sign">'
-               + "".join(f"<div>{s}</div>" for s in signers) + "</div></section>")
-    title = f"{word('sheet.title', lang)} {m.id}"
-    return document(title, "\n".join(out), lang)
+    return _TEMPLATES.render(
+        "game_sheet.html.j2", title=f"{word('sheet.title', lang)} {m.id}", lang=lang,
+        css=PRINT_CSS, t=t, match=match, facts=[(t(k), v) for k, v in facts_rows],
+        result=_result(match, lang), state=t("sheet.state." + match.state.value),
+        forfeit=None if facts.forfeit is None else t("sheet.forfeit",
+                                                      team=names[facts.forfeit]),
+        sides=sides, goals=goals, penalties=penalties, timeouts=timeouts, shootout=shootout,
+        signers=signers)
 
 
-def _result(match: SheetMatch, lang: str) -> str:
+def _result(match: SheetMatch, lang: str) -> PrintedResult | None:
     r = match.result
     if r is None:
-        return escape(word("sheet.not_final", lang))
+        return None
     # The result may name the teams the other way round from the schedule (a hall that
     # swapped them): print it as home - away of the sheet's header.
     goals = {r.home: r.home_goals, r.away: r.away_goals}
     home, away = goals.get(match.home, r.home_goals), goals.get(match.away, r.away_goals)
-    decided = escape(word(f"sheet.decided.{r.decided_by.value}", lang))
-    return f"{home}:{away} <span class=\"note\">({decided})</span>"
+    return PrintedResult(f"{home}:{away}", word(f"sheet.decided.{r.decided_by.value}", lang))
 
 
 def _stage(m: ScheduledMatch, lang: str) -> str:
     if m.stage is Stage.GROUP:
-        return escape(word("sheet.stage.group", lang, group=m.group or ""))
-    return escape(word(f"sheet.stage.{m.stage.value}", lang))
+        return word("sheet.stage.group", lang, group=m.group or "")
+    return word(f"sheet.stage.{m.stage.value}", lang)
 
 
 def _kind(kind: str, lang: str) -> str:
@@ -340,27 +341,20 @@ def _kind(kind: str, lang: str) -> str:
     return word(key, lang) if key in table("en") else kind.replace("_", " ")
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]], lang: str = "en", *,
-           numeric: Sequence[int] = ()) -> str:
-    """Cells are HTML already (escaped by the caller); an empty table says "none"."""
-    def cell(tag: str, i: int, text: str) -> str:
-        return f'<{tag} class="n">{text}</{tag}>' if i in numeric else f"<{tag}>{text}</{tag}>"
+@dataclass(frozen=True, slots=True)
+class _Page:
+    """One page of a printout: its heading under the event's name, its tables (each under
+    its own heading and state, or none), and when it was printed."""
 
-    head = "".join(cell("th", i, h) for i, h in enumerate(header))
-    if not rows:
-        body = f'<tr><td colspan="{len(header)}">{escape(word("sheet.none", lang))}</td></tr>'
-    else:
-        body = "".join("<tr>" + "".join(cell("td", i, c) for i, c in enumerate(r)) + "</tr>"
-                       for r in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    heading: str
+    tables: tuple[tuple[str | None, str | None, Table], ...]
+    printed: str | None
+    door: bool = False
 
 
-def document(title: str, body: str, lang: str = "en") -> str:
-    """A whole HTML page: the printouts' stylesheet inline (a sheet saved or printed to
-    PDF needs nothing else), nothing loaded from anywhere."""
-    return (f'<!DOCTYPE html>\n<html lang="{escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
-            f"<title>{escape(title)}</title>\n<style>{PRINT_CSS}</style>\n</head>\n<body>\n"
-            f"{body}\n</body>\n</html>\n")
+def _pages(title: str, event: Event, pages: Sequence[_Page], lang: str) -> str:
+    return _TEMPLATES.render("pages.html.j2", title=title, lang=lang, css=PRINT_CSS,
+                             event=event.name, pages=pages, empty=word("sheet.none", lang))
 
 
 # --- the door schedule, the tables, the placings -------------------------------------------
@@ -398,19 +392,17 @@ def hall_schedule(event: Event, ledgers: Mapping[str, Ledger], hall: str | None 
             home, away = _teams(ledger, m) if ledger else (m.home.label(), m.away.label())
             view = ledger.matches.get(m.id) if ledger else None
             result = view.outcome.result if view is not None else None
-            rows.append([escape(m.start.strftime("%Y-%m-%d %H:%M")), escape(m.id),
-                         *([escape(c.title)] if several else []), _stage(m, lang),
-                         escape(home), escape(away), escape(_score(result, home))])
+            rows.append([m.start.strftime("%Y-%m-%d %H:%M"), m.id,
+                         *([c.title] if several else []), _stage(m, lang),
+                         home, away, _score(result, home)])
         header = [word("print.start", lang), word("print.match", lang),
                   *([word("print.category", lang)] if several else []),
                   word("print.stage", lang), word("print.home", lang),
                   word("print.away", lang), word("print.result", lang)]
-        pages.append(f'<section class="page door"><h1>{escape(event.name)}</h1>'
-                     f"<h2>{escape(word('print.schedule_of', lang, hall=h))}</h2>"
-                     + _table([escape(x) for x in header], rows, lang,
-                              numeric=(0, len(header) - 1)) + _printed(at, lang)
-                     + "</section>")
-    return document(f"{event.name}: {word('print.schedule', lang)}", "\n".join(pages), lang)
+        pages.append(_Page(word("print.schedule_of", lang, hall=h),
+                           ((None, None, _tab(header, rows, (0, len(header) - 1))),),
+                           _printed(at, lang), door=True))
+    return _pages(f"{event.name}: {word('print.schedule', lang)}", event, pages, lang)
 
 
 def why(row_decided: str | None, lots_needed: bool, lang: str = "en") -> str:
@@ -420,22 +412,21 @@ def why(row_decided: str | None, lots_needed: bool, lang: str = "en") -> str:
     return word(f"print.why.{row_decided}", lang) if row_decided else ""
 
 
-def group_table(t: GroupTable, lang: str = "en") -> str:
-    """One group's table, its state and the "why" column (HTML fragment)."""
+def group_table(t: GroupTable, lang: str = "en") -> tuple[str, str, Table]:
+    """One group's table under its heading, with its state and the "why" column."""
     status = [word("print.complete" if t.complete else "print.in_progress", lang)]
     if t.provisional:
         status.append(word("print.provisional", lang))
     keys = ("rank", "team", "played", "won", "drawn", "lost", "goals", "goal_difference",
             "points", "penalty_minutes", "why")
-    rows = [[str(r.rank), escape(r.team), str(r.played), str(r.won), str(r.drawn), str(r.lost),
+    rows = [[str(r.rank), r.team, str(r.played), str(r.won), str(r.drawn), str(r.lost),
              f"{r.goals_for}:{r.goals_against}", _signed(r.goals_for - r.goals_against),
              str(r.points), str(r.penalty_minutes),
-             escape(why(r.decided_by.value if r.decided_by else None, r.lots_needed, lang))]
+             why(r.decided_by.value if r.decided_by else None, r.lots_needed, lang)]
             for r in t.rows]
-    return (f"<h3>{escape(word('print.group', lang, group=t.name))} "
-            f'<span class="note">({escape(", ".join(status))})</span></h3>'
-            + _table([escape(word(f"print.{k}", lang)) for k in keys], rows, lang,
-                     numeric=(0, 2, 3, 4, 5, 6, 7, 8, 9)))
+    return (word("print.group", lang, group=t.name), ", ".join(status),
+            _tab([word(f"print.{k}", lang) for k in keys], rows,
+                 numeric=(0, 2, 3, 4, 5, 6, 7, 8, 9)))
 
 
 def _signed(n: int) -> str:
@@ -450,17 +441,16 @@ def group_tables(event: Event, ledgers: Mapping[str, Ledger], lang: str = "en",
         ledger = ledgers.get(c.name)
         if ledger is None or not c.tournament.groups:
             continue
-        tables = "".join(group_table(ledger.tables[g.name], lang) for g in c.tournament.groups
-                         if g.name in ledger.tables)
-        pages.append(f'<section class="page"><h1>{escape(event.name)}</h1>'
-                     f"<h2>{_category_title(event, c, 'print.tables', lang)}</h2>{tables}"
-                     f"{_printed(at, lang)}</section>")
-    return document(f"{event.name}: {word('print.tables', lang)}", "\n".join(pages), lang)
+        tables = tuple(group_table(ledger.tables[g.name], lang) for g in c.tournament.groups
+                       if g.name in ledger.tables)
+        pages.append(_Page(_category_title(event, c, "print.tables", lang), tables,
+                           _printed(at, lang)))
+    return _pages(f"{event.name}: {word('print.tables', lang)}", event, pages, lang)
 
 
 def _category_title(event: Event, c: Category, key: str, lang: str) -> str:
     title = word(key, lang)
-    return escape(title if event.plain else f"{title}: {c.title}")
+    return title if event.plain else f"{title}: {c.title}"
 
 
 def final_placings(event: Event, placed: Mapping[str, Sequence[Placing]],
@@ -479,20 +469,15 @@ def final_placings(event: Event, placed: Mapping[str, Sequence[Placing]],
                 notes.append(word("print.eliminated" if p.eliminated else "print.not_placed",
                                   lang))
             place = f"{p.place}." if p.place is not None else ""
-            rows.append([place, escape(p.team if p.team is not None else p.label),
-                         escape(", ".join(notes))])
-        header = [escape(word(k, lang)) for k in ("print.place", "print.team", "print.note")]
-        pages.append(f'<section class="page"><h1>{escape(event.name)}</h1>'
-                     f"<h2>{_category_title(event, c, 'print.placings', lang)}</h2>"
-                     + _table(header, rows, lang, numeric=(0,)) + _printed(at, lang)
-                     + "</section>")
-    return document(f"{event.name}: {word('print.placings', lang)}", "\n".join(pages), lang)
+            rows.append([place, p.team if p.team is not None else p.label, ", ".join(notes)])
+        header = [word(k, lang) for k in ("print.place", "print.team", "print.note")]
+        pages.append(_Page(_category_title(event, c, "print.placings", lang),
+                           ((None, None, _tab(header, rows, (0,))),), _printed(at, lang)))
+    return _pages(f"{event.name}: {word('print.placings', lang)}", event, pages, lang)
 
 
-
-def _printed(at: datetime | None, lang: str) -> str:
+def _printed(at: datetime | None, lang: str) -> str | None:
     """When the page was printed: tables and results change while the event runs."""
     if at is None:
-        return ""
-    text = word("print.printed", lang, at=at.strftime("%Y-%m-%d %H:%M"))
-    return f'<p class="note">{escape(text)}</p>'
+        return None
+    return word("print.printed", lang, at=at.strftime("%Y-%m-%d %H:%M"))

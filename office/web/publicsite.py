@@ -19,8 +19,10 @@ every link is relative, so the export works from any folder of a web server or a
 A slug is the name reduced to ``a-z 0-9 -`` (a file name on any file system, a URL without
 escaping); names that reduce to the same slug are told apart by a number.
 
-Every word goes through ``arena.words`` (keys ``site.*``); every name from the files
-is escaped.
+Every word goes through ``arena.words`` (keys ``site.*``). The markup is in the templates
+beside this module (``templates/site/``: one layout, a page template each, the sections as
+macros), autoescaped by ``arena.templates``: this module picks what a page shows, the
+templates say how, and no name from the files reaches a page unescaped.
 """
 
 from __future__ import annotations
@@ -28,10 +30,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from html import escape
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from arena import words
+from arena.templates import Templates
 from office.views.jsonread import dicts
 
 PAGE_CSP = (
@@ -166,9 +169,61 @@ def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _e(value: Any) -> str:
-    """Any value as escaped text (None as nothing)."""
-    return "" if value is None else escape(str(value), quote=True)
+_TEMPLATES = Templates("office.web")
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A name on a page, linked where it has a page of its own (``href`` None: plain)."""
+
+    text: str
+    href: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A match's score as a page shows it: the goals, how it was decided, its badges as
+    (class, word)."""
+
+    score: str | None
+    decided: str | None
+    badges: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Live:
+    """A hall's match being played, as its card shows it."""
+
+    match: str | None
+    home: str
+    away: str
+    score_home: int | None
+    score_away: int | None
+    phase: str
+    clock_ms: int | None  # None: no clock shown (none sent, or the final or a shootout)
+    running: bool
+
+    @property
+    def clock(self) -> str:
+        return _clock(self.clock_ms or 0)
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """One row of a group's table."""
+
+    team: str
+    link: Link
+    rank: int | None
+    played: int | None
+    won: int | None
+    drawn: int | None
+    lost: int | None
+    goals_for: int | None
+    goals_against: int | None
+    goal_difference: str
+    points: int | None
+    why: str
 
 
 class Site:
@@ -201,14 +256,9 @@ class Site:
         self.category_slugs = _slugs(c for c in self.categories if c is not None)
         self._by_id = {_str(m.get("id")): m for m in self.matches}
 
-    def _team_link(self, team: str, category: Any, root: str) -> str:
-        """The team's name, linked to its page if it has one."""
-        found = self.team_slugs.get((_opt(category), team))
-        return (f'<a href="{root}team/{found}/">{_e(team)}</a>' if found is not None
-                else _e(team))
-
     def w(self, key: str, **fields: object) -> str:
-        return escape(words.word(key, self.lang, **fields))
+        """A word of the site in its language (plain text: the templates escape it)."""
+        return words.word(key, self.lang, **fields)
 
     # -- the pages ---------------------------------------------------------------------
 
@@ -223,10 +273,11 @@ class Site:
     def page(self, path: str) -> str | None:
         """The page at ``path`` (as ``paths`` names it), or None: no such page."""
         if path == "":
-            return self._front()
+            return self._render("front", path, "", categories=self.categories,
+                                scorers=SCORERS_SHOWN)
         if path == "schedule/":
-            return self._page(path, self.w("site.schedule"),
-                              [self._schedule(self.matches, path, by_day=True)])
+            return self._render("schedule", path, self.w("site.schedule"),
+                                matches=self.matches)
         kind, _, rest = path.partition("/")
         key = rest[:-1] if rest.endswith("/") and rest.count("/") == 1 else None
         if key is None:
@@ -243,23 +294,10 @@ class Site:
                     return render(name, path)
         return None
 
-    def _front(self) -> str:
-        parts = [self._halls_section(self.halls, "")]
-        for category in self.categories:
-            title = self._category_title(category)
-            link = (f' <a href="category/{self.category_slugs[category]}/">'
-                    f'{self.w("site.more")}</a>' if category is not None else "")
-            heading = f"<h1 class=\"full\">{_e(title)}{link}</h1>" if category else ""
-            parts.append(heading)
-            parts += self._category_parts(category, "", scorers=SCORERS_SHOWN)
-        parts.append(self._teams_section(""))
-        return self._page("", "", parts)
-
     def _category(self, name: str, path: str) -> str:
-        parts = self._category_parts(name, path, scorers=SCORERS_SHOWN)
         matches = [m for m in self.matches if m.get("category") == name]
-        parts.insert(len(self._groups_of(name)), self._schedule(matches, path, by_day=True))
-        return self._page(path, _e(self._category_title(name)), parts)
+        return self._render("category", path, self.category_title(name), category=name,
+                            matches=matches, scorers=SCORERS_SHOWN)
 
     def _team(self, key: tuple[str | None, str], path: str) -> str:
         category, team = key
@@ -267,153 +305,96 @@ class Site:
                   and any(r.get("team") == team for r in dicts(g.get("rows")))]
         matches = [m for m in self.matches if m.get("category") == category
                    and team in (m.get("home"), m.get("away"))]
-        parts = [self._group_table(g, path, me=team) for g in groups]
-        parts.append(self._schedule(matches, path, by_day=True))
         placed = [p for p in self.placings
                   if p.get("team") == team and p.get("category") == category]
-        if placed:
-            parts.append(self._placings_section(placed, path))
         mine = [s for s in self.scorers
                 if s.get("team") == team and s.get("category") == category]
-        if mine:
-            parts.append(self._scorers_section(mine, path, len(mine)))
-        return self._page(path, _e(team), parts)
+        return self._render("team", path, team, team=team, groups=groups, matches=matches,
+                            placed=placed, mine=mine)
 
     def _hall(self, hall: str, path: str) -> str:
         here = [h for h in self.halls if h.get("hall") == hall]
         matches = [m for m in self.matches if m.get("hall") == hall]
-        return self._page(path, _e(hall), [self._halls_section(here, path),
-                                           self._schedule(matches, path, by_day=True)])
+        return self._render("hall", path, hall, here=here, matches=matches)
 
-    def _category_parts(self, category: str | None, path: str, *, scorers: int) -> list[str]:
-        groups = self._groups_of(category)
-        parts = [self._group_table(g, path) for g in groups]
-        bracket = [b for b in self.bracket if b.get("category") == category]
-        if bracket:
-            parts.append(self._bracket_section(bracket, path))
-        placings = [p for p in self.placings if p.get("category") == category]
-        if placings:
-            parts.append(self._placings_section(placings, path))
-        top = [s for s in self.scorers if s.get("category") == category]
-        if top:
-            parts.append(self._scorers_section(top, path, scorers))
-        return parts
+    def _render(self, kind: str, path: str, heading: str, **context: Any) -> str:
+        root = self._root(path)
+        home = root or "./"
+        nav = [Link(self.w("site.home"), home), Link(self.w("site.schedule"),
+                                                     f"{root}schedule/")]
+        nav += [Link(self.category_title(c), f"{root}category/{s}/")
+                for c, s in self.category_slugs.items()]
+        nav += [Link(h, f"{root}hall/{s}/") for h, s in self.hall_slugs.items()]
+        return _TEMPLATES.render(
+            f"site/{kind}.html.j2", site=self, w=self.w, num=_int, text=_str, path=path,
+            root=root, home=home, nav=nav, heading=heading, name=self.name, lang=self.lang,
+            css=CSS, js=JS, **context)
 
-    def _groups_of(self, category: str | None) -> list[Mapping[str, Any]]:
+    # -- what the templates ask ----------------------------------------------------------
+
+    def groups_of(self, category: str | None) -> list[Mapping[str, Any]]:
         return [g for g in self.groups if g.get("category") == category]
 
-    def _category_title(self, category: str | None) -> str:
+    def of_category(self, items: Sequence[Mapping[str, Any]],
+                    category: str | None) -> list[Mapping[str, Any]]:
+        return [i for i in items if i.get("category") == category]
+
+    def category_title(self, category: str | None) -> str:
         if category is None:
             return ""
         return self.titles.get(category) or category
 
-    # -- the frame ---------------------------------------------------------------------
+    def category_href(self, category: str) -> str:
+        return f"category/{self.category_slugs[category]}/"
 
-    def _root(self, path: str) -> str:
-        return "../" * path.count("/")
+    def team_list(self, root: str) -> list[tuple[Link, str | None]]:
+        """Every team linked to its page, with its category (None: a plain tournament)."""
+        return [(Link(t, f"{root}team/{s}/"), c) for (c, t), s in self.team_slugs.items()]
 
-    def _page(self, path: str, heading: str, parts: Sequence[str]) -> str:
-        root = self._root(path)
-        home = root or "./"
-        nav = [f'<a href="{home}">{self.w("site.home")}</a>',
-               f'<a href="{root}schedule/">{self.w("site.schedule")}</a>']
-        nav += [f'<a href="{root}category/{s}/">{_e(self._category_title(c))}</a>'
-                for c, s in self.category_slugs.items()]
-        nav += [f'<a href="{root}hall/{s}/">{_e(h)}</a>' for h, s in self.hall_slugs.items()]
-        title = f"{heading} · {_e(self.name)}" if heading else _e(self.name)
-        h1 = f'<h1 class="full">{heading}</h1>' if heading else ""
-        return (
-            f'<!doctype html>\n<html lang="{_e(self.lang)}"><head><meta charset="utf-8">'
-            '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{title}</title><style>{CSS}</style></head>\n"
-            f'<body><header><a class="name" href="{home}">{_e(self.name)}</a>'
-            f'<nav>{"".join(nav)}</nav></header>\n'
-            f'<main id="main" data-page="{_e(path)}">{h1}{"".join(parts)}</main>\n'
-            f'<footer>{self.w("site.footer")}</footer>'
-            f"<script>{JS}</script></body></html>\n")
+    def team_link(self, team: str, category: Any, root: str) -> Link:
+        """The team's name, linked to its page if it has one."""
+        found = self.team_slugs.get((_opt(category), team))
+        return Link(team, f"{root}team/{found}/" if found is not None else None)
 
-    # -- the parts ---------------------------------------------------------------------
+    def hall_link(self, hall: str, root: str) -> Link:
+        found = self.hall_slugs.get(hall)
+        return Link(hall, f"{root}hall/{found}/" if found is not None else None)
 
-    def _halls_section(self, halls: Sequence[Mapping[str, Any]], path: str) -> str:
-        if not halls:
-            return ""
-        root = self._root(path)
-        cards = []
-        for h in halls:
-            name = _str(h.get("hall"))
-            online = h.get("online")
-            status = ("" if online is not False
-                      else f' <span class="badge">{self.w("site.offline")}</span>')
-            live = h.get("live")
-            body = self._live(live) if isinstance(live, Mapping) else (
-                f'<div class="muted">{self.w("site.no_match")}</div>')
-            nxt = self._by_id.get(_str(h.get("next")))
-            if nxt is not None:
-                body += (f'<div class="next">{self.w("site.next")}: '
-                         f'{_e(self._time(nxt))} {self._pairing(nxt, root)}</div>')
-            link = (f'<a href="{root}hall/{self.hall_slugs[name]}/">{_e(name)}</a>'
-                    if name in self.hall_slugs else _e(name))
-            cards.append(f'<div class="hall" data-hall="{_e(name)}"><b>{link}</b>{status}'
-                         f"{body}</div>")
-        return (f'<section class="full"><h2>{self.w("site.live")}</h2>'
-                f'<div class="halls">{"".join(cards)}</div></section>')
+    def next_match(self, hall: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        return self._by_id.get(_str(hall.get("next")))
 
-    def _live(self, live: Mapping[str, Any]) -> str:
+    def live(self, hall: Mapping[str, Any]) -> Live | None:
+        live = hall.get("live")
+        if not isinstance(live, Mapping):
+            return None
         teams = live.get("teams") if isinstance(live.get("teams"), Mapping) else {}
         score = live.get("score") if isinstance(live.get("score"), Mapping) else {}
         assert isinstance(teams, Mapping) and isinstance(score, Mapping)
-        home, away = _str(teams.get("home")), _str(teams.get("away"))
         phase = _str(live.get("phase"))
         period = _int(live.get("period"))
-        shown = (self.w(f"site.phase.{phase}", period=period or 1)
-                 if phase in _PHASES else _e(phase))
+        shown = (self.w(f"site.phase.{phase}", period=period or 1) if phase in _PHASES
+                 else phase)
         ms = _int(live.get("clock_ms"))
-        clock = ""
-        if ms is not None and phase not in ("final", "shootout"):
-            running = "1" if live.get("running") is True else "0"
-            clock = (f'<span class="clock" data-ms="{ms}" data-running="{running}">'
-                     f"{_clock(ms)}</span>")
-        return (f'<div class="live" data-match="{_e(live.get("match"))}">'
-                f"<div>{_e(home)} – {_e(away)}</div>"
-                f'<div><span class="score">{_e(_int(score.get("home")))}:'
-                f'{_e(_int(score.get("away")))}</span>{clock}</div>'
-                f'<div class="muted">{shown}</div></div>')
+        return Live(match=None if live.get("match") is None else str(live.get("match")),
+                    home=_str(teams.get("home")), away=_str(teams.get("away")),
+                    score_home=_int(score.get("home")), score_away=_int(score.get("away")),
+                    phase=shown,
+                    clock_ms=ms if phase not in ("final", "shootout") else None,
+                    running=live.get("running") is True)
 
-    def _group_table(self, g: Mapping[str, Any], path: str, *, me: str | None = None) -> str:
-        root = self._root(path)
-        name = _str(g.get("name"))
-        badge = (f'<span class="badge provisional">{self.w("site.provisional")}</span>'
-                 if g.get("provisional") else
-                 f'<span class="badge">{self.w("site.complete")}</span>'
-                 if g.get("complete") else "")
-        head = (f'<tr><th>{self.w("site.col.rank")}</th><th class="l">'
-                f'{self.w("site.col.team")}</th><th>{self.w("site.col.played")}</th>'
-                f'<th class="wide">{self.w("site.col.won")}</th>'
-                f'<th class="wide">{self.w("site.col.drawn")}</th>'
-                f'<th class="wide">{self.w("site.col.lost")}</th>'
-                f'<th class="wide">{self.w("site.col.goals")}</th>'
-                f'<th>{self.w("site.col.gd")}</th><th>{self.w("site.col.points")}</th>'
-                f'<th class="why">{self.w("site.col.why")}</th></tr>')
-        rows = []
+    def table_rows(self, g: Mapping[str, Any], root: str) -> list[TableRow]:
+        out = []
         for r in dicts(g.get("rows")):
             team = _str(r.get("team"))
             gf, ga = _int(r.get("goals_for")), _int(r.get("goals_against"))
             gd = f"{gf - ga:+d}".replace("+0", "0") if gf is not None and ga is not None else ""
-            link = self._team_link(team, g.get("category"), root)
-            cls = ' class="me"' if team == me else ""
-            rows.append(
-                f'<tr data-team="{_e(team)}"{cls}><td class="rank">{_e(_int(r.get("rank")))}'
-                f'</td><td class="l team">{link}</td><td>{_e(_int(r.get("played")))}</td>'
-                f'<td class="wide">{_e(_int(r.get("won")))}</td>'
-                f'<td class="wide">{_e(_int(r.get("drawn")))}</td>'
-                f'<td class="wide">{_e(_int(r.get("lost")))}</td>'
-                f'<td class="wide">{_e(gf)}:{_e(ga)}</td><td class="gd">{gd}</td>'
-                f'<td class="points">{_e(_int(r.get("points")))}</td>'
-                f'<td class="why">{self._why(r)}</td></tr>')
-        category = _str(g.get("category"))
-        return (f'<section class="group" data-group="{_e(name)}" data-category="{_e(category)}">'
-                f'<h2>{self.w("site.group", name=name)}{badge}</h2>'
-                f"<table><thead>{head}</thead><tbody>{''.join(rows)}</tbody></table></section>")
+            out.append(TableRow(
+                team=team, link=self.team_link(team, g.get("category"), root),
+                rank=_int(r.get("rank")), played=_int(r.get("played")), won=_int(r.get("won")),
+                drawn=_int(r.get("drawn")), lost=_int(r.get("lost")), goals_for=gf,
+                goals_against=ga, goal_difference=gd, points=_int(r.get("points")),
+                why=self._why(r)))
+        return out
 
     def _why(self, row: Mapping[str, Any]) -> str:
         if row.get("lots_needed"):
@@ -421,55 +402,33 @@ class Site:
         why = _str(row.get("decided_by"))
         return self.w(f"site.why.{why}") if why in _WHY else ""
 
-    def _schedule(self, matches: Sequence[Mapping[str, Any]], path: str, *,
-                  by_day: bool) -> str:
-        root = self._root(path)
-        out = [f'<section class="schedule"><h2>{self.w("site.schedule")}</h2>']
-        day = None
-        rows: list[str] = []
-
-        def flush() -> None:
-            if rows:
-                out.append(f"<table><tbody>{''.join(rows)}</tbody></table>")
-                rows.clear()
-
+    def days(self, matches: Sequence[Mapping[str, Any]]
+             ) -> list[tuple[str, list[Mapping[str, Any]]]]:
+        """The matches by day (their start's date), in their order."""
+        out: list[tuple[str, list[Mapping[str, Any]]]] = []
         for m in matches:
-            start = _str(m.get("start"))
-            if by_day and start[:10] != day:
-                flush()
-                day = start[:10]
-                out.append(f"<h3>{_e(day)}</h3>")
-            hall = _str(m.get("hall"))
-            hall_link = (f'<a href="{root}hall/{self.hall_slugs[hall]}/">{_e(hall)}</a>'
-                         if hall in self.hall_slugs else _e(hall))
-            what = _str(m.get("group"))
-            label = self.w("site.group", name=what) if what else _e(m.get("id"))
-            rows.append(
-                f'<tr data-match="{_e(m.get("id"))}"><td class="l time">{_e(self._time(m))}'
-                f'<div class="muted">{hall_link}</div></td>'
-                f'<td class="l teams">{self._pairing(m, root)}'
-                f'<div class="muted">{label}</div></td>'
-                f'<td class="score">{self._result(m)}</td></tr>')
-        flush()
-        if not matches:
-            out.append(f'<p class="muted">{self.w("site.none")}</p>')
-        out.append("</section>")
-        return "".join(out)
+            day = _str(m.get("start"))[:10]
+            if not out or out[-1][0] != day:
+                out.append((day, []))
+            out[-1][1].append(m)
+        return out
 
-    def _time(self, m: Mapping[str, Any]) -> str:
+    def label(self, m: Mapping[str, Any]) -> str:
+        """What a schedule's line says under the teams: the group, else the match's id."""
+        what = _str(m.get("group"))
+        return self.w("site.group", name=what) if what else str(m.get("id") or "")
+
+    def time(self, m: Mapping[str, Any]) -> str:
         return _str(m.get("start"))[11:16]
 
-    def _pairing(self, m: Mapping[str, Any], root: str) -> str:
-        return (f"{self._side(m, 'home', root)} – {self._side(m, 'away', root)}")
-
-    def _side(self, m: Mapping[str, Any], side: str, root: str) -> str:
+    def side(self, m: Mapping[str, Any], side: str, root: str) -> Link:
         team = _str(m.get(side))
         slot = _str(m.get(f"{side}_slot"))
         if team and (_opt(m.get("category")), team) in self.team_slugs:
-            return self._team_link(team, m.get("category"), root)
+            return self.team_link(team, m.get("category"), root)
         if slot and slot != team:  # a team's own slot is its name, never a placeholder
-            return _e(self._slot_text(slot))
-        return _e(team) or self.w("site.tbd")
+            return Link(self._slot_text(slot))
+        return Link(team or self.w("site.tbd"))
 
     def _slot_text(self, slot: str) -> str:
         """A slot of the bracket as a person reads it, in the site's language."""
@@ -482,86 +441,40 @@ class Site:
                               place=int(found.group(2)))
         return slot
 
-    def _result(self, m: Mapping[str, Any]) -> str:
+    def result(self, m: Mapping[str, Any]) -> Result:
         state = _str(m.get("state"))
         score = m.get("score")
-        text = ""
+        text = decided = None
         if isinstance(score, Mapping):
-            text = f"{_e(_int(score.get('home')))}:{_e(_int(score.get('away')))}"
+            home, away = _int(score.get("home")), _int(score.get("away"))
+            text = f"{'' if home is None else home}:{'' if away is None else away}"
             how = _str(m.get("decided_by"))
             if how in ("overtime", "shootout", "forfeit"):
-                text += f' <span class="muted">{self.w(f"site.decided.{how}")}</span>'
+                decided = self.w(f"site.decided.{how}")
+        badges: list[tuple[str, str]] = []
         if state == "live":
-            text += f'<span class="badge live">{self.w("site.state.live")}</span>'
-        elif state == "final":
-            text += f'<span class="badge">{self.w("site.state.final")}</span>'
-        elif state == "pending":
-            text += f'<span class="badge">{self.w("site.state.pending")}</span>'
+            badges.append(("badge live", self.w("site.state.live")))
+        elif state in ("final", "pending"):
+            badges.append(("badge", self.w(f"site.state.{state}")))
         if m.get("voided"):
-            text += f'<span class="badge">{self.w("site.voided")}</span>'
-        return text
+            badges.append(("badge", self.w("site.voided")))
+        return Result(text, decided, tuple(badges))
 
-    def _bracket_section(self, bracket: Sequence[Mapping[str, Any]], path: str) -> str:
-        root = self._root(path)
-        rows = []
-        for b in bracket:
-            m = self._by_id.get(_str(b.get("match")), {})
-            view = {**b, **{k: v for k, v in m.items() if k in ("score", "state", "decided_by",
-                                                                  "home", "away")}}
-            rows.append(f'<tr data-match="{_e(b.get("match"))}"><td class="l time">'
-                        f'{_e(b.get("match"))}<div class="muted">{_e(self._time(b))}</div></td>'
-                        f'<td class="l teams">{self._pairing(view, root)}</td>'
-                        f'<td class="score">{self._result(view)}</td></tr>')
-        return (f'<section class="bracket"><h2>{self.w("site.bracket")}</h2>'
-                f"<table><tbody>{''.join(rows)}</tbody></table></section>")
+    def bracket_view(self, b: Mapping[str, Any]) -> Mapping[str, Any]:
+        """A bracket's entry with its match's result and teams once known."""
+        m = self._by_id.get(_str(b.get("match")), {})
+        return {**b, **{k: v for k, v in m.items() if k in ("score", "state", "decided_by",
+                                                             "home", "away")}}
 
-    def _placings_section(self, placings: Sequence[Mapping[str, Any]], path: str) -> str:
-        root = self._root(path)
-        rows = []
-        for p in placings:
-            place = _int(p.get("place"))
-            team = _str(p.get("team"))
-            if place is None:
-                shown = self.w("site.eliminated" if p.get("eliminated") else "site.not_placed")
-            else:
-                shown = f"{place}."
-            who = (self._team_link(team, p.get("category"), root) if team else
-                   f'<span class="muted">{self.w("site.tbd")} ({_e(p.get("match"))})</span>')
-            badge = (f'<span class="badge provisional">{self.w("site.provisional")}</span>'
-                     if p.get("provisional") else "")
-            rows.append(f'<tr><td class="place">{shown}</td><td class="l team">{who}{badge}'
-                        "</td></tr>")
-        return (f'<section class="placings"><h2>{self.w("site.placings")}</h2>'
-                f"<table><tbody>{''.join(rows)}</tbody></table></section>")
+    def place(self, p: Mapping[str, Any]) -> str:
+        place = _int(p.get("place"))
+        if place is None:
+            return self.w("site.eliminated" if p.get("eliminated") else "site.not_placed")
+        return f"{place}."
 
-    def _scorers_section(self, scorers: Sequence[Mapping[str, Any]], path: str,
-                         shown: int) -> str:
-        root = self._root(path)
-        rows = []
-        for s in scorers[:shown]:
-            team = _str(s.get("team"))
-            number = _int(s.get("player"))
-            name = _str(s.get("name"))
-            who = f"{_e(name)} <span class=\"muted\">#{_e(number)}</span>" if name else \
-                f"#{_e(number)}"
-            team_link = self._team_link(team, s.get("category"), root)
-            rows.append(f'<tr><td class="rank">{_e(_int(s.get("rank")))}</td>'
-                        f'<td class="l">{who}<div class="muted">{team_link}</div></td>'
-                        f'<td class="goals">{_e(_int(s.get("goals")))}</td></tr>')
-        head = (f'<tr><th>{self.w("site.col.rank")}</th><th class="l">'
-                f'{self.w("site.col.player")}</th><th>{self.w("site.col.goals_scored")}</th>'
-                "</tr>")
-        return (f'<section class="scorers"><h2>{self.w("site.scorers")}</h2>'
-                f"<table><thead>{head}</thead><tbody>{''.join(rows)}</tbody></table>"
-                "</section>")
-
-    def _teams_section(self, path: str) -> str:
-        root = self._root(path)
-        items = [f'<li><a href="{root}team/{s}/">{_e(t)}</a>'
-                 + (f' <span class="muted">{_e(c)}</span>' if c is not None else "") + "</li>"
-                 for (c, t), s in self.team_slugs.items()]
-        return (f'<section class="full teams"><h2>{self.w("site.teams")}</h2>'
-                f'<ul class="teamlist">{"".join(items)}</ul></section>')
+    @staticmethod
+    def _root(path: str) -> str:
+        return "../" * path.count("/")
 
 
 def _clock(ms: int) -> str:

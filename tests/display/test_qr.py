@@ -1,9 +1,10 @@
-"""The QR encoder (display/qr.py) and the between screen's QR code (display/screens/address.py).
+"""The QR code (display/qr.py, segno underneath) and the between screen's QR code
+(display/screens/address.py).
 
-Checked against what the standard publishes (ISO/IEC 18004: the Reed-Solomon codewords of its
-"HELLO WORLD" 1-M example, the 32 format words, the version words of Annex D) and against an
-independent decoder, ZBar's ``zbarimg`` (Debian's zbar-tools; the tests that need it skip
-without it), on the encoder's matrices and on the rendered between screen.
+Checked against what the standard publishes (ISO/IEC 18004: the byte capacities, the fixed
+patterns, the 32 format words) and against an independent decoder, ZBar's ``zbarimg``
+(Debian's zbar-tools; the tests that need it skip without it), on the symbols' matrices and
+on the rendered between screen.
 """
 
 from __future__ import annotations
@@ -37,25 +38,6 @@ FORMAT = {
     "H": ["001011010001001", "001001110111110", "001110011100111", "001100111010000",
           "000011101100010", "000001001010101", "000110100001100", "000100000111011"],
 }
-# ISO 18004 Annex D, Table D.1: the version bits of versions 7 to 10.
-VERSION = {7: "000111110010010100", 8: "001000010110111100", 9: "001001101010011001",
-           10: "001010010011010011"}
-
-
-def test_reed_solomon_gives_the_standards_hello_world_codewords() -> None:
-    data = bytes([32, 91, 11, 120, 209, 114, 220, 77, 67, 64, 236, 17, 236, 17, 236, 17])
-    assert list(qr.reed_solomon(data, 10)) == [196, 35, 39, 119, 235, 215, 231, 226, 93, 23]
-
-
-@pytest.mark.parametrize("level", "LMQH")
-def test_the_format_bits_are_the_standards(level: qr.Level) -> None:
-    assert [format(qr.format_bits(level, m), "015b") for m in range(8)] == FORMAT[level]
-
-
-def test_the_version_bits_are_the_standards() -> None:
-    assert {v: format(qr.version_bits(v), "018b") for v in VERSION} == VERSION
-
-
 def test_the_smallest_version_that_holds_the_text_and_its_fixed_patterns() -> None:
     code = qr.encode("http://results.local/")
     assert (code.version, code.size, code.level) == (2, 25, "M")
@@ -71,6 +53,13 @@ def test_the_smallest_version_that_holds_the_text_and_its_fixed_patterns() -> No
     for copy in (first, second):
         bits = "".join("1" if code.rows[y][x] else "0" for x, y in reversed(copy))
         assert bits == FORMAT["M"][code.mask]
+
+
+def test_the_capacities_are_the_standards_byte_mode_table() -> None:
+    """ISO 18004 Table 7, byte mode, versions 1 to 10."""
+    assert [qr.capacity(v, "M") for v in range(1, 11)] == [14, 26, 42, 62, 84, 106, 122, 152,
+                                                            180, 213]
+    assert [qr.capacity(10, level) for level in "LMQH"] == [271, 213, 151, 119]
 
 
 def test_two_hundred_characters_fit_and_more_than_version_10_holds_is_refused() -> None:
