@@ -35,7 +35,8 @@ import paho.mqtt.client as paho
 
 from arena import presets, wire
 from arena.broker import STATE_EVERY_S, Tls, new_client, no_delay
-from arena.timesource import NS_PER_S, monotonic_s
+from arena.core.units import NS_PER_S
+from arena.timesource import monotonic_s
 from arena.wire import WireError
 from firmware_py.outbox import Outbox
 
