@@ -27,7 +27,7 @@ from pathlib import Path
 
 from arena.broker import Tls, parse_broker_url
 from arena.core.errors import PresetError
-from arena.core.phase import Stage
+from arena.core.phase import PLAYED_STAGES, Stage
 from arena.core.state import state_document
 from arena.core.values import MatchSetup
 from arena.timesource import SYSTEM, monotonic_s
@@ -69,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     group = p.add_mutually_exclusive_group(required=True)
     group.add_argument("--preset")
     group.add_argument("--preset-file", type=Path)
-    p.add_argument("--stage", choices=[s.value for s in Stage], default="group")
+    p.add_argument("--stage", choices=[s.value for s in PLAYED_STAGES], default="group")
     p.add_argument("--journal", type=Path, required=True, metavar="DIR")
     p.add_argument("--config", type=Path, metavar="FILE",
                    help="the hall's config file: broker, tournament, hall, username, "
