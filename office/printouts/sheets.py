@@ -21,14 +21,15 @@ from datetime import datetime
 from html import escape
 from typing import Any, Protocol
 
+from arena.core.lengths import phase_length
+from arena.core.phase import Phase
 from arena.core.preset import Preset
+from arena.core.units import NS_PER_MS
 from arena.tournament.event import Category, Event
 from arena.tournament.model import GameResult, GroupTable, ResultState, ScheduledMatch, Stage
 from arena.words import table, word
 from office.rules.placings import Placing
 from office.views.ledger import Ledger
-
-NS_PER_MS = 1_000_000
 
 PRINT_CSS = """
 @page { size: A4; margin: 12mm 12mm 14mm 12mm; }
@@ -199,9 +200,9 @@ def game_time(at: GameTime, preset: Preset | None, lang: str) -> str:
              if preset is not None and overtime else word("sheet.period", lang, n=at.period))
     if preset is None:
         return f"{label} {_mmss(at.clock_ms)}"
-    length = preset.period_length
-    if overtime:
-        length = preset.decision.overtime or length
+    # A sheet of a preset without overtime (none was played) keeps the period's length.
+    length = phase_length(preset, Phase.OVERTIME if overtime else Phase.PERIOD,
+                          at.period) or preset.period_length
     played = max(0, length // NS_PER_MS - at.clock_ms)
     return f"{label} {_mmss(played)}"
 
