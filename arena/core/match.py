@@ -22,6 +22,7 @@ here time passes and commands are dispatched; the floors do the work.
 from __future__ import annotations
 
 from collections.abc import Callable
+from enum import IntEnum
 from typing import Any
 
 from . import machine
@@ -54,31 +55,40 @@ from .units import NS_PER_S, Nanos
 from .values import Fed, GoalRecord, HornOutlook, MatchState
 
 
+class Due(IntEnum):
+    """What falls due, in the order of what falls due at one instant: penalties end first,
+    then a time-out, then a line change, then the period or break."""
+
+    PENALTIES = 0
+    TIMEOUT = 1
+    SHIFT = 2
+    CLOCK = 3
+
+
 class Match(Corrections):
     """A match: ``advance`` lets time pass, ``apply`` takes a command (``feed`` does both)."""
 
-    def _due(self, s: MatchState) -> list[tuple[Nanos, int]]:
-        """Everything that will fall due, as (instant, priority): at one instant penalties
-        end first, then a time-out, then a line change, then the period or break."""
-        due: list[tuple[Nanos, int]] = []
+    def _due(self, s: MatchState) -> list[tuple[Nanos, Due]]:
+        """Everything that will fall due, with its instant."""
+        due: list[tuple[Nanos, Due]] = []
         expiry = box_rules.next_expiry(s.box) if s.phase.is_play else None
         if expiry is not None:
             instant = self._instant_of(s, expiry)
             if instant is None and s.last_at is not None and expiry <= self.elapsed(s, s.last_at):
                 instant = s.last_at  # the clock was stopped exactly at its end
             if instant is not None:
-                due.append((instant, 0))
+                due.append((instant, Due.PENALTIES))
         if s.timeout is not None:
-            due.append((s.timeout.end, 1))
+            due.append((s.timeout.end, Due.TIMEOUT))
         change = shift_rules.next_change(self.preset, s)
         if change is not None and s.phase.is_play:
             instant = self._instant_of(s, s.played + change)
             if instant is not None:
-                due.append((instant, 2))
+                due.append((instant, Due.SHIFT))
         if (s.phase.is_play or s.phase.is_break) and s.clock.running:
             zero = s.clock.zero_at()
             assert zero is not None
-            due.append((zero, 3))
+            due.append((zero, Due.CLOCK))
         return due
 
     def next_deadline(self) -> Nanos | None:
@@ -191,11 +201,11 @@ class Match(Corrections):
             last = step.state.last_at
             at = due if last is None else max(due, last)
             kind = min(p for instant, p in self._due(step.state) if instant == due)
-            if kind == 0:
+            if kind is Due.PENALTIES:
                 self._penalties_fall_due(step, at)
-            elif kind == 1:
+            elif kind is Due.TIMEOUT:
                 self._end_timeout(step, at, early=False)
-            elif kind == 2:
+            elif kind is Due.SHIFT:
                 self._change_lines(step, at)
             elif step.state.phase.is_play:
                 self._end_period(step, at, shortened=False)
@@ -249,6 +259,7 @@ class Match(Corrections):
             Cancel: self._cancel,
             Correct: self._correct,
         }
+
 
 GOAL_SHOWN: Nanos = 8 * NS_PER_S  # the scorer's number stays up this long after a goal
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from . import machine
+from . import shifts as shift_rules
 from . import shootout as shootout_rules
 from .commands import End, Forfeit, Goal, Horn, Next, SetClock, Shot, Start, Stop, Timeout
 from .course import PhaseCourse
@@ -215,8 +216,6 @@ class Plays(PhaseCourse):
 
     def _resync_shifts(self, step: Step, at: Nanos) -> None:
         """After a clock correction the next line change is the next one after the new time."""
-        shifts = self.preset.shifts
-        s = step.state
-        if shifts is not None and not s.phase.is_break:
-            into = self.play_length(s) - s.clock.remaining(at)
-            step.set(shift_mark=(into // shifts.length) * shifts.length)
+        mark = shift_rules.mark_at(self.preset, step.state, at)
+        if mark is not None:
+            step.set(shift_mark=mark)

@@ -37,6 +37,16 @@ def shift_end(preset: Preset, s: MatchState) -> ShiftEnd | None:
     return end
 
 
+def mark_at(preset: Preset, s: MatchState, at: Nanos) -> Nanos | None:
+    """The last line change before the clock's time at ``at``: after a clock correction the
+    next change is the next one after the new time. None in a break or without shifts."""
+    shifts = preset.shifts
+    if shifts is None or s.phase.is_break:
+        return None
+    into = play_length(preset, s.phase) - s.clock.remaining(at)
+    return (into // shifts.length) * shifts.length
+
+
 def _change_after_mark(preset: Preset, s: MatchState) -> Nanos | None:
     """Period game time of the line change after the last one, inside the period or not."""
     shifts = preset.shifts
