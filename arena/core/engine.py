@@ -31,6 +31,8 @@ from .values import HornSignal, MatchSetup, MatchState
 
 
 class MatchBase:
+    """A match's preset, setup and state, and game time read off its clock."""
+
     def __init__(
         self, preset: Preset, setup: MatchSetup | None = None, state: MatchState | None = None
     ) -> None:
