@@ -29,7 +29,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-NS_PER_S = 1_000_000_000
+from arena.core.units import NS_PER_S
+
 SYNCED_FLAG = Path("/run/systemd/timesync/synchronized")
 
 # Wake this long before a deadline and spin the rest: well above sleep's usual overshoot

@@ -432,7 +432,7 @@ def check_event(topic: str, payload: bytes, tournament: str) -> HallEvent:
 
 def _check_match_ended(topic: str, data: Mapping[str, Any]) -> None:
     """The last event of a match carries its result and whole record
-    (``arena.core.match.match_record``): the office ranks and suspends from it alone,
+    (``arena.core.record.match_record``): the office ranks and suspends from it alone,
     so every field of it is checked here, type and range."""
     _result(topic, _get(topic, data, "result", dict, "an object", where="data."),
             "data.result.")

@@ -37,10 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from cpuload import busy_cores, join_all, ms, percentile, whole_number
 
 from arena.core.gameclock import GameClock
+from arena.core.units import NS_PER_MS, NS_PER_S
 from arena.timesource import make_realtime, wait_until
-
-NS_PER_MS = 1_000_000
-NS_PER_S = 1_000_000_000
 
 # The hall display shows tenths in the last minute, so that is how the daemon schedules.
 TENTHS_BELOW_NS = 60 * NS_PER_S

@@ -71,13 +71,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cpuload import busy_cores, percentile, whole_number
 
+from arena.core.units import NS_PER_MS, NS_PER_S
 from arena.timesource import DEFAULT_SPIN_NS, make_realtime, wait_until
 from display.audiohorn import AudioHorn
 from hardware.horn import HornRelay
 from hardware.pins import mock_factory
-
-NS_PER_MS = 1_000_000
-NS_PER_S = 1_000_000_000
 
 PIN = 17
 # The first deadline lies this far after the measuring loop is set up, so that setting up

@@ -37,6 +37,7 @@ from cpuload import busy_cores, ms, percentile
 from arena import presets
 from arena.core.commands import Command, Stop
 from arena.core.match import Match, feed
+from arena.core.units import NS_PER_S
 from hardware.console import Console, load_config
 from hardware.keymap import KEY_CODES, ButtonEdge, load_keypad_config
 from hardware.keypad import EvdevKeys
@@ -60,7 +61,7 @@ def run(presses: int) -> tuple[list[int], list[int], list[int]]:
     try:
         for _ in range(presses):
             pin.drive_low()  # the edge, stamped by the pin driver
-            edge = round(pin._last_change * 1e9)  # what the driver's callback received
+            edge = round(pin._last_change * NS_PER_S)  # what the driver's callback received
             console.drain(time.monotonic_ns(), match, applied.append)
             command = applied.pop()
             feed(match, command)
@@ -72,7 +73,7 @@ def run(presses: int) -> tuple[list[int], list[int], list[int]]:
                 naive.append(done - edge)  # a loop that stamps presses when it sees them
             pin.drive_high()
             console.drain(time.monotonic_ns(), match, applied.append)
-            if match.state.clock.remaining(time.monotonic_ns()) < 60 * 10**9:
+            if match.state.clock.remaining(time.monotonic_ns()) < 60 * NS_PER_S:
                 match = Match(match.preset)  # a fresh game before the period can end
     finally:
         console.close()
@@ -115,7 +116,7 @@ def run_keys(presses: int, keys: EvdevKeys, press: Callable[[int], int | None]
                 errors.append((match.state.last_at or 0) - edge.at)
             read_until_edge(press(0))
             console.drain(time.monotonic_ns(), match, applied.append)
-            if match.state.clock.remaining(time.monotonic_ns()) < 60 * 10**9:
+            if match.state.clock.remaining(time.monotonic_ns()) < 60 * NS_PER_S:
                 match = Match(match.preset)
     finally:
         keys.close()

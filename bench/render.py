@@ -63,6 +63,7 @@ from arena.core.commands import Command, Goal, Penalty, SetClock, Start
 from arena.core.match import Match, feed
 from arena.core.phase import Stage, Team
 from arena.core.state import state_document
+from arena.core.units import NS_PER_S
 from arena.core.values import MatchSetup, TeamInfo
 from arena.timesource import TimeSource
 from display import fonts
@@ -82,8 +83,6 @@ from firmware_py.script import parse_script
 
 SIZE = (1920, 1080)
 PRESET = "ice-hockey-2x20"
-NS_PER_MS = 1_000_000
-NS_PER_S = 1_000_000_000
 MINUTE_MS = 60_000  # the preset shows tenths below this
 NAIVE_FPS = 60
 # Frame-cost runs use simulated time: any instant far from zero will do.

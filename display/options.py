@@ -10,12 +10,11 @@ from __future__ import annotations
 from arena import presets, words
 from arena.core.errors import PresetError
 from arena.core.preset import Preset
+from arena.core.units import NS_PER_MS
 
 from .hall import DEFAULT as DEFAULT_HALL
 from .hall import HallGeometry
 from .screens.common import LayoutOptions
-
-NS_PER_MS = 1_000_000
 
 
 def options_for(preset: Preset, hall: HallGeometry = DEFAULT_HALL,

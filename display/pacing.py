@@ -31,7 +31,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-NS_PER_MS = 1_000_000
+from arena.core.units import NS_PER_MS
+
 IDLE_NS = 1_000 * NS_PER_MS
 MIN_LEAD_NS = 2 * NS_PER_MS  # slack for the sleep until the render instant (it may wake late)
 MAX_LEAD_NS = 50 * NS_PER_MS  # a frame that takes longer is late, not earlier still

@@ -13,7 +13,7 @@ from pathlib import Path
 from arena import presets
 from arena.core.errors import ScoreboardError
 from arena.core.match import Match
-from arena.core.phase import Stage
+from arena.core.phase import PLAYED_STAGES, Stage
 from arena.core.preset import Preset, cited_fields, parse_preset
 from arena.core.tables import toml_value
 from arena.core.values import MatchSetup
@@ -111,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("script", type=Path, help="the script (JSON Lines)")
     _add_preset_options(p)
-    p.add_argument("--stage", choices=[s.value for s in Stage], default="group",
+    p.add_argument("--stage", choices=[s.value for s in PLAYED_STAGES], default="group",
                    help="group (a draw may stand) or playoff (played to a decision); "
                    "default: group")
     p.add_argument("--match", default="M1", help="the match id shown in the state; default M1")

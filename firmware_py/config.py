@@ -14,7 +14,7 @@ from typing import Any
 
 from arena import presets, words
 from arena.core.errors import PresetError
-from arena.core.phase import Stage
+from arena.core.phase import PLAYED_STAGES, Stage
 from arena.core.tables import Table, parse_toml
 from arena.core.values import MatchSetup, TeamInfo
 from arena.wire import check_name, check_public_url
@@ -151,7 +151,7 @@ def parse(data: dict[str, Any], source: str, *, base: Path | None = None) -> Con
         check_name("match.id", match_id)
     except ValueError as err:
         raise match.error("id", str(err)) from err
-    stage = match.choice("stage", tuple(s.value for s in Stage), "group")
+    stage = match.choice("stage", tuple(s.value for s in PLAYED_STAGES), "group")
     default = MatchSetup()
     teams = []
     for side, info in (("home", default.home), ("away", default.away)):

@@ -74,7 +74,7 @@ from arena.core.match import Match
 from arena.core.phase import Phase
 from arena.core.pregame import pregame_plan
 from arena.core.state import state_document
-from arena.core.units import NS_PER_S
+from arena.core.units import NS_PER_MS, NS_PER_S
 from arena.timesource import SystemTime, TimeSource
 from arena.wire import Nx
 from firmware_py.config import Config
@@ -1134,10 +1134,10 @@ class Daemon:
         result = None if due is None else catch_up(self.match, at, scheduled.start, due)
         if result is None:
             return None
-        return {"behind_ms": result.behind // 1_000_000, "periods": result.periods,
+        return {"behind_ms": result.behind // NS_PER_MS, "periods": result.periods,
                 "period_ms": None if result.period_length is None
-                else result.period_length // 1_000_000,
-                "clock_ms": None if result.clock is None else result.clock // 1_000_000,
+                else result.period_length // NS_PER_MS,
+                "clock_ms": None if result.clock is None else result.clock // NS_PER_MS,
                 "text": describe(result)}
 
     # -------------------------------------------------------------- frames and outputs

@@ -32,7 +32,8 @@ from typing import Any
 
 from arena import presets, wire
 from arena.broker import STATE_EVERY_S, BrokerLink, Message, Tls, Will
-from arena.timesource import NS_PER_S, monotonic_s
+from arena.core.units import NS_PER_S
+from arena.timesource import monotonic_s
 from arena.wire import WireError
 from firmware_py.outbox import Outbox
 

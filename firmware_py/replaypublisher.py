@@ -27,8 +27,9 @@ from pathlib import Path
 
 from arena.broker import Tls, parse_broker_url
 from arena.core.errors import PresetError
-from arena.core.phase import Stage
+from arena.core.phase import PLAYED_STAGES, Stage
 from arena.core.state import state_document
+from arena.core.units import NS_PER_S
 from arena.core.values import MatchSetup
 from arena.timesource import SYSTEM, monotonic_s
 from arena.wire import check_name
@@ -69,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     group = p.add_mutually_exclusive_group(required=True)
     group.add_argument("--preset")
     group.add_argument("--preset-file", type=Path)
-    p.add_argument("--stage", choices=[s.value for s in Stage], default="group")
+    p.add_argument("--stage", choices=[s.value for s in PLAYED_STAGES], default="group")
     p.add_argument("--journal", type=Path, required=True, metavar="DIR")
     p.add_argument("--config", type=Path, metavar="FILE",
                    help="the hall's config file: broker, tournament, hall, username, "
@@ -169,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
         link.publish_state(state_document(recorder.match, max(played, default=0)))
         for line in rest:
             if args.speed > 0:
-                due = monotonic_s() + (line.t - previous_t) / 1e9 / args.speed
+                due = monotonic_s() + (line.t - previous_t) / NS_PER_S / args.speed
                 while (left := due - monotonic_s()) > 0:
                     link.pump(min(left, 0.05))
             previous_t = line.t

@@ -12,7 +12,7 @@ from decimal import Decimal
 
 from arena.core.commands import Command, parse_command
 from arena.core.errors import CommandError, ScoreboardError
-from arena.core.units import Nanos, ns_from_seconds
+from arena.core.units import NS_PER_S, Nanos, ns_from_seconds
 from arena.safejson import JsonError, load_object
 
 
@@ -60,7 +60,7 @@ def parse_script(text: str, name: str) -> list[ScriptLine]:
         if previous is not None and t < previous:
             raise ScriptError(
                 f"{where}: 't' {obj['t']} is smaller than the line before "
-                f"({Decimal(previous) / 10**9} s); lines must be in time order"
+                f"({Decimal(previous) / NS_PER_S} s); lines must be in time order"
             )
         try:
             command = parse_command(obj, t, ignore=frozenset({"t"}))

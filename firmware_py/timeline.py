@@ -22,6 +22,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
+from arena.core.units import NS_PER_S
+
 BOOT_ID_FILE = Path("/proc/sys/kernel/random/boot_id")
 # For tests only (documented in tests/daemon and `scoreboard run --help`): pretend to be in
 # another boot, so the power-loss path can be exercised without a reboot.
@@ -75,4 +77,4 @@ class Timeline:
 
     def ticks_to_ns(self, ticks: float) -> int:
         """A GPIO edge stamp (gpiozero ticks: monotonic seconds) on the match timeline."""
-        return self.from_real(round(ticks * 1_000_000_000))
+        return self.from_real(round(ticks * NS_PER_S))

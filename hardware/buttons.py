@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-NS = 1_000_000_000
+from arena.core.units import NS_PER_S
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +87,7 @@ class _Button:
 class ButtonLogic:
     specs: list[ButtonSpec]
     debounce_ns: int = 20_000_000
-    hold_ns: int = NS
+    hold_ns: int = NS_PER_S
     double_tap_ns: int = 300_000_000
     double_tap_actions: frozenset[str] = frozenset({"start_stop"})
     _buttons: dict[str, _Button] = field(init=False)
@@ -149,7 +149,7 @@ class ButtonPanel:
         # then instead of looking at the queue every few ms (firmware_py/daemon.py).
         self.on_edge: Callable[[], None] | None = None
         # gpiozero ticks are the factory's monotonic seconds (lgpio: the kernel's edge time).
-        self._to_ns = ticks_to_ns or (lambda ticks: round(ticks * NS))
+        self._to_ns = ticks_to_ns or (lambda ticks: round(ticks * NS_PER_S))
         self._pins: list[Any] = []
         self._callbacks: list[Callable[[float, bool], None]] = []  # gpiozero keeps weak refs
         try:

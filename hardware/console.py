@@ -43,9 +43,9 @@ from arena.core.entry import (
 from arena.core.match import Match
 from arena.core.phase import Team
 from arena.core.tables import Table, parse_toml
+from arena.core.units import NS_PER_MS
 from hardware.buttons import ButtonLogic, ButtonPanel, ButtonSpec, Press
 
-MS = 1_000_000
 ACTIONS = (
     "start_stop", "horn", "goal_home", "goal_away", "penalty_home", "penalty_away", "next",
     "undo", "timeout_home", "timeout_away", "shot_home", "shot_away", "set_clock", "end",
@@ -147,11 +147,11 @@ def load_config(overrides: Mapping[str, Any] | None = None,
         raise horn.error("pin", f"GPIO{horn_pin} is already used by {used[horn_pin]}")
     return ConsoleConfig(
         buttons=tuple(buttons),
-        debounce_ns=number(top, "debounce_ms", 0, 1000) * MS,
-        hold_ns=number(top, "hold_ms", 0, 10_000) * MS,
-        double_tap_ns=number(top, "double_tap_ms", 0, 5000) * MS,
+        debounce_ns=number(top, "debounce_ms", 0, 1000) * NS_PER_MS,
+        hold_ns=number(top, "hold_ms", 0, 10_000) * NS_PER_MS,
+        double_tap_ns=number(top, "double_tap_ms", 0, 5000) * NS_PER_MS,
         keypad=top.boolean("keypad"),
-        entry_timeout_ns=number(top, "entry_timeout_ms", 500, 60_000) * MS,
+        entry_timeout_ns=number(top, "entry_timeout_ms", 500, 60_000) * NS_PER_MS,
         horn_pin=horn_pin,
         horn_active_high=horn.boolean("active_high", default=True),
         horn_audio=_horn_audio(horn),

@@ -38,12 +38,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from arena.core.units import NS_PER_S
 from arena.keys import is_keypad_key
 from hardware.keymap import EV_KEY, SHIFT_CODES, ButtonEdge, KeyInput, KeypadConfig, KeypadKey
 
 log = logging.getLogger(__name__)
 
-NS_PER_S = 1_000_000_000
 RESCAN_NS = NS_PER_S  # new devices are looked for at most once a second
 DEVICE_DIR = "/dev/input"
 CLOCK_MONOTONIC = 1  # linux/time.h

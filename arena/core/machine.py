@@ -6,13 +6,16 @@ and every row a cell per phase. ``Match.apply`` consults it before any handler r
 handler only refuses for reasons beyond the phase (a clock already running, a time-out
 already used, a shooter barred).
 
-The order of the phases themselves (what follows what) is in ``Phase``'s docstring and in
-``Match``, because it depends on the score and the preset, not on the command alone.
+Beside it, the phases' course as data (``TRANSITIONS``): from a phase, on a trigger, to the
+next phase, as h11 keeps its state transitions. The engine decides which trigger a moment is
+(the score and the preset say whether a tie goes to overtime or a shootout) and reads where
+it leads here; a trigger the table has no cell for in a phase is a bug, never a refusal.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from enum import StrEnum
 from typing import Final
 
 from .commands import (
@@ -97,3 +100,41 @@ def refusal(command: Command, phase: Phase) -> Reason | None:
     if cell is None:
         return None
     return because(cell.key, cell.text.format(phase=phase.value), phase=phase.value)
+
+
+class Trigger(StrEnum):
+    """What moves a match on to another phase."""
+
+    START = "start"  # the first face-off
+    PERIOD_OVER = "period_over"  # a period of regulation ended and another one follows
+    BREAK_OVER = "break_over"  # a break ran out, or ended early
+    TIE_TO_OVERTIME = "tie_to_overtime"  # regulation ended tied and must be decided
+    TIE_TO_SHOOTOUT = "tie_to_shootout"  # tied, and the preset decides it by shots
+    DECIDED = "decided"  # the result stands (regulation, overtime, shootout or a forfeit)
+    GOLDEN_GOAL_UNDONE = "golden_goal_undone"  # overtime goes on from the goal taken back
+
+
+P = Phase
+# The course: from phase -> trigger -> to phase. The rows past the final and the shootout
+# are undo's and cancel's: a goal taken back decides again how regulation or overtime ended.
+TRANSITIONS: Final[Mapping[Phase, Mapping[Trigger, Phase]]] = {
+    P.PREGAME: {Trigger.START: P.PERIOD, Trigger.DECIDED: P.FINAL},
+    P.PERIOD: {Trigger.PERIOD_OVER: P.INTERMISSION, Trigger.TIE_TO_OVERTIME: P.OVERTIME_BREAK,
+               Trigger.TIE_TO_SHOOTOUT: P.SHOOTOUT, Trigger.DECIDED: P.FINAL},
+    P.INTERMISSION: {Trigger.BREAK_OVER: P.PERIOD, Trigger.DECIDED: P.FINAL},
+    P.OVERTIME_BREAK: {Trigger.BREAK_OVER: P.OVERTIME, Trigger.TIE_TO_OVERTIME: P.OVERTIME_BREAK,
+                       Trigger.TIE_TO_SHOOTOUT: P.SHOOTOUT, Trigger.DECIDED: P.FINAL},
+    P.OVERTIME: {Trigger.TIE_TO_SHOOTOUT: P.SHOOTOUT, Trigger.DECIDED: P.FINAL},
+    P.SHOOTOUT: {Trigger.TIE_TO_OVERTIME: P.OVERTIME_BREAK, Trigger.TIE_TO_SHOOTOUT: P.SHOOTOUT,
+                 Trigger.DECIDED: P.FINAL},
+    P.FINAL: {Trigger.TIE_TO_OVERTIME: P.OVERTIME_BREAK, Trigger.TIE_TO_SHOOTOUT: P.SHOOTOUT,
+              Trigger.DECIDED: P.FINAL, Trigger.GOLDEN_GOAL_UNDONE: P.OVERTIME},
+}
+
+
+def after(phase: Phase, trigger: Trigger) -> Phase:
+    """The phase ``trigger`` leads to from ``phase``."""
+    to = TRANSITIONS[phase].get(trigger)
+    if to is None:
+        raise AssertionError(f"no transition from {phase.value} on {trigger.value}")
+    return to

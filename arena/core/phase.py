@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Final
 
 
 class Phase(StrEnum):
@@ -30,10 +31,29 @@ class Phase(StrEnum):
 
 
 class Stage(StrEnum):
-    """A group match may end in a draw; a playoff (or placement) match is played to a decision."""
+    """Where a match stands in the tournament: a group match may end in a draw; a playoff or
+    placement match is played to a decision. The one enum of stages, the tournament file's
+    and the scoreboard's alike."""
 
     GROUP = "group"
     PLAYOFF = "playoff"
+    PLACEMENT = "placement"
+
+    @property
+    def decided(self) -> bool:
+        """Played to a decision (the scoreboard's ``playoff`` stage)."""
+        return self is not Stage.GROUP
+
+    @property
+    def played_as(self) -> Stage:
+        """The stage the scoreboard plays the match at: a preset's rules (``stages``) and the
+        hall's options name only the two of ``PLAYED_STAGES``, a placement match is played as
+        a playoff."""
+        return Stage.PLAYOFF if self.decided else Stage.GROUP
+
+
+# The stages a preset's ``stages`` and the hall's ``--stage`` name: whether a draw stands.
+PLAYED_STAGES: Final = (Stage.GROUP, Stage.PLAYOFF)
 
 
 class Team(StrEnum):

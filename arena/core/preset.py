@@ -20,7 +20,7 @@ from typing import Any, Self
 
 from .errors import PresetError
 from .penalties import PenaltyKind
-from .phase import Stage, Team
+from .phase import PLAYED_STAGES, Stage, Team
 from .tables import MISSING, ErrorClass, Table
 from .units import NS_PER_S, Nanos, ms, seconds
 
@@ -51,7 +51,7 @@ class Decision:
     sudden_death: bool = True  # the first goal in overtime ends the match (golden goal)
 
     def required(self, stage: Stage) -> bool:
-        return stage in self.stages
+        return stage.played_as in self.stages
 
 
 class ShootoutStarter:
@@ -531,7 +531,8 @@ def _parse_timeouts(table: _Table | None) -> TimeoutRules | None:
     rules = TimeoutRules(
         per_team=table.integer("per_team", minimum=1, maximum=9),
         length=seconds(table.integer("length_s", minimum=1, maximum=600)),
-        stages=frozenset(Stage(s) for s in table.strings("stages", [s.value for s in Stage])),
+        stages=frozenset(Stage(s) for s in table.strings("stages",
+                                                         [s.value for s in PLAYED_STAGES])),
     )
     table.done()
     return rules
@@ -598,7 +599,7 @@ def _parse_pregame(table: _Table, periods: int) -> PregameRules:
 
 
 def _parse_decision(table: _Table, players: int) -> Decision:
-    stages = table.strings("stages", [s.value for s in Stage])
+    stages = table.strings("stages", [s.value for s in PLAYED_STAGES])
     overtime_s = table.optional_integer("overtime_s", minimum=1)
     overtime_break_s = table.optional_integer("overtime_break_s", minimum=0)
     overtime_players = table.optional_integer("overtime_players", minimum=1)

@@ -12,6 +12,7 @@ from typing import Any
 from . import shootout as shootout_rules
 from .match import Match
 from .phase import Phase, Team
+from .shifts import shift_left
 from .units import Nanos, ceil_ms
 
 
@@ -97,15 +98,8 @@ def _penalties(match: Match, team: Team, now: Nanos) -> list[dict[str, Any]]:
 
 def _shift_ms(match: Match, now: Nanos) -> int | None:
     """Time to the next line change (rules 002): counts with the game clock."""
-    s = match.state
-    shifts = match.preset.shifts
-    if shifts is None or s.phase.is_break or s.phase in (Phase.SHOOTOUT, Phase.FINAL):
-        return None
-    if s.phase is Phase.OVERTIME and not shifts.in_overtime:
-        return None
-    into = match.play_length(s) - s.clock.remaining(now)
-    change = min((s.shift_mark // shifts.length + 1) * shifts.length, match.play_length(s))
-    return ceil_ms(max(0, change - into))
+    left = shift_left(match.preset, match.state, now)
+    return None if left is None else ceil_ms(left)
 
 
 def _shootout(match: Match) -> dict[str, Any] | None:

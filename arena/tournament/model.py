@@ -14,9 +14,11 @@ from enum import StrEnum
 from typing import Any
 
 from arena import wire
+from arena.core.phase import Stage
 from arena.core.preset import Criterion, StandingsRules
 
-# The scoreboard's own: a result is decided the same way in the hall and in the office.
+# The scoreboard's own: a result is decided the same way in the hall and in the office, and
+# a match has the same stages there.
 from arena.core.values import DecidedBy
 
 __all__ = [
@@ -25,17 +27,6 @@ __all__ = [
     "ResultState", "Row", "ScheduledMatch", "Slot", "SlotKind", "Stage", "TeamEntry",
     "Tournament",
 ]
-
-
-class Stage(StrEnum):
-    GROUP = "group"
-    PLAYOFF = "playoff"
-    PLACEMENT = "placement"
-
-    @property
-    def decided(self) -> bool:
-        """Played to a decision (the scoreboard's ``playoff`` stage)."""
-        return self is not Stage.GROUP
 
 
 @dataclass(frozen=True, slots=True)

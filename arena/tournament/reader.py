@@ -48,7 +48,6 @@ from typing import Any
 
 from arena import wire, words
 from arena.core.errors import PresetError
-from arena.core.phase import Stage as PhaseStage
 from arena.core.preset import Preset, StandingsRules, parse_standings
 from arena.core.tables import MISSING, Table
 
@@ -332,7 +331,7 @@ class _Schedule:
         if preset not in self.presets:
             raise table.error("preset", f"unknown preset {preset!r} "
                               f"(one of {', '.join(sorted(self.presets))})")
-        if stage.decided and not self.presets[preset].decision.required(PhaseStage.PLAYOFF):
+        if stage.decided and not self.presets[preset].decision.required(stage):
             # The bracket needs a winner; the scoreboard plays these at its playoff stage.
             key = "preset" if "preset" in table.data else "stage"
             raise table.error(key, f"a {stage} match must be decided, but preset {preset!r} "

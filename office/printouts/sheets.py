@@ -22,7 +22,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol
 
+from arena.core.lengths import phase_length
+from arena.core.phase import Phase
 from arena.core.preset import Preset
+from arena.core.units import NS_PER_MS
 from arena.templates import Templates
 from arena.tournament.event import Category, Event
 from arena.tournament.model import GameResult, GroupTable, ResultState, ScheduledMatch, Stage
@@ -30,7 +33,6 @@ from arena.words import table, word
 from office.views.ledger import Ledger
 from office.views.placings import Placing
 
-NS_PER_MS = 1_000_000
 _TEMPLATES = Templates("office.printouts")
 
 PRINT_CSS = """
@@ -202,9 +204,9 @@ def game_time(at: GameTime, preset: Preset | None, lang: str) -> str:
              if preset is not None and overtime else word("sheet.period", lang, n=at.period))
     if preset is None:
         return f"{label} {_mmss(at.clock_ms)}"
-    length = preset.period_length
-    if overtime:
-        length = preset.decision.overtime or length
+    # A sheet of a preset without overtime (none was played) keeps the period's length.
+    length = phase_length(preset, Phase.OVERTIME if overtime else Phase.PERIOD,
+                          at.period) or preset.period_length
     played = max(0, length // NS_PER_MS - at.clock_ms)
     return f"{label} {_mmss(played)}"
 

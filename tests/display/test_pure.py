@@ -19,12 +19,14 @@ FORBIDDEN = {"os", "sys", "time", "datetime", "io", "pathlib", "socket", "subpro
              "threading", "asyncio", "random", "shutil", "tempfile", "select", "signal"}
 ALLOWED = set(sys.stdlib_module_names) - FORBIDDEN
 # The project's own modules a pure display module may read: the MQTT contract (the rows of
-# the office's tables) and what it imports, the words, and the keypad's phrases (the state
-# document's entry.say, worded on the operator line), themselves pure (checked below).
+# the office's tables) and what it imports, the words, the keypad's phrases (the state
+# document's entry.say, worded on the operator line) and the time units, themselves pure
+# (checked below).
 PROJECT = {"arena.wire": ROOT / "arena" / "wire.py",
            "arena.safejson": ROOT / "arena" / "safejson.py",
            "arena.words": ROOT / "arena" / "words" / "__init__.py",
-           "arena.core.prompts": ROOT / "arena" / "core" / "prompts.py"}
+           "arena.core.prompts": ROOT / "arena" / "core" / "prompts.py",
+           "arena.core.units": ROOT / "arena" / "core" / "units.py"}
 
 
 def imports(path: Path, *, whole: bool = False) -> set[str]:

@@ -90,7 +90,7 @@ def ended_data(**result_changes: Any) -> dict[str, Any]:
 
 
 def full_record() -> dict[str, Any]:
-    """A match record as ``arena.core.match.match_record`` writes it."""
+    """A match record as ``arena.core.record.match_record`` writes it."""
     return {"match": "A1", "preset": "youth", "stage": "group",
             "teams": {"home": "Lions", "away": "Bears"},
             "result": {"home": 3, "away": 1, "decided_by": "regulation"},
