@@ -8,16 +8,19 @@ Nothing here reads the OS clock: every instant comes from ``time``.
 
 Each iteration:
 
-1. **drain inputs**: console button edges and keypad keys (the desktop keyboard stands in for
-   the buttons in windowed mode; headless, USB keypads are read through evdev, each key at
-   the kernel's edge time), serial command lines, due replay-script lines;
+1. **drain inputs** (firmware_py/inputs.py): console button edges and keypad keys (the
+   desktop keyboard stands in for the buttons in windowed mode; headless, USB keypads are
+   read through evdev, each key at the kernel's edge time), serial command lines, due
+   replay-script lines;
 2. **apply** each through the Recorder at its own edge time: journal + fsync first, then it
    exists (and is logged: ``command applied`` / ``command refused``);
 3. **advance** the match to now (periods, penalties, shifts ending at their deadlines), and
-   take the office's ``next`` if the hall is free;
-4. **draw** a frame at the instant the shown state next changes (firmware_py/frameplan.py),
-   computed for that very instant; when a core deadline falls first, wait for it, journal
-   what it does, then draw;
+   take the office's ``next`` if the hall is free (firmware_py/officeside.py), else the
+   local schedule's (firmware_py/localplan.py); the match day's pregame
+   (firmware_py/timetable.py);
+4. **draw** a frame (firmware_py/screen.py) at the instant the shown state next changes
+   (firmware_py/frameplan.py), computed for that very instant; when a core deadline falls
+   first, wait for it, journal what it does, then draw;
 5. **wait**, asleep, never spinning (``TimeSource.sleep_until``): until the earliest of the
    next frame's rendering, a core or input deadline, the operator view's or a notice's
    expiry. Serial lines and GPIO edges end a nap at once (their threads set ``_wake``);
@@ -33,8 +36,9 @@ Nothing here waits on the broker, the serial port or the GPIO library: they have
 threads and queues. The horn relay is switched at its deadlines by its own thread
 (firmware_py/hornthread.py), never by a frame.
 
-Storage (README "The journal"): when the journal cannot be written the game goes on from
-memory (firmware_py/recorder.py keeps the records, in order); ``status()`` says
+Storage (README "The journal", firmware_py/storage.py): when the journal cannot be written
+the game goes on from memory (firmware_py/recorder.py keeps the records, in order);
+``status()`` says
 ``recording: false`` and the display shows NOT RECORDING - STORAGE FAULT; the loop retries,
 backing off from ``RETRY_FIRST_NS`` to ``RETRY_MAX_NS``, and logs one line when it starts
 failing, at most one a minute while it fails and one when it has caught up. A journal damaged
@@ -42,14 +46,13 @@ in the middle is shown (``journal_damaged``: the byte offset) and nothing but th
 played until the timekeeper holds NEXT. ``scoreboard.lock`` (firmware_py/statelock.py)
 keeps a second daemon off the state folder.
 
-Stopping (SIGTERM, SIGINT, the window closed, ``--exit-when-done``), in order: STOPPING=1,
-inputs closed, horn off, the last state and ``offline`` published, journal closed, display
-closed; exit 0.
+Stopping (firmware_py/stopping.py; SIGTERM, SIGINT, the window closed,
+``--exit-when-done``), in order: STOPPING=1, inputs closed, horn off, the last state and
+``offline`` published, journal closed, display closed; exit 0.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import signal
 import sys
@@ -75,7 +78,7 @@ from firmware_py.matchfiles import MatchFiles
 from firmware_py.nextmatch import NextMatch
 from firmware_py.officeside import OfficeSide
 from firmware_py.operatorweb import OperatorWeb
-from firmware_py.outputs import Outputs, write_state_file
+from firmware_py.outputs import Outputs
 from firmware_py.parts import (
     Console,
     HallParts,
@@ -93,6 +96,7 @@ from firmware_py.script import ScriptLine
 from firmware_py.scriptplayer import ScriptPlayer
 from firmware_py.session import Session
 from firmware_py.statelock import StateLock
+from firmware_py.stopping import stop_in_order
 from firmware_py.storage import CHECKPOINT_NS, RETRY_MAX_NS, Storage
 from firmware_py.timeline import Timeline, boot_id
 from firmware_py.timetable import ScheduleLine, Timetable
@@ -200,6 +204,16 @@ class Daemon:
     @property
     def next_match(self) -> NextMatch:
         return self.office.next_match
+
+    @property
+    def office_problem(self) -> str | None:
+        """The latest thing the office sent that the hall could not take."""
+        return self.office.problem
+
+    @property
+    def office_public_url(self) -> str | None:
+        """The public site's address as the office's latest `next` gave it."""
+        return self.office.public_url
 
     @property
     def operator_web(self) -> OperatorWeb | None:
@@ -468,61 +482,6 @@ class Daemon:
     # -------------------------------------------------------------- stop
 
     def shutdown(self) -> None:
-        """Stop in order: inputs, horn, the last state and ``offline``, journal, display.
-        Each step runs even if an earlier one failed."""
-        reason = self.stopping or "error"
-        self.notifier.stopping()
-        kv(log, logging.INFO, "stopping", reason=reason)
-        steps = [
-            ("inputs", self._close_inputs),
-            ("horn", self._horn_off),
-            ("publish", self._publish_last),
-            ("journal", self._close_journal),
-            ("operator view", self.screen.close_operator_view),
-            ("display", self._close_display),
-        ]
-        for name, step in steps:
-            try:
-                step()
-            except Exception:
-                log.exception("while stopping", extra={"kv": {"step": name}})
-        self.notifier.close()
-        self.lock.release()
-        kv(log, logging.INFO, "stopped", reason=reason)
-
-    def _close_inputs(self) -> None:
-        if self.keys is not None:
-            self.keys.close()
-        if self.console is not None:
-            self.console.close()
-
-    def _horn_off(self) -> None:
-        if self.horn is not None:
-            self.horn.stop()
-        if self.relay is not None:
-            self.relay.close()
-            kv(log, logging.INFO, "horn relay off", pin=self.relay.pin)
-
-    def _publish_last(self) -> None:
-        doc = None
-        if self.session is not None and self.console is not None:
-            now = self.timeline.now()
-            doc = self.document(now)
-            write_state_file(self.options.state_file, doc, now)
-        if self.serial is not None:
-            if doc is not None:
-                self.serial.send_state(doc)
-            self.serial.close()
-        self.office.close(doc)
-
-    def _close_journal(self) -> None:
-        if self.script is not None:
-            self.script.close()
-        self.storage.close()
-
-    def _close_display(self) -> None:
-        if self.screen.display is not None:
-            self.screen.display.close()
-        if self.pins is not None:
-            with contextlib.suppress(Exception):
-                self.pins.close()
+        """Stop in order (firmware_py/stopping.py): inputs, horn, the last state and
+        ``offline``, journal, operator view, display; each step even if one failed."""
+        stop_in_order(self)
