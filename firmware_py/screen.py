@@ -153,15 +153,15 @@ class Screen:
         if display is None or frames is None:
             raise RuntimeError("frames are drawn after start()")
         session = daemon.session_on_board()
-        time = daemon.time
+        clock = daemon.time
         doc = daemon.document(present_at)  # through the daemon: a test wraps it
-        started = time.monotonic_ns()
+        started = clock.monotonic_ns()
         dirty = display.draw(doc, between=self.between(present_at),
                              status=self.status(present_at), options=self.layout)
-        frames.rendered(time.monotonic_ns() - started)
+        frames.rendered(clock.monotonic_ns() - started)
         # Asleep until the instant the frame was computed for, never before it (nor does a
         # spin hold the core: a wake-up ~0.1 ms late still shows that instant's tenth).
-        time.sleep_until(daemon.timeline.to_real(present_at))
+        clock.sleep_until(daemon.timeline.to_real(present_at))
         display.present(dirty)
         frames.presented(present_at)
         daemon.dirty = False
@@ -173,7 +173,7 @@ class Screen:
                                 before, after, doc, present_at))
         if frames.count == 1:
             kv(log, logging.INFO, "first frame", ms_since_start=round(
-                (time.monotonic_ns() - self._started_real) / 1e6, 1), size="x".join(
+                (clock.monotonic_ns() - self._started_real) / 1e6, 1), size="x".join(
                 map(str, display.size)))
             daemon.notifier.ready(status_text(doc, session.restored))
 

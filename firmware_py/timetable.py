@@ -54,10 +54,10 @@ class Timetable:
         timetable the core counts down to and sounds the warm-up's horn by. Nothing of it is
         journalled: it is mapped again after a restart."""
         daemon = self._daemon
-        time = daemon.time
-        if self.wall is None and time.monotonic_ns() >= self._wall_retry:
-            self.wall = time.wall()
-            self._wall_retry = time.monotonic_ns() + WALL_RETRY_NS
+        clock = daemon.time
+        if self.wall is None and clock.monotonic_ns() >= self._wall_retry:
+            self.wall = clock.wall()
+            self._wall_retry = clock.monotonic_ns() + WALL_RETRY_NS
         session = daemon.session_on_board()
         match = session.recorder.match
         scheduled = self._matchday.scheduled(session.match_id, daemon.loader.loaded_next,
