@@ -167,8 +167,8 @@ def test_the_offices_address_reaches_a_hall_and_the_halls_own_wins(
             office_publish(port, topic, json.dumps({**good, "label": label,
                                                     "public_url": "ftp://results.example/"}
                                                    ).encode())
-            wait_for(lambda label=label: (pumped(a, da), da._loaded_next is not None
-                                          and da._loaded_next.get("label") == label)[1],
+            wait_for(lambda label=label: (pumped(a, da), da.loader.loaded_next is not None
+                                          and da.loader.loaded_next.get("label") == label)[1],
                      20, f"the next labelled {label!r} at hall-a")
         assert da.office_public_url is None
         assert shown_url(a) is None  # no code rather than a wrong one

@@ -1,0 +1,245 @@
+"""What is drawn when: the frame at the instant it was computed for (the state document, the
+between-games screen, the board's own status), the operator view (page and window) built
+from the frame just drawn, the state handed to the outputs, and a snapshot at each new phase
+or period."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from arena.core.phase import Phase
+from arena.core.state import state_document
+from arena.core.units import NS_PER_S
+from firmware_py.between import between_games
+from firmware_py.feedback import Notice
+from firmware_py.logfmt import kv
+from firmware_py.operatorview import operator_document
+from firmware_py.operatorweb import OperatorWeb, Snapshot
+from firmware_py.outputs import status_text
+from firmware_py.timetable import SCHEDULE_VIEW_NS
+
+if TYPE_CHECKING:
+    from display.hall import HallGeometry
+    from display.screens.common import LayoutOptions
+    from firmware_py.daemon import Daemon
+    from firmware_py.parts import Display, OperatorWindow
+
+log = logging.getLogger("firmware_py.daemon")
+
+# The operator view (page and window) is rebuilt at most this often (real time): a phone
+# polls twice a second, and the loop's frames must not pay for more.
+VIEW_GAP_NS = NS_PER_S // 10
+
+
+class Screen:
+    """The hall display and the timekeeper's view of one daemon."""
+
+    def __init__(self, daemon: Daemon) -> None:
+        self._daemon = daemon
+        self.display: Display | None = None
+        self.layout: LayoutOptions | None = None  # the preset's layout options
+        self._shown_notice: Notice | None = None  # in the last frame drawn
+        self.operator_web: OperatorWeb | None = None
+        self.operator_window: OperatorWindow | None = None
+        self.operator_line = True  # the hall display's operator line
+        self._view_last: Mapping[str, object] | None = None
+        self._view_at = 0  # real time: the view may be rebuilt from then
+        self.view_pending = False  # a frame was drawn while the view waited for its gap
+        self._snapshots = 0
+        self._started_real = daemon.time.monotonic_ns()
+
+    # ---------------------------------------------------------- opening
+
+    def open_operator_view(self) -> None:
+        """The page (``[operator] port``) and, in windowed mode, the second window; the
+        hall's operator line then goes unless the config says otherwise. A page that
+        cannot be served (the port is taken) is logged: the board plays without it."""
+        daemon = self._daemon
+        cfg = daemon.config
+        if cfg.operator.port is not None:
+            try:
+                web = OperatorWeb(cfg.operator.bind, cfg.operator.port, cfg.display_language)
+            except OSError as err:
+                kv(log, logging.ERROR, "operator page not served", bind=cfg.operator.bind,
+                   port=cfg.operator.port, problem=str(err))
+            else:
+                web.start()
+                self.operator_web = web
+                # The port, not an address: "0.0.0.0" is every interface, the phone
+                # uses the Pi's own address or host name.
+                kv(log, logging.INFO, "operator page served", bind=web.host, port=web.port)
+        if cfg.operator.window:
+            self.operator_window = daemon.parts.operator_window(daemon.options.display_mode)
+        line = cfg.operator_line
+        self.operator_line = (self.operator_web is None and self.operator_window is None
+                              if line == "auto" else bool(line))
+
+    def lay_out(self) -> None:
+        """The layout options of the preset on the board, for the hall it hangs in."""
+        from display.options import options_for  # noqa: PLC0415
+
+        daemon = self._daemon
+        self.layout = options_for(daemon.match.preset, self._hall(),
+                                  daemon.config.display_language)
+
+    def _hall(self) -> HallGeometry:
+        """The hall the display hangs in ([display] screen_height_cm, farthest_seat_m)."""
+        from display.hall import HallGeometry  # noqa: PLC0415 - the display loads lazily
+
+        cfg = self._daemon.config
+        return HallGeometry(cfg.screen_height_cm, cfg.farthest_seat_m)
+
+    # ---------------------------------------------------------- what a frame shows
+
+    def document(self, at: int) -> dict[str, Any]:
+        daemon = self._daemon
+        session = daemon.session_on_board()
+        console = daemon.console
+        doc = state_document(session.recorder.match, at,
+                             console.entry() if console else None)
+        doc["restored"] = session.restored  # an extra key (README 4.3 allows them)
+        return doc
+
+    def status(self, at: int | None = None) -> dict[str, object]:
+        """What the display shows of the scoreboard itself: the restored mark, the office,
+        ``recording`` (false: the journal cannot be written, the game is only in memory) and
+        ``journal_damaged`` (the byte offset of a damaged record, until the NEXT hold)."""
+        daemon = self._daemon
+        session = daemon.session_on_board()
+        link = daemon.link
+        status: dict[str, object] = {
+            "restored": session.restored,
+            "office_online": None if link is None else link.connected,
+            "recording": session.recorder.recording,
+            "journal_damaged": session.damaged[0] if session.damaged else None}
+        if not self.operator_line:
+            status["operator_line"] = False  # the timekeeper has a view of their own
+        notice = daemon.feedback.current(daemon.timeline.now() if at is None else at)
+        if notice is not None and self.operator_line:
+            status["feedback"] = {"text": notice.text(marks=False),
+                                  "shorter": notice.shorter(), "accepted": notice.accepted}
+        pregame = session.recorder.match.state.phase is Phase.PREGAME
+        # Until the first game starts: the timekeeper has seen them by then.
+        if daemon.loader.set_aside is not None and pregame:
+            status["set_aside"] = daemon.loader.set_aside
+        if daemon.plan.problem is not None and pregame:
+            status["schedule"] = daemon.plan.problem
+        return status
+
+    def between(self, at: int) -> dict[str, Any] | None:
+        """The between-games screen's data at ``at`` (firmware_py/between.py)."""
+        daemon = self._daemon
+        office = daemon.office
+        return between_games(daemon.match, at, pending=office.next_match.pending,
+                             loaded=daemon.loader.loaded_next, standings=office.standings,
+                             final_hold=daemon.final_hold, offer=daemon.plan.offer,
+                             # the hall's own address wins: it knows its own network
+                             public_url=daemon.config.public_url or office.public_url,
+                             replay=daemon.replaying)
+
+    def notice_changed(self, now: int) -> bool:
+        """A notice came or went since the last frame: the next frame shows it."""
+        return self._daemon.feedback.current(now) is not self._shown_notice
+
+    # ---------------------------------------------------------- drawing
+
+    def frame(self, present_at: int) -> None:
+        """Draw the frame for ``present_at``, present it at that instant, then the operator
+        view and the outputs from the same document."""
+        daemon = self._daemon
+        display, frames = self.display, daemon.frames
+        if display is None or frames is None:
+            raise RuntimeError("frames are drawn after start()")
+        session = daemon.session_on_board()
+        clock = daemon.time
+        doc = daemon.document(present_at)  # through the daemon: a test wraps it
+        started = clock.monotonic_ns()
+        dirty = display.draw(doc, between=self.between(present_at),
+                             status=self.status(present_at), options=self.layout)
+        frames.rendered(clock.monotonic_ns() - started)
+        # Asleep until the instant the frame was computed for, never before it (nor does a
+        # spin hold the core: a wake-up ~0.1 ms late still shows that instant's tenth).
+        clock.sleep_until(daemon.timeline.to_real(present_at))
+        display.present(dirty)
+        frames.presented(present_at)
+        daemon.dirty = False
+        self._shown_notice = daemon.feedback.current(present_at)
+        self.publish_view(doc, present_at)
+        daemon.outputs.send(doc, present_at, link=daemon.link, serial=daemon.serial,
+                            notifier=daemon.notifier, restored=session.restored,
+                            on_change=lambda before, after: self._state_changed(
+                                before, after, doc, present_at))
+        if frames.count == 1:
+            kv(log, logging.INFO, "first frame", ms_since_start=round(
+                (clock.monotonic_ns() - self._started_real) / 1e6, 1), size="x".join(
+                map(str, display.size)))
+            daemon.notifier.ready(status_text(doc, session.restored))
+
+    def view_wake(self) -> int | None:
+        """When a view that waits for its gap may be built (real time), if one waits."""
+        return self._view_at if self.view_pending else None
+
+    def view_due(self) -> bool:
+        return self.view_pending and self._daemon.time.monotonic_ns() >= self._view_at
+
+    def publish_view(self, doc: dict[str, Any], at: int) -> None:
+        """The operator view of the frame just drawn, to the page and the window: built at
+        most every ``VIEW_GAP_NS``, encoded only when it changed, handed to the page by
+        swapping one reference (nothing here waits for a client)."""
+        if self.operator_web is None and self.operator_window is None:
+            return
+        daemon = self._daemon
+        real = daemon.time.monotonic_ns()
+        if real < self._view_at:
+            self.view_pending = True  # the loop's plan wakes it for it
+            return
+        self.view_pending = False
+        self._view_at = real + VIEW_GAP_NS
+        timetable, frames = daemon.timetable, daemon.frames
+        schedule = timetable.line(at)
+        timetable.view_at = None if schedule is None or frames is None else (
+            at + frames.match_ns(SCHEDULE_VIEW_NS))
+        view = operator_document(daemon.match, doc, notice=daemon.feedback.current(at),
+                                 office=daemon.office.view(),
+                                 next_doc=daemon.loader.loaded_next, schedule=schedule,
+                                 replay=daemon.replaying,
+                                 lang=daemon.config.display_language)
+        if view == self._view_last:
+            return
+        self._view_last = view
+        if self.operator_web is not None:
+            self.operator_web.publish(Snapshot(view))
+        if self.operator_window is not None:
+            self.operator_window.draw(view)
+
+    def _state_changed(self, before: dict[str, Any] | None, after: dict[str, Any],
+                       doc: dict[str, Any], at: int) -> None:
+        if self._daemon.options.snapshots is not None and (
+                before is None or before["phase"] != after["phase"]
+                or before["period"] != after["period"]):
+            self._snapshot(doc, at)
+
+    def _snapshot(self, doc: dict[str, Any], at: int) -> None:
+        daemon = self._daemon
+        folder, display = daemon.options.snapshots, self.display
+        if folder is None or display is None:
+            return
+        self._snapshots += 1
+        name = f"{doc['match']}-{self._snapshots:03d}-{doc['phase']}-p{doc['period']}.png"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            daemon.parts.snapshot(doc, display.size, folder / name,
+                                  between=self.between(at), status=self.status(),
+                                  options=self.layout)
+        except OSError as err:
+            kv(log, logging.WARNING, "snapshot not written", file=name, problem=str(err))
+
+    # ---------------------------------------------------------- stop
+
+    def close_operator_view(self) -> None:
+        if self.operator_web is not None:
+            self.operator_web.close()
+        if self.operator_window is not None:
+            self.operator_window.close()
