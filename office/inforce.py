@@ -37,7 +37,8 @@ def corrections_and_draws(store: Store) -> tuple[list[Correction], list[Draw]]:
                 decided_by=DecidedBy(decided) if decided else None))
         elif action.kind == rulings.FORFEIT:
             # Awarded under a rule (office forfeit / office unauthorised): a correction to
-            # 0:5 that also counts towards eliminations and expulsions (office.rules.rulings).
+            # the preset's forfeit score that also counts towards eliminations and
+            # expulsions (office.rules.rulings).
             forfeit = rulings.forfeit_of(data, action.at)
             corrections.append(Correction(
                 match=forfeit.match, home_goals=int(data["home"]),

@@ -8,7 +8,7 @@ tournament file's rosters.
 
 Choices where the rules are silent:
 - Every match with a result counts, confirmed or not (as the tables do), except a voided
-  match (rules 001 'Waiting period') and a forfeit (a 0:5 the office awarded has no
+  match (rules 001 'Waiting period') and a forfeit (the score the office awarded has no
   scorers, whatever was played).
 - A goal without a scorer's number is not counted for anyone.
 - A shootout's shots are not goals of the record (the result counts the deciding goal,

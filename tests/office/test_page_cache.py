@@ -25,6 +25,7 @@ from arena.core.phase import Stage as CoreStage
 from arena.tournament.event import Event
 from arena.tournament.files import load_event, load_tournament
 from office.rules import alerts, rulings
+from office.rules.forfeitscore import forfeit_goals
 from office.service import OfficeService, ledger_from_store
 from office.storage.store import Store
 from office.views import merge
@@ -168,7 +169,10 @@ def test_what_the_service_shows_and_publishes_is_the_fold_from_scratch(
             forfeit = rulings.Forfeit(m.id, team, rulings.ForfeitCause.LATE if late
                                       else rulings.ForfeitCause.UNAUTHORISED, "jury", wall.now,
                                       None if late else 2 + b % 4)
-            shell.admin(rulings.FORFEIT, rulings.forfeit_data(forfeit, "home"), wall.now)
+            owner = event.category_of(m.id)
+            assert owner is not None
+            shell.admin(rulings.FORFEIT, rulings.forfeit_data(
+                forfeit, "home", forfeit_goals(owner.tournament, m.id)), wall.now)
         elif kind == "green":
             team = m.home.team or m.away.team or m.home.text
             shell.admin(rulings.GREEN_CARD, {"match": m.id, "team": team,
@@ -237,8 +241,8 @@ def test_an_elimination_moves_the_next_of_the_halls_of_its_voided_matches(
     for m in own[-2:]:
         side = "home" if m.home.team == team else "away"
         shell.admin(rulings.FORFEIT, rulings.forfeit_data(
-            rulings.Forfeit(m.id, team, rulings.ForfeitCause.LATE, "late", wall.now), side),
-            wall.now)
+            rulings.Forfeit(m.id, team, rulings.ForfeitCause.LATE, "late", wall.now), side,
+            forfeit_goals(t, m.id)), wall.now)
         svc.pump()
         check(svc, peer, store, wall)
     assert svc.ledgers is not None and voided.id in svc.ledgers[category.name].voided
@@ -286,7 +290,8 @@ def test_rulings_and_reviews_after_the_results_are_shown_as_from_scratch(
     for forfeit in forfeits:
         side = "home" if forfeit.team == category.tournament.match(forfeit.match).home.team \
             else "away"  # type: ignore[union-attr]
-        shell.admin(rulings.FORFEIT, rulings.forfeit_data(forfeit, side), wall.now)
+        shell.admin(rulings.FORFEIT, rulings.forfeit_data(
+            forfeit, side, forfeit_goals(category.tournament, forfeit.match)), wall.now)
         svc.pump()
         check(svc, peer, store, wall)
     assert svc.ledgers is not None and svc.ledgers[category.name].eliminations
