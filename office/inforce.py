@@ -7,13 +7,14 @@ shell command (printouts, exports, rulings) read them here, so all tell the same
 from __future__ import annotations
 
 from datetime import datetime
+from pathlib import Path
 
 from arena.tournament.event import Event
-from arena.tournament.files import event_from_files
+from arena.tournament.files import event_from_files, load_event
 from arena.tournament.model import DecidedBy, Draw, ScheduledMatch, Tournament
 from office import schedule
 from office.rules import alerts, rulings
-from office.storage.store import RELEASED, Store
+from office.storage.store import RELEASED, Store, StoreError
 from office.views.ledger import Correction, Ledger, Received, build
 
 # kv: the file the service started with, {"source", "files"} (its text and its included
@@ -71,6 +72,25 @@ def green_cards(store: Store) -> list[rulings.GreenCard]:
     return rulings.green_cards_of((a.kind, a.data, a.at) for a in store.admin_actions())
 
 
+def started_event(store: Store, tournament: Path | None) -> Event:
+    """The file the service started with, as it read it then (kept in the store: the file
+    on disk may have been edited in place since, ``office reload``); ``tournament`` read
+    when the store does not know it yet (a service never started on it)."""
+    started = store.kv_get(SCHEDULE_KEY)
+    if isinstance(started, dict) and isinstance(started.get("files"), dict):
+        return event_from_files(started["files"], str(started.get("source")))
+    if tournament is None:
+        raise StoreError("the store does not know the service's tournament file yet: name "
+                         "it with --tournament")
+    return load_event(tournament)
+
+
+def event_in_force(store: Store, tournament: Path | None) -> Event:
+    """The schedule the service runs now: the file it started with, and every change made
+    to it since (what every printout, export and page reads)."""
+    return effective_event(started_event(store, tournament), store)
+
+
 def ledger_from_store(tournament: Tournament, store: Store, now: datetime | None,
                       category: str | None = None) -> Ledger:
     """The ledger as the service would fold it now (for the shell commands): without the
@@ -81,6 +101,20 @@ def ledger_from_store(tournament: Tournament, store: Store, now: datetime | None
     if category is None:
         (only,) = effective_event(Event.single(tournament), store).categories
         tournament = only.tournament
+    return _fold(tournament, store, now, category)
+
+
+def ledgers_in_force(event: Event, store: Store, now: datetime | None) -> dict[str, Ledger]:
+    """Each category's ledger of ``event``, the schedule in force (``event_in_force``: not
+    changed again here), as the service would fold it now; in an event of several
+    categories, each one's own lots (group names repeat)."""
+    several = len(event.categories) > 1
+    return {c.name: _fold(c.tournament, store, now, c.name if several else None)
+            for c in event.categories}
+
+
+def _fold(tournament: Tournament, store: Store, now: datetime | None,
+          category: str | None) -> Ledger:
     corrections, draws = corrections_and_draws(store)
     excluded = excluded_events(store)
     events = [Received(e, e.received) for e in store.events() if e.event_id not in excluded]
