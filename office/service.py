@@ -104,7 +104,7 @@ class OfficeService(Folding):
             self._sent.setdefault(hall, set()).add(match)
         self._cache = MatchCache()
         self._published = {}  # topic -> retained payload last sent
-        self._sent_tables = {}  # (category, group)
+        self._sent_tables = {}  # (category, group) -> the table's revision published
         self._data_version = -1
         # Only this process adds alerts; the office's actions are re-read when another
         # process has written to the store (refresh_if_needed), not on every refresh.

@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from arena.tournament.event import Event
-from arena.tournament.model import Draw, GroupTable
+from arena.tournament.model import Draw
 from office.inforce import ScheduleIndex
 from office.rules import alerts, rulings
 from office.storage import faults
@@ -79,7 +79,7 @@ class ServiceBase:
     _sent: dict[str, set[str]]
     _cache: MatchCache
     _published: dict[str, bytes]  # topic -> retained payload last sent
-    _sent_tables: dict[tuple[str, str], GroupTable]  # (category, group)
+    _sent_tables: dict[tuple[str, str], int]  # (category, group) -> the table's revision
     _data_version: int
     _alerts: list[AlertView]
     _admin: tuple[list[Correction], list[Draw]]

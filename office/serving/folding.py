@@ -59,7 +59,8 @@ class Folding(Rescheduling):
         previous = self.ledgers
         for name, ledger in ledgers.items():
             before = previous.get(name) if previous is not None else None
-            if before is None or before.pairings is ledger.pairings:
+            if before is None \
+                    or before.revisions.part("pairings") == ledger.revisions.part("pairings"):
                 continue
             prefix = f"{name}: " if several else ""
             played = alerts.played_changes(before, ledger)

@@ -25,7 +25,7 @@ log = logging.getLogger("office")
 _NEXT_READS = tuple(f.name for f in dataclasses.fields(Ledger)
                     if f.name not in ("matches", "tables", "warnings", "next_change", "draws",
                                       "suspensions", "voided", "forfeits", "eliminations",
-                                      "green_cards"))
+                                      "green_cards", "revisions"))
 
 
 
@@ -44,21 +44,21 @@ class Publishing(ServiceBase):
 
     def _publish(self, ledgers: dict[str, Ledger], previous: dict[str, Ledger] | None) -> None:
         """The retained documents that may have changed since ``previous``: a table the
-        fold kept is the very object it published, and a hall's next changes only with
-        its own matches, the bracket or the bans."""
+        fold kept has the revision it was published at, and a hall's next changes only
+        with its own matches, the bracket or the bans."""
         for category in self.event.categories:
             ledger = ledgers[category.name]
             groups: Iterable[str] = self._folds[category.name].changed_tables \
                 if self._incremental and previous is not None \
                 else [g.name for g in category.tournament.groups]
             for group in groups:
-                table = ledger.tables[group]
+                revision = ledger.revisions.table(group)
                 key = (category.name, group)
-                if self._sent_tables.get(key) is table:
+                if self._sent_tables.get(key) == revision:
                     continue
                 topic, standings = merge.group_standings(self.event, category, ledger, group)
                 self._retain(topic, wire.build_standings(standings))
-                self._sent_tables[key] = table
+                self._sent_tables[key] = revision
         for hall in self._halls_to_tell(ledgers, previous):
             # A shared hall's next is its earliest match across the categories.
             upcoming = merge.next_match(self.event, ledgers, hall)
@@ -82,14 +82,16 @@ class Publishing(ServiceBase):
         banned: set[str] = set()  # the teams whose bans changed
         for name, ledger in ledgers.items():
             before = previous.get(name)
-            if before is None or any(getattr(before, f) is not getattr(ledger, f)
-                                     for f in _NEXT_READS):
+            if before is None:
                 return every
-            if before.suspensions is not ledger.suspensions:
+            was, now = before.revisions, ledger.revisions
+            if any(was.part(f) != now.part(f) for f in _NEXT_READS):
+                return every
+            if was.part("suspensions") != now.part("suspensions"):
                 banned.update(s.team for s in set(before.suspensions) ^ set(ledger.suspensions))
-            if before.matches is not ledger.matches:
+            if was.part("matches") != now.part("matches"):
                 halls.update(self._hall_of[mid] for mid in self._folds[name].changed)
-            if before.voided is not ledger.voided:  # a voided match is no hall's next
+            if was.part("voided") != now.part("voided"):  # a voided match is no hall's next
                 halls.update(self._hall_of[mid] for mid in before.voided ^ ledger.voided)
         if banned:  # a next lists the bans of its own two teams only
             halls.update(h for h, teams in self._next_teams.items() if not teams.isdisjoint(banned))
