@@ -10,6 +10,7 @@ examples/events)."""
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from datetime import timedelta
@@ -72,7 +73,9 @@ def event_named(name: str) -> tuple[Event, dict[str, list[dict[str, Any]]]]:
     return EVENTS[name]
 
 
-def check(svc: OfficeService, peer: FakePeer, store: Store, wall: Wall) -> None:
+def check(svc: OfficeService, peer: FakePeer, store: Store, wall: Wall) -> dict[str, Any]:
+    """The service's page, retained standings and nexts are the fold from scratch's; the
+    page it handed out."""
     event = svc.event
     assert svc.ledgers is not None
     fresh = {c.name: ledger_from_store(c.tournament, store, wall.now,
@@ -94,6 +97,7 @@ def check(svc: OfficeService, peer: FakePeer, store: Store, wall: Wall) -> None:
         upcoming = merge.next_match(event, fresh, hall)
         assert peer.retained[wire.hall_topic(event.id, hall, wire.NEXT)] \
             == (b"" if upcoming is None else wire.build_next(upcoming))
+    return svc.board.current() if svc.board is not None else {}
 
 
 steps = st.lists(st.tuples(st.sampled_from(("events", "events", "one", "state", "status",
@@ -119,6 +123,7 @@ def test_what_the_service_shows_and_publishes_is_the_fold_from_scratch(
     schedule = [m for _, m in event.schedule()]
     halls = event.halls()
     svc.pump()
+    handed: tuple[dict[str, Any], dict[str, Any]] | tuple[()] = ()
     for kind, a, b in steps:
         m = schedule[a % len(schedule)]
         payloads = games[m.id]
@@ -183,7 +188,12 @@ def test_what_the_service_shows_and_publishes_is_the_fold_from_scratch(
         # The page is made at most every VIEW_S after a state: let that pass, then compare.
         wall.now += timedelta(seconds=1)
         svc.pump()
-        check(svc, peer, store, wall)
+        page = check(svc, peer, store, wall)
+        # What the page cache kept between the refreshes is reused, never written to: the
+        # page handed out before (a web reader may still be encoding it) is as it was.
+        if handed and handed[0] != handed[1]:
+            pytest.fail("the page handed out before was changed by the refresh after it")
+        handed = (page, copy.deepcopy(page))
     assert wall.now >= T0
     shell.close()
     store.close()
