@@ -43,7 +43,6 @@ from bisect import bisect_left, insort
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
-from types import MappingProxyType
 
 from arena.tournament.model import Draw, GroupTable, MatchOutcome, ResultState, SlotKind, Tournament
 
@@ -62,27 +61,13 @@ from office.views.ledger import (
     group_table,
     schedule_by_hall,
 )
-from office.views.revision import Revisions, stamp
-
-# The ledger's parts the fold stamps by comparing them with the previous ledger's (small);
-# the matches, tables and pairings are stamped by what the build changed of them.
-_COMPARED = ("suspensions", "warnings", "next_change", "draws", "forfeits", "eliminations",
-             "voided", "green_cards")
+from office.views.revision import Stamps
 
 
 def _drop(indices: list[int], index: int) -> None:
     at = bisect_left(indices, index)
     if at < len(indices) and indices[at] == index:
         del indices[at]
-
-
-def _stamped(revisions: Mapping[str, int], changed: set[str], now: int) -> Mapping[str, int]:
-    """``revisions`` with ``changed`` at ``now``: a new map, the old one as handed out."""
-    if not changed:
-        return revisions
-    out = dict(revisions)
-    out.update(dict.fromkeys(changed, now))
-    return MappingProxyType(out)
 
 
 def _penalised(outcome: MatchOutcome | None) -> Iterable[str]:
@@ -170,9 +155,7 @@ class LedgerFold:
         self.changed: set[str] = set()  # the matches whose view the last build changed
         self.changed_tables: set[str] = set()  # and the groups whose table it changed
         self.changed_pairings: set[str] = set()  # and the matches whose pairing it changed
-        # The revisions of the last ledger's parts (office.views.revision), each map made
-        # anew when one changes: the previous ledger's stay as they were handed out.
-        self._revisions: Revisions | None = None
+        self._stamps = Stamps()  # the revisions of the ledgers' parts (office.views.revision)
 
     def build(self, by_match: Mapping[str, MatchDigest], corrections: Sequence[Correction] = (),
               draws: Sequence[Draw] = (), now: datetime | None = None, *,
@@ -302,37 +285,10 @@ class LedgerFold:
         built = Ledger(t, views, tables, self._pairings, self._suspensions, self._warnings,
                        min(self._unconfirmed.values(), default=None), draws, self._forfeits,
                        self._eliminations, self._voided, self._cards, by_hall=self._by_hall)
-        built = replace(built, revisions=self._revise(built))
+        built = replace(built, revisions=self._stamps.revise(
+            self._ledger, built, self.changed, changed_tables, changed_pairings))
         self._ledger = built
         return built
-
-    def _revise(self, built: Ledger) -> Revisions:
-        """The revisions of ``built``: the previous ledger's, a new stamp for what this
-        build changed."""
-        before, previous = self._revisions, self._ledger
-        now = stamp()
-        if before is None or previous is None:
-            every = {name: now for name in ("tournament", "by_hall", "matches", "tables",
-                                            "pairings", *_COMPARED)}
-            revisions = Revisions(now, MappingProxyType(every),
-                                  MappingProxyType(dict.fromkeys(built.matches, now)),
-                                  MappingProxyType(dict.fromkeys(built.tables, now)),
-                                  MappingProxyType(dict.fromkeys(built.pairings, now)))
-        else:
-            parts = dict(before.parts)
-            for name, changed in (("matches", self.changed), ("tables", self.changed_tables),
-                                  ("pairings", self.changed_pairings)):
-                if changed:
-                    parts[name] = now
-            for name in _COMPARED:
-                if getattr(built, name) != getattr(previous, name):
-                    parts[name] = now
-            revisions = Revisions(before.stamp, MappingProxyType(parts),
-                                  _stamped(before.matches, self.changed, now),
-                                  _stamped(before.tables, self.changed_tables, now),
-                                  _stamped(before.pairings, self.changed_pairings, now))
-        self._revisions = revisions
-        return revisions
 
     def _rule(self, corrections: dict[str, Correction], reviews: dict[str, Review]) -> None:
         """What the office's rulings decide, as ``build_from`` reads them. What is as it

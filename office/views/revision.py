@@ -16,9 +16,10 @@ a kept stamp is a kept value and a changed value a new stamp, after every step).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any
 
 _STAMPS = itertools.count(1)  # next() is atomic under the GIL: stamps are never repeated
 
@@ -61,3 +62,55 @@ class Revisions:
 def frozen(mapping: Mapping[str, object]) -> Mapping[str, object]:
     """``mapping`` read-only (the very proxy when it is one already)."""
     return mapping if isinstance(mapping, MappingProxyType) else MappingProxyType(mapping)
+
+
+# The ledger's parts stamped by comparing them with the previous ledger's (small); the
+# matches, tables and pairings are stamped by what the build says it changed of them.
+_COMPARED = ("suspensions", "warnings", "next_change", "draws", "forfeits", "eliminations",
+             "voided", "green_cards")
+_WHOLE = ("tournament", "by_hall", "matches", "tables", "pairings", *_COMPARED)
+
+
+class Stamps:
+    """The revisions of one fold's ledgers (``office.views.fold``), each map made anew when
+    one changes: the previous ledger's stay as they were handed out."""
+
+    def __init__(self) -> None:
+        self._last: Revisions | None = None
+
+    def revise(self, previous: Any, built: Any, matches: Collection[str],
+               tables: Collection[str], pairings: Collection[str]) -> Revisions:
+        """The revisions of the ledger ``built``: ``previous``'s (the fold's last ledger,
+        None after a reset: all new), a new stamp for what this build changed."""
+        before = self._last
+        now = stamp()
+        if before is None or previous is None:
+            revisions = Revisions(now, MappingProxyType(dict.fromkeys(_WHOLE, now)),
+                                  MappingProxyType(dict.fromkeys(built.matches, now)),
+                                  MappingProxyType(dict.fromkeys(built.tables, now)),
+                                  MappingProxyType(dict.fromkeys(built.pairings, now)))
+        else:
+            parts = dict(before.parts)
+            for name, changed in (("matches", matches), ("tables", tables),
+                                  ("pairings", pairings)):
+                if changed:
+                    parts[name] = now
+            for name in _COMPARED:
+                if getattr(built, name) != getattr(previous, name):
+                    parts[name] = now
+            revisions = Revisions(before.stamp, MappingProxyType(parts),
+                                  _stamped(before.matches, matches, now),
+                                  _stamped(before.tables, tables, now),
+                                  _stamped(before.pairings, pairings, now))
+        self._last = revisions
+        return revisions
+
+
+def _stamped(revisions: Mapping[str, int], changed: Collection[str], now: int
+             ) -> Mapping[str, int]:
+    """``revisions`` with ``changed`` at ``now``: a new map, the old one as handed out."""
+    if not changed:
+        return revisions
+    out = dict(revisions)
+    out.update(dict.fromkeys(changed, now))
+    return MappingProxyType(out)
