@@ -259,8 +259,11 @@ class PageCache:
                 if was.part("matches") == now.part("matches") and not ids:
                     continue
             else:  # the bracket moved: a pairing the fold kept has the revision it had
+                kept = was.pairings
                 ids = (changed or {}).get(c.name, set()) | {
-                    mid for mid in ledger.pairings if was.pairing(mid) != now.pairing(mid)}
+                    mid for mid, revision in now.pairings.items()
+                    if kept.get(mid, was.stamp) != revision} \
+                    if now.pairings else set(ledger.pairings)
             for mid in ids:
                 updates.append((self._position[c.name, mid], self._match_doc(c.name, ledger,
                                                                              mid)))

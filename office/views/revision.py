@@ -96,7 +96,8 @@ class Stamps:
                 if changed:
                     parts[name] = now
             for name in _COMPARED:
-                if getattr(built, name) != getattr(previous, name):
+                new, old = getattr(built, name), getattr(previous, name)
+                if new is not old and new != old:  # the fold hands on what it kept
                     parts[name] = now
             revisions = Revisions(before.stamp, MappingProxyType(parts),
                                   _stamped(before.matches, matches, now),
