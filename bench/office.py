@@ -85,6 +85,7 @@ from arena.tournament.reader import parse_tournament
 from office.cli.alerts import settle
 from office.peer import OfficePeer
 from office.rules import rulings
+from office.rules.forfeitscore import forfeit_goals
 from office.rules.standings import rank_group
 from office.service import OfficeService, ledger_from_store
 from office.storage.store import Store
@@ -434,7 +435,8 @@ def rulings_timed(service: OfficeService, db: Path, clock: FakeClock,
             side = "home" if m.home.team == team else "away"
             forfeit = rulings.Forfeit(m.id, team, rulings.ForfeitCause.LATE, "bench: late",
                                       clock.now)
-            refresh_after(rulings.FORFEIT, rulings.forfeit_data(forfeit, side), into)
+            refresh_after(rulings.FORFEIT,
+                          rulings.forfeit_data(forfeit, side, forfeit_goals(t, m.id)), into)
     office.close()
     return [("a score correction", corrected), ("a review (swap)", reviewed),
             ("a late forfeit", late), ("a second one (elimination)", eliminating)]

@@ -11,11 +11,11 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
-from arena.tournament.files import load_event
 from arena.tournament.reader import TournamentError
 from arena.words import DEFAULT, LANGUAGES
+from office.inforce import event_in_force
 from office.printouts.printing import PrintoutError, Printouts, ledgers_from_store, print_pdf
-from office.storage.store import Store
+from office.storage.store import Store, StoreError
 
 DEFAULT_DB = "office.sqlite"
 
@@ -76,11 +76,13 @@ def _make(args: argparse.Namespace, build: Callable[[Printouts], str]) -> int:
     if not args.db.exists():
         return _fail(args, f"--db: {args.db}: no such store")
     try:
-        event = load_event(args.tournament)
         store = Store(args.db, read_only=True)
-    except (TournamentError, OSError) as err:
+    except (StoreError, OSError) as err:
         return _fail(args, str(err))
     try:
+        # Where a match is played now: the schedule in force after the office's
+        # reschedules and reloads, as the page and the public site show it.
+        event = event_in_force(store, args.tournament)
         ledgers = ledgers_from_store(event, store, datetime.now())
         printouts = Printouts(lambda: (event, ledgers), store, args.lang)
         html = build(printouts)
@@ -91,7 +93,7 @@ def _make(args: argparse.Namespace, build: Callable[[Printouts], str]) -> int:
                 args.html.write_text(html, encoding="utf-8")
         else:
             print_pdf(html, args.pdf)
-    except PrintoutError as err:
+    except (PrintoutError, TournamentError, StoreError) as err:
         return _fail(args, str(err))
     except OSError as err:
         return _fail(args, f"cannot write: {err}")

@@ -20,6 +20,7 @@ from arena.tournament.event import Category, Event
 from arena.tournament.files import load_event
 from arena.tournament.reader import TournamentError
 from office.rules import rulings
+from office.rules.forfeitscore import forfeit_goals
 from office.service import ledger_from_store
 from office.storage.store import Store, StoreError
 from office.views.ledger import Ledger
@@ -35,11 +36,13 @@ class _Refused(Exception):
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     f = sub.add_parser(
-        "forfeit", help="a team was late: it loses 0:5 (rules 001 'Waiting period')",
+        "forfeit", help="a team was late: it loses by the preset's forfeit score (rules 001 "
+                              "'Waiting period')",
         description="Record that TEAM lost MATCH by forfeit for being late (rules 001 "
-                    "'Waiting period'): 0:5 against it, audited. A team with two such "
-                    "forfeits is eliminated: the results of its group matches are voided and "
-                    "the tables ranked again without it. A later `office correct` of the "
+                    "'Waiting period'): the forfeit score of the match's preset against "
+                    "it (0:5; 0:3 in football), audited. A team with two such forfeits "
+                    "is eliminated: the results of its group matches are voided and the "
+                    "tables ranked again without it. A later `office correct` of the "
                     "match replaces the forfeit (it then no longer counts).")
     _match_and_team(f)
     f.add_argument("--late", action="store_true", required=True,
@@ -50,10 +53,11 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     f.set_defaults(func=run_forfeit)
 
     u = sub.add_parser(
-        "unauthorised", help="a player started without the right: 0:5 and expulsion "
+        "unauthorised", help="a player started without the right: a forfeit and expulsion "
                              "(rules 001 \"Player's start\")",
         description="Record an unauthorised start (rules 001 \"Player's start\"): TEAM "
-                    "loses MATCH 0:5 and PLAYER is expelled from the tournament: suspended "
+                    "loses MATCH by the preset's forfeit score (0:5; 0:3 in football) and "
+                    "PLAYER is expelled from the tournament: suspended "
                     "for every later match of the team (the halls' next lists him).")
     _match_and_team(u)
     u.add_argument("--player", required=True, type=_number, metavar="N",
@@ -185,12 +189,13 @@ def _record_forfeit(args: argparse.Namespace, event: Event, store: Store,
         raise _Refused(f"{args.match}: a forfeit already stands for this match (an "
                        "`office correct` replaces it)")
     forfeit = rulings.Forfeit(args.match, args.team, cause, reason, datetime.now(), player)
-    store.admin(rulings.FORFEIT, rulings.forfeit_data(forfeit, side), forfeit.at)
-    home, away = forfeit.score(side)
-    print(f"{args.match}: {home}-{away}, forfeit against {args.team} ({cause.rule}: "
-          f"{reason})")
     category = event.category_of(args.match)
     assert category is not None
+    goals = forfeit_goals(category.tournament, args.match)
+    store.admin(rulings.FORFEIT, rulings.forfeit_data(forfeit, side, goals), forfeit.at)
+    home, away = forfeit.score(side, goals)
+    print(f"{args.match}: {home}-{away}, forfeit against {args.team} ({cause.rule}: "
+          f"{reason})")
     after = _ledger(event, category, store)
     for e in after.eliminations:
         if e.team == args.team:

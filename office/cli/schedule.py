@@ -13,11 +13,11 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
-from arena.tournament.event import Event
-from arena.tournament.files import event_files, event_from_files, load_event
+from arena.tournament.files import event_files, event_from_files
 from arena.tournament.reader import TournamentError
 from office import schedule
-from office.service import SCHEDULE_KEY, corrections_and_draws, effective_event, schedule_steps
+from office.inforce import event_in_force
+from office.service import SCHEDULE_KEY, corrections_and_draws, schedule_steps
 from office.storage.store import Store, StoreError
 
 DEFAULT_DB = "office.sqlite"
@@ -99,19 +99,6 @@ def _open(db: Path) -> Store:
     return Store(db)
 
 
-def _in_force(store: Store, tournament: Path | None) -> Event:
-    """The schedule the service runs now: the file it started with, and every change."""
-    started = store.kv_get(SCHEDULE_KEY)
-    if isinstance(started, dict) and isinstance(started.get("files"), dict):
-        base = event_from_files(started["files"], str(started.get("source")))
-    elif tournament is not None:
-        base = load_event(tournament)
-    else:
-        raise StoreError("the store does not know the service's tournament file yet: name "
-                         "it with --tournament")
-    return effective_event(base, store)
-
-
 def _started(store: Store) -> set[str]:
     """The matches with stored events or a correction: what a change could orphan."""
     matches = {match for _, match, _ in store.iter_stored_seqs()}
@@ -128,7 +115,7 @@ def run_reschedule(args: argparse.Namespace) -> int:
     except StoreError as err:
         return _fail("reschedule", str(err))
     try:
-        current = _in_force(store, args.tournament)
+        current = event_in_force(store, args.tournament)
         m = current.match(args.match)
         start = None
         if args.start is not None:
@@ -165,7 +152,7 @@ def run_reload(args: argparse.Namespace) -> int:
     try:
         files = event_files(args.file)
         new = event_from_files(files, str(args.file))
-        current = _in_force(store, args.tournament)
+        current = event_in_force(store, args.tournament)
         changes = schedule.diff(current, new, _started(store))
         if not changes:
             print(f"{args.file}: no change from the schedule in force")

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from arena.tournament.files import load_event
 from arena.tournament.reader import TournamentError
+from office.inforce import started_event
 from office.service import OfficeService
 from office.storage.store import Store, StoreError
 from office.views.board import SnapshotBoard
@@ -58,11 +59,13 @@ def run_export(args: argparse.Namespace) -> int:
     logging.getLogger("office").setLevel(logging.ERROR)
     try:
         board = SnapshotBoard()
-        service = OfficeService(event, store, None, board)
+        # The file the service started with, as the store keeps it (the one on disk may have
+        # been edited since): the service applies the office's schedule changes to it.
+        service = OfficeService(started_event(store, args.tournament), store, None, board)
         service.refresh_all()
         site = PublicSite(board, event.language, export=args.directory)
         site.step()
-    except StoreError as err:
+    except (StoreError, TournamentError) as err:
         print(f"office export-site: {err}", file=sys.stderr)
         return 2
     finally:

@@ -23,8 +23,8 @@ from arena.core.preset import Preset
 from arena.tournament.event import Event
 from arena.tournament.model import ResultState
 from arena.words import LANGUAGES
+from office.inforce import ledgers_in_force
 from office.printouts import sheets
-from office.service import ledger_from_store
 from office.storage.store import Store
 from office.views.ledger import Ledger
 from office.views.placings import placings
@@ -47,11 +47,9 @@ def check_lang(lang: str) -> str:
 
 
 def ledgers_from_store(event: Event, store: Store, now: datetime | None) -> dict[str, Ledger]:
-    """Each category's ledger as the service would fold it now (in an event of several
-    categories, each one's own lots: group names repeat)."""
-    several = len(event.categories) > 1
-    return {c.name: ledger_from_store(c.tournament, store, now, c.name if several else None)
-            for c in event.categories}
+    """Each category's ledger as the service would fold it now; ``event`` is the schedule in
+    force (``office.inforce.event_in_force``), the one every printout prints."""
+    return ledgers_in_force(event, store, now)
 
 
 class Printouts:

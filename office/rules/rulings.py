@@ -11,16 +11,19 @@ applies them (``office.views.ledger.build_from``). Nothing the halls sent is cha
   other teams' results against it go too) and without the team, whose place in its group is
   taken by the teams below it.
 - Rules 001 "Player's start": "any unauthorized start by a player will result in a 0:5
-  forfeit and the player's expulsion from the tournament": the team loses 0:5 and the
-  player is suspended for the rest of the tournament (listed in every ``next`` of his team).
+  forfeit and the player's expulsion from the tournament": the team loses by the forfeit
+  score and the player is suspended for the rest of the tournament (listed in every
+  ``next`` of his team).
 - Rules 003 'Match officials': "green cards are given to one fair-play player of each team":
   one card per team and match; a second is refused unless it replaces the first (audited
   with its reason).
 
 Choices where the rules are silent:
-- The forfeit score is 0:5 for lateness too (rules 001 names the score only for an
-  unauthorised start; rules 000 'Rules' gives a late team "a technical loss, with the result
-  of 0:5").
+- The forfeit score is the match's preset's (``[forfeit] goals``, arena/presets), for
+  lateness and an unauthorised start alike, as the hall records a forfeit: 0:5 in ice
+  hockey and floorball (rules 000 'Rules' gives a late team "a technical loss, with the
+  result of 0:5"; rules 001 "Player's start" names "a 0:5 forfeit"), 0:3 in football
+  (rules 003 names none: the presets cite football's usual 3:0). ``forfeitscore`` reads it.
 - A forfeit stands while it is the match's latest office result: an ``office correct`` after
   it (a protest upheld) replaces it, and it then counts towards no elimination or expulsion.
 - An eliminated team's bracket matches already played keep their results (the bracket has
@@ -42,7 +45,6 @@ from arena.tournament.model import ScheduledMatch, Tournament
 FORFEIT = "forfeit"
 GREEN_CARD = "green_card"
 
-FORFEIT_GOALS = 5  # rules 001 "Player's start": "a 0:5 forfeit"
 LATE_FORFEITS_TO_ELIMINATE = 2  # rules 001 'Waiting period'
 WAITING_PERIOD = "rules 001 'Waiting period'"
 PLAYERS_START = "rules 001 'Player's start'"
@@ -60,7 +62,8 @@ class ForfeitCause(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Forfeit:
-    """The office awarded ``match`` against ``team`` (it lost 0:5)."""
+    """The office awarded ``match`` against ``team`` (it lost by the preset's forfeit
+    score)."""
 
     match: str
     team: str
@@ -69,9 +72,10 @@ class Forfeit:
     at: datetime
     player: int | None = None  # UNAUTHORISED: the player who started without the right
 
-    def score(self, side: str) -> tuple[int, int]:
-        """(home, away) goals when ``team`` is the ``side`` ("home"/"away")."""
-        return (0, FORFEIT_GOALS) if side == "home" else (FORFEIT_GOALS, 0)
+    def score(self, side: str, goals: int) -> tuple[int, int]:
+        """(home, away) goals when ``team`` is the ``side`` ("home"/"away") and the match's
+        preset gives a forfeit ``goals`` against (``forfeitscore.forfeit_goals``)."""
+        return (0, goals) if side == "home" else (goals, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,10 +108,11 @@ def forfeit_of(data: Mapping[str, Any], at: datetime) -> Forfeit:
                    player=int(player) if player is not None else None)
 
 
-def forfeit_data(forfeit: Forfeit, side: str) -> dict[str, Any]:
+def forfeit_data(forfeit: Forfeit, side: str, goals: int) -> dict[str, Any]:
     """The admin row of a forfeit: its score too, so it is read back as a correction
-    without the bracket (the side is the one the team played on when it was awarded)."""
-    home, away = forfeit.score(side)
+    without the bracket or the preset (the side is the one the team played on when it was
+    awarded, ``goals`` the preset's forfeit score then)."""
+    home, away = forfeit.score(side, goals)
     return {"match": forfeit.match, "team": forfeit.team, "side": side,
             "cause": forfeit.cause.value, "player": forfeit.player, "reason": forfeit.reason,
             "home": home, "away": away}

@@ -28,9 +28,13 @@ bans of the teams concerned. What the forfeits decide is read again from all of 
 The green cards are taken again whenever they change. ``reset`` (the service's, after a
 failed fold) forgets everything; the next build reads every match again.
 
-Unchanged parts are the very objects of the previous ledger, so the service tells a table
-to publish by identity. Its ledger equals ``build_from``'s for the same input, whatever the
-order of the changes (tests/office/test_fold.py compares them after every step).
+Each ledger carries the revisions of its parts (``office.views.revision``): what this build
+changed has a new one, the rest the previous ledger's, so what reads the ledgers (the
+service's retained documents, the page cache) makes again what has a new revision. The
+mappings handed out are read-only and never written to afterwards: a change makes a new
+one. Its ledger equals ``build_from``'s for the same input, whatever the order of the
+changes (tests/office/test_fold.py compares them after every step, and the revisions and
+what was handed out with the previous ledger).
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ from office.views.ledger import (
     group_table,
     schedule_by_hall,
 )
+from office.views.revision import Stamps
 
 
 def _drop(indices: list[int], index: int) -> None:
@@ -149,6 +154,8 @@ class LedgerFold:
         self._affected: set[str] = set()  # teams whose bans may have moved in this build
         self.changed: set[str] = set()  # the matches whose view the last build changed
         self.changed_tables: set[str] = set()  # and the groups whose table it changed
+        self.changed_pairings: set[str] = set()  # and the matches whose pairing it changed
+        self._stamps = Stamps()  # the revisions of the ledgers' parts (office.views.revision)
 
     def build(self, by_match: Mapping[str, MatchDigest], corrections: Sequence[Correction] = (),
               draws: Sequence[Draw] = (), now: datetime | None = None, *,
@@ -274,9 +281,12 @@ class LedgerFold:
         self._warn(viewed | changed_outcomes | changed_pairings | self.changed | ruled_warn)
         self._discipline(changed_outcomes, first)
 
+        self.changed_pairings = changed_pairings
         built = Ledger(t, views, tables, self._pairings, self._suspensions, self._warnings,
                        min(self._unconfirmed.values(), default=None), draws, self._forfeits,
                        self._eliminations, self._voided, self._cards, by_hall=self._by_hall)
+        built = replace(built, revisions=self._stamps.revise(
+            self._ledger, built, self.changed, changed_tables, changed_pairings))
         self._ledger = built
         return built
 

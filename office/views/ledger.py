@@ -33,6 +33,7 @@ from arena.tournament.model import (
 )
 from office.rules import bracket, discipline, rulings
 from office.rules.standings import rank_group
+from office.views.revision import Revisions, frozen
 
 # For teams the tournament file gives no colours: the scoreboard's own defaults (home dark,
 # away light: rules 000 "The home-team plays in dark-colored forms").
@@ -158,6 +159,15 @@ class Ledger:
     # whole event's (empty: the whole schedule is read).
     by_hall: Mapping[str, tuple[ScheduledMatch, ...]] = field(default_factory=dict,
                                                                compare=False)
+    # What changed since another ledger, by revision (office.views.revision): what reads a
+    # ledger and keeps what it made of it makes again what has a new revision. Not part of
+    # the value: a ledger from scratch equals the fold's, its revisions are all new.
+    revisions: Revisions = field(default_factory=Revisions, compare=False)
+
+    def __post_init__(self) -> None:
+        # Handed out read-only: a part kept under its revision cannot change under it.
+        for name in ("matches", "tables", "pairings", "by_hall"):
+            object.__setattr__(self, name, frozen(getattr(self, name)))
 
     def outcomes(self) -> dict[str, MatchOutcome]:
         return {m: v.outcome for m, v in self.matches.items()}

@@ -7,10 +7,11 @@ the whole event: at 3,000 matches tens of milliseconds, every result. Here every
 kept with what it was made from, and made again only when that changed: a list of the
 previous snapshot is reused whole when nothing in it changed, and copied with only the
 changed entries replaced otherwise (a web reader may still be encoding the old one, so a
-list once handed out is never written to). The matches' entries are told apart by the
-fold's ``changed`` (the matches whose view it replaced): what the page shows of a match
-reads its view and its pairing only, and a pairing the fold did not change is the same
-object.
+list once handed out is never written to). What changed is told by the ledgers' revisions
+(``office.views.revision``), never by the identity of a part: the matches' entries by the
+fold's ``changed`` (the matches whose view it replaced) and the pairings' revisions (what
+the page shows of a match reads its view and its pairing only), the tables', the
+bracket's and the bans' by theirs.
 
 What the office rules and reviews (the results waiting for it, the held matches, the
 placings, the top scorers, the green cards, the eliminations) is kept by category and made
@@ -85,10 +86,12 @@ class PageCache:
         self._extras_of: dict[str, CategoryExtras] = {}
         self._alerts_read: tuple[object, ...] = ()  # what the alerts' entries were made of
         self._alerts_count = 0
+        self._warned_at: tuple[int, ...] = ()  # the warnings' revisions, by category
         self._alert_list: list[dict[str, Any]] = []
-        self._tags: dict[tuple[str, str], tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
+        # (list, category) -> the list's revision and its entries tagged with the category
+        self._tags: dict[tuple[str, str], tuple[int, list[dict[str, Any]]]] = {}
         # category -> its scorers' entries and those tagged with the category (``Later``)
-        self._scorer_tags: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
+        self._scorer_tags: dict[str, tuple[int, list[dict[str, Any]]]] = {}
         self._scorer_tags_lock = threading.Lock()
 
     def reset(self) -> None:
@@ -175,9 +178,12 @@ class PageCache:
         """The alerts, newest first, then the ledgers' warnings (``snapshot``'s): kept while
         no alert was added, nothing was done about one and no warnings tuple moved (the
         service only ever appends to its alerts)."""
-        reads = (alerts, alerts[-1] if alerts else None, handled,
-                 *(ledgers[c.name].warnings for c in self.event.categories))
-        if len(alerts) == self._alerts_count and len(reads) == len(self._alerts_read) \
+        # The service's own alerts (it only appends) and what it did about them, by
+        # identity; the ledgers' warnings by revision.
+        reads = (alerts, alerts[-1] if alerts else None, handled)
+        warned_at = tuple(ledgers[c.name].revisions.part("warnings")
+                          for c in self.event.categories)
+        if len(alerts) == self._alerts_count and warned_at == self._warned_at \
                 and all(a is b for a, b in zip(reads, self._alerts_read, strict=True)):
             return self._alert_list
         done = handled or {}
@@ -188,7 +194,7 @@ class PageCache:
         else:
             warned = [{"at": None, "text": f"{c.name}: {w}"} for c in self.event.categories
                       for w in ledgers[c.name].warnings]
-        self._alerts_read, self._alerts_count = reads, len(alerts)
+        self._alerts_read, self._alerts_count, self._warned_at = reads, len(alerts), warned_at
         self._alert_list = [snapshot._alert(a, done) for a in reversed(alerts)] + warned
         return self._alert_list
 
@@ -205,13 +211,14 @@ class PageCache:
     def _tagged(self, key: str, extras: list[tuple[str, dict[str, list[dict[str, Any]]]]]
                 ) -> list[dict[str, Any]]:
         """One of the lists across the categories, each entry naming its category; a
-        category's tagged entries are kept while its list is the same object."""
+        category's tagged entries are kept while its list has the same revision."""
         out: list[dict[str, Any]] = []
         for name, lists in extras:
             items = lists[key]
+            revision = self._extras_of[name].revisions[key]
             kept = self._tags.get((key, name))
-            if kept is None or kept[0] is not items:
-                kept = (items, [{**item, "category": name} for item in items])
+            if kept is None or kept[0] != revision:
+                kept = (revision, [{**item, "category": name} for item in items])
                 self._tags[key, name] = kept
             out += kept[1]
         return out
@@ -220,14 +227,15 @@ class PageCache:
                         ) -> list[dict[str, Any]]:
         """The scorers across the categories, each entry naming its category (made by a
         reader of the board, perhaps several at once on their threads: under a lock); a
-        category's tagged entries are kept while its entries are the same list."""
+        category's tagged entries are kept while its standing has the same revision."""
         out: list[dict[str, Any]] = []
         with self._scorer_tags_lock:
             for name, standing in standings:
-                items = standing.entries() if standing is not None else []
+                revision = standing.revision if standing is not None else 0
                 kept = self._scorer_tags.get(name)
-                if kept is None or kept[0] is not items:
-                    kept = (items, [{**item, "category": name} for item in items])
+                if kept is None or kept[0] != revision:
+                    items = standing.entries() if standing is not None else []
+                    kept = (revision, [{**item, "category": name} for item in items])
                     self._scorer_tags[name] = kept
                 out += kept[1]
         return out
@@ -245,14 +253,17 @@ class PageCache:
             ledger, before = ledgers[c.name], seen.get(c.name)
             if before is None:
                 ids: Sequence[str] | set[str] = list(ledger.matches)
-            elif before.pairings is ledger.pairings:
+            elif (was := before.revisions).part("pairings") \
+                    == (now := ledger.revisions).part("pairings"):
                 ids = (changed or {}).get(c.name, set())
-                if before.matches is ledger.matches and not ids:
+                if was.part("matches") == now.part("matches") and not ids:
                     continue
-            else:  # the bracket moved: a pairing the fold kept is the very same object
+            else:  # the bracket moved: a pairing the fold kept has the revision it had
+                kept = was.pairings
                 ids = (changed or {}).get(c.name, set()) | {
-                    mid for mid, p in ledger.pairings.items()
-                    if before.pairings.get(mid) is not p}
+                    mid for mid, revision in now.pairings.items()
+                    if kept.get(mid, was.stamp) != revision} \
+                    if now.pairings else set(ledger.pairings)
             for mid in ids:
                 updates.append((self._position[c.name, mid], self._match_doc(c.name, ledger,
                                                                              mid)))
@@ -271,7 +282,8 @@ class PageCache:
         moved = False
         for c in self.event.categories:
             ledger, before = ledgers[c.name], seen.get(c.name)
-            if before is not None and before.tables is ledger.tables:
+            if before is not None \
+                    and before.revisions.part("tables") == ledger.revisions.part("tables"):
                 continue
             kept = self._groups.get(c.name)
             if before is None or kept is None or changed is None \
@@ -279,12 +291,12 @@ class PageCache:
                 names: Iterable[str] = [g.name for g in c.tournament.groups]
                 docs: list[dict[str, Any]] = [{} for _ in c.tournament.groups]
             else:
-                # The groups of the changed matches, and any table that is another object
-                # (an elimination ranks its team's groups again without it).
+                # The groups of the changed matches, and any table with a new revision (an
+                # elimination ranks its team's groups again without it).
                 names = {g for mid in changed.get(c.name, ())
                          if (g := ledger.matches[mid].scheduled.group) is not None}
-                names.update(g for g, table in ledger.tables.items()
-                             if before.tables.get(g) is not table)
+                was, now = before.revisions, ledger.revisions
+                names.update(g for g in ledger.tables if was.table(g) != now.table(g))
                 docs = list(kept)
             for name in names:
                 table = ledger.tables[name]
@@ -300,7 +312,8 @@ class PageCache:
 
     def _update_bracket(self, ledgers: Mapping[str, Ledger], seen: Mapping[str, Ledger]
                         ) -> list[dict[str, Any]]:
-        if seen and all(seen[c.name].pairings is ledgers[c.name].pairings
+        if seen and all(seen[c.name].revisions.part("pairings")
+                        == ledgers[c.name].revisions.part("pairings")
                         for c in self.event.categories):
             return self._bracket
         plain = self.event.plain
@@ -320,7 +333,8 @@ class PageCache:
         moved = False
         for c in self.event.categories:
             ledger, before = ledgers[c.name], seen.get(c.name)
-            if before is not None and before.suspensions is ledger.suspensions:
+            if before is not None and before.revisions.part("suspensions") \
+                    == ledger.revisions.part("suspensions"):
                 continue
             moved = True
             docs = []

@@ -11,16 +11,18 @@ it depends on:
 - ``held``: a hall's next reads its own matches and the bracket's pairings, so only the
   halls of the changed matches are looked at again, every hall when the pairings moved;
 - ``placings``: the bracket's matches and pairings, the eliminations (and a one-group
-  tournament's table): made again when one of those is another object (the fold keeps
-  what it did not change as the very same object);
+  tournament's table): made again when one of those has another revision
+  (``office.views.revision``: the fold keeps the revision of what it did not change);
 - ``scorers``: counted again only for the changed matches (``scorers.ScorerTally``), kept
   as a standing (``self.scorers``) whose entries are made when the page is read, not here
   (one goal moves the rank of every scorer below it);
 - ``green_cards``, ``eliminated``: short, made again when the ledger's own tuple changed.
 
 A list unchanged is the very object handed out before (a web reader may still be encoding
-it: a list once handed out is never written to). The lists equal ``snapshot``'s for the
-same ledger (tests/office/test_page_cache.py, tests/office/test_page_extras.py).
+it: a list once handed out is never written to), under the same revision
+(``self.revisions``, by list: what is kept of a list elsewhere is told by it). The lists
+equal ``snapshot``'s for the same ledger (tests/office/test_page_cache.py,
+tests/office/test_page_extras.py).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from office.rules import rulings
 from office.views import snapshot
 from office.views.ledger import Ledger
 from office.views.placings import placings
+from office.views.revision import stamp
 from office.views.scorers import ScorerStanding, ScorerTally
 
 Doc = dict[str, Any]
@@ -53,10 +56,11 @@ class CategoryExtras:
         self._seen: Ledger | None = None
         self._review: dict[str, Doc] = {}  # match -> its entry, while it waits for the office
         self._held: dict[str, Doc | None] = {}  # hall -> its held next's entry
-        self._placings_read: tuple[object, ...] = ()
+        self._placings_read: tuple[int, ...] = ()  # the revisions the placings were made of
         self._scorers = ScorerTally()
         self.scorers: ScorerStanding | None = None  # the last update's
         self.lists: dict[str, list[Doc]] = {}
+        self.revisions: dict[str, int] = {}  # list -> its revision (a new list, a new one)
 
     def update(self, ledger: Ledger, changed: Collection[str] | None) -> dict[str, list[Doc]]:
         """The lists for ``ledger`` but the scorers (those are ``self.scorers`` after it);
@@ -73,23 +77,26 @@ class CategoryExtras:
         lists = dict(self.lists)
         self._update_review(ledger, changed, lists)
         self._update_held(ledger, before, changed, lists)
-        reads = (ledger.tournament, ledger.eliminations,
-                 *(ledger.matches[mid] for mid in self._decided),
-                 *(ledger.pairings[mid] for mid in self._decided),
-                 ledger.tables[self._placed_by] if self._placed_by is not None else None)
-        if len(reads) != len(self._placings_read) \
-                or any(a is not b for a, b in zip(reads, self._placings_read, strict=True)):
+        r = ledger.revisions
+        reads = (r.part("tournament"), r.part("eliminations"),
+                 *(r.match(mid) for mid in self._decided),
+                 *(r.pairing(mid) for mid in self._decided),
+                 r.table(self._placed_by) if self._placed_by is not None else 0)
+        if reads != self._placings_read:
             self._placings_read = reads
             lists["placings"] = [p.to_json() for p in placings(ledger)]
         self.scorers = self._scorers.count(ledger, changed)
-        if before is None or before.green_cards is not ledger.green_cards:
+        if before is None or before.revisions.part("green_cards") != r.part("green_cards"):
             lists["green_cards"] = [{"match": g.match, "team": g.team, "player": g.player,
                                      "name": g.name, "reason": g.reason}
                                     for g in ledger.green_cards]
-        if before is None or before.eliminations is not ledger.eliminations:
+        if before is None or before.revisions.part("eliminations") != r.part("eliminations"):
             lists["eliminated"] = [{"team": e.team, "forfeits": list(e.forfeits),
                                     "voided": list(e.voided), "rule": rulings.WAITING_PERIOD}
                                    for e in ledger.eliminations]
+        for key, items in lists.items():
+            if self.lists.get(key) is not items:  # a list made in this call
+                self.revisions[key] = stamp()
         self.lists = lists
         return lists
 
@@ -117,7 +124,8 @@ class CategoryExtras:
 
     def _update_held(self, ledger: Ledger, before: Ledger | None,
                      changed: Collection[str] | None, lists: dict[str, list[Doc]]) -> None:
-        if changed is None or before is None or before.pairings is not ledger.pairings:
+        if changed is None or before is None \
+                or before.revisions.part("pairings") != ledger.revisions.part("pairings"):
             halls: Collection[str] = self._halls
         else:
             halls = {ledger.matches[mid].scheduled.hall for mid in changed}

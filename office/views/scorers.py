@@ -8,7 +8,7 @@ tournament file's rosters.
 
 Choices where the rules are silent:
 - Every match with a result counts, confirmed or not (as the tables do), except a voided
-  match (rules 001 'Waiting period') and a forfeit (a 0:5 the office awarded has no
+  match (rules 001 'Waiting period') and a forfeit (the score the office awarded has no
   scorers, whatever was played).
 - A goal without a scorer's number is not counted for anyone.
 - A shootout's shots are not goals of the record (the result counts the deciding goal,
@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from arena.tournament.model import DecidedBy, TeamEntry
 from office.views.ledger import Ledger
+from office.views.revision import stamp
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,12 +98,19 @@ class ScorerStanding:
     scorers is that very list, a tier with the same rank keeps its scorers' entries.
     """
 
-    __slots__ = ("_base", "_docs", "_entries", "_lock", "_teams", "tiers")
+    __slots__ = ("_base", "_docs", "_entries", "_lock", "_roster", "_teams", "revision",
+                 "tiers")
 
     def __init__(self, tiers: tuple[Tier, ...], teams: Mapping[str, TeamEntry],
-                 previous: ScorerStanding | None) -> None:
+                 previous: ScorerStanding | None, roster: int = 0) -> None:
         self.tiers = tiers
         self._teams = teams
+        # ``teams``' revision (the ledger's tournament's): entries of another roster are
+        # not reused.
+        self._roster = roster
+        # A new standing is a new value: what is kept of one (the page's tagged entries)
+        # is told by this (office.views.revision).
+        self.revision = stamp()
         # The last standing whose entries were made (read _base before _docs: one made
         # meanwhile on another thread is then seen as made). At most one deep: a made
         # standing lets go of its own.
@@ -130,7 +138,7 @@ class ScorerStanding:
 
     def _make(self) -> None:
         base = self._base
-        kept = base._docs if base is not None and base._teams is self._teams else None
+        kept = base._docs if base is not None and base._roster == self._roster else None
         kept = kept or {}
         teams = self._teams
         docs_of: dict[int, tuple[int, tuple[Scorer_, ...], list[Entry]]] = {}
@@ -138,7 +146,7 @@ class ScorerStanding:
         rank = 1  # 1 + how many scored more
         for goals, keys in self.tiers:
             old = kept.get(goals)
-            if old is not None and old[1] is keys:
+            if old is not None and old[1] == keys:
                 docs = old[2] if old[0] == rank else _ranked(old[2], rank)
             else:
                 # The scorers still in the tier keep their entries (with the new rank).
@@ -227,9 +235,10 @@ class ScorerTally:
             else:
                 del goals[key]
         teams = ledger.tournament.teams
+        roster = ledger.revisions.part("tournament")
         standing = self._standing
         if not joins and not leaves and matches is not None and standing is not None \
-                and standing._teams is teams:
+                and standing._roster == roster:
             return standing
         tiers = dict(self._tiers)
         for n in joins.keys() | leaves.keys():
@@ -244,5 +253,5 @@ class ScorerTally:
                 tiers.pop(n, None)
         self._tiers = tiers
         self._standing = ScorerStanding(tuple((n, tiers[n]) for n in sorted(tiers, reverse=True)),
-                                        teams, standing)
+                                        teams, standing, roster)
         return self._standing

@@ -1,4 +1,4 @@
-"""`office standings` and `office draw-lots` (issue 7, 'Ranking'), through ``main(argv)``.
+"""`office standings` and `office draw-lots` ('Ranking'), through ``main(argv)``.
 
 The tournament is a small file written here: group A (Lions, Bears, Wolves) and group B
 (Hawks, Owls, Foxes) on preset ice-hockey-2x20, i.e. rules 000 'The ranking of each team in

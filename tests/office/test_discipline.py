@@ -197,7 +197,7 @@ def test_001_two_red_cards_in_one_match_count_one_after_the_other() -> None:
     assert brief(found) == [(9, 2, "A1", 1, (), ("A3",), 0)]
 
 
-# Serving a ban (issue 7: "served only by a match that is actually played and confirmed").
+# Serving a ban ("served only by a match that is actually played and confirmed").
 
 def test_a_ban_is_pending_through_a_final_but_unconfirmed_match() -> None:
     # Rules 000 'Penalties' 4: the next game; it serves the ban once its result is confirmed.

@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -101,6 +102,52 @@ def told(fold: LedgerFold, before: Ledger | None, after: Ledger) -> None:
             assert table is before.tables[group], group
 
 
+PARTS = ("tournament", "matches", "tables", "pairings", "suspensions", "warnings",
+         "next_change", "draws", "forfeits", "eliminations", "voided", "green_cards",
+         "by_hall")
+
+
+def revised(fold: LedgerFold, before: Ledger | None, after: Ledger) -> None:
+    """The revisions of ``after`` against ``before`` (office.views.revision): a kept
+    revision is a kept value (what reads the ledgers reuses what it made of it), a changed
+    value a new revision, and the new revisions are what the fold says it changed."""
+    r = after.revisions
+    for name in ("matches", "tables", "pairings", "by_hall"):
+        part = getattr(after, name)
+        assert isinstance(part, MappingProxyType), name  # handed out read-only
+        with pytest.raises(TypeError):
+            part["x"] = None
+    if before is None:
+        return
+    q = before.revisions
+    for mid, view in after.matches.items():
+        assert (r.match(mid) != q.match(mid)) == (mid in fold.changed), mid
+        if r.match(mid) == q.match(mid):
+            assert view == before.matches[mid], mid
+    for group, table in after.tables.items():
+        assert (r.table(group) != q.table(group)) == (group in fold.changed_tables), group
+        if r.table(group) == q.table(group):
+            assert table == before.tables[group], group
+    for mid, pairing in after.pairings.items():
+        assert (r.pairing(mid) != q.pairing(mid)) == (mid in fold.changed_pairings), mid
+        if r.pairing(mid) == q.pairing(mid):
+            assert pairing == before.pairings[mid], mid
+    for name in PARTS:
+        if r.part(name) == q.part(name):
+            assert getattr(after, name) == getattr(before, name), name
+        elif name not in ("matches", "tables", "pairings"):
+            assert getattr(after, name) != getattr(before, name), name
+
+
+def handed_out(ledger: Ledger) -> tuple[object, ...]:
+    """What a ledger handed out, as it was then: its entries, each the object it was, and
+    its revisions."""
+    r = ledger.revisions
+    return (*((name, tuple((k, id(v), v) for k, v in getattr(ledger, name).items()))
+              for name in ("matches", "tables", "pairings")),
+            r.stamp, *(dict(m) for m in (r.parts, r.matches, r.tables, r.pairings)))
+
+
 steps = st.lists(st.tuples(st.sampled_from(("events", "all", "one", "correct", "draw",
                                             "time", "time", "review", "forfeit", "forfeit",
                                             "protest", "green")),
@@ -124,6 +171,7 @@ def test_the_fold_after_every_step_is_the_fold_from_scratch(
     teams = [t for g in cup.groups for t in g.teams]
     expected = build_from(cup, digests)
     previous: Ledger | None = None
+    handed: tuple[object, ...] = ()
     for kind, a, b in steps:
         mid = ids[a % len(ids)]
         payloads = games[mid][b % 2]
@@ -195,7 +243,10 @@ def test_the_fold_after_every_step_is_the_fold_from_scratch(
                               green_cards=cards)
         same(ledger, expected, cup, now or T0)
         told(fold, previous, ledger)
-        previous = ledger
+        revised(fold, previous, ledger)
+        if previous is not None and handed_out(previous) != handed:
+            pytest.fail("the fold wrote to what it had handed out with the previous ledger")
+        previous, handed = ledger, handed_out(ledger)
 
 
 def test_time_going_back_and_replaced_digests_are_folded_again(

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from arena.tournament.event import Event
 from office.rules import rulings
+from office.rules.forfeitscore import forfeit_goals
 from office.service import OfficeService
 from office.storage.store import Store
 from office.views.board import SnapshotBoard
@@ -31,7 +32,8 @@ def test_the_page_shows_eliminations_placings_scorers_and_green_cards(
     # Tatran plays A2 away and A4 away: late twice (as `office forfeit` records it).
     for match in ("A2", "A4"):
         forfeit = rulings.Forfeit(match, TATRAN, rulings.ForfeitCause.LATE, "late", T0)
-        store.admin(rulings.FORFEIT, rulings.forfeit_data(forfeit, "away"), T0)
+        store.admin(rulings.FORFEIT, rulings.forfeit_data(forfeit, "away",
+                                                        forfeit_goals(t, match)), T0)
     store.admin(rulings.GREEN_CARD, {"match": "A1", "team": "FBC Ostrava", "player": 9,
                                      "reason": ""}, T0)
     board = SnapshotBoard()

@@ -1,4 +1,4 @@
-"""The printouts (issue 18): a game sheet read off a match played through the real core and
+"""The printouts: a game sheet read off a match played through the real core and
 stored as the office stores it, checked line by line against the stored events (as HTML,
 and as the PDF headless Chromium prints); the door schedule, the tables, the placings; the
 office page's printout routes; the commands' errors; the exports as LibreOffice reads them.

@@ -15,10 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from arena import presets as bundled
 from arena.tournament.files import load_tournament
 from arena.tournament.model import DecidedBy, ResultState, Tournament
 from firmware_py.mqtt import parse_next
 from office.cli.main import main
+from office.rules.forfeitscore import forfeit_goals
 from office.service import ledger_from_store
 from office.storage.store import Store
 from office.views.ledger import Ledger
@@ -199,6 +201,63 @@ def test_an_unauthorised_start_is_0_5_and_expels_the_player(
         office(capsys, "unauthorised", "A3", "--team", FALUN, "--player", "100",
                "--reason", "x", "--db", str(db))
     assert refused.value.code == 2 and "0-99" in capsys.readouterr().err
+
+
+# -- the forfeit score is the preset's, as the hall's ------------------------------------
+
+FOOTBALL = ROOT / "examples/tournaments/003-football.toml"  # rules 003
+HONKA, HJK = "FC Honka Musta", "HJK Sininen"
+
+
+def football(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main([*argv, "--tournament", str(FOOTBALL)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_late_football_team_loses_0_3(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    # Rules 003 names no forfeit score; the football preset's [forfeit] goals (cited "not
+    # stated in rules 003: 3:0, as football's forfeit") is 3, and the hall records a
+    # forfeit by it: the office's forfeit is 0:3 too, not ice hockey's 0:5.
+    # A2 is KäPa Keltainen (home) v FC Honka Musta.
+    t = load_tournament(FOOTBALL)
+    db = store_with(tmp_path, t, [])
+    code, out, err = football(capsys, "forfeit", "A2", "--team", HONKA, "--late",
+                              "--db", str(db))
+    assert (code, err) == (0, "")
+    assert "3-0, forfeit against FC Honka Musta" in out
+    result = ledger(t, db).matches["A2"].outcome.result
+    assert result is not None and result.decided_by is DecidedBy.FORFEIT
+    assert (result.home, result.home_goals, result.away_goals) == ("KäPa Keltainen", 3, 0)
+
+
+def test_an_unauthorised_start_in_football_is_0_3(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    # Rules 003: the football preset's forfeit (0:3) for an unauthorised start as well; the
+    # player is expelled as under rules 001 "Player's start". A1: HJK Sininen (home).
+    t = load_tournament(FOOTBALL)
+    db = store_with(tmp_path, t, [])
+    code, out, _ = football(capsys, "unauthorised", "A1", "--team", HJK, "--player", "7",
+                            "--reason", "plays for another team", "--db", str(db))
+    assert code == 0 and "0-3, forfeit against HJK Sininen" in out
+    after = ledger(t, db)
+    result = after.matches["A1"].outcome.result
+    assert result is not None and (result.home_goals, result.away_goals) == (0, 3)
+    (ban,) = after.suspensions
+    assert (ban.team, ban.player) == (HJK, 7)
+
+
+@pytest.mark.parametrize(("example", "goals"), [
+    ("000-ice-hockey.toml", 5),  # rules 000 'Rules': "a technical loss, with the result of 0:5"
+    ("001-floorball.toml", 5),  # rules 001 "Player's start": "a 0:5 forfeit"
+    ("002-youth-hockey.toml", 5),  # rules 002 names none: 0:5, as rules 000 and 001
+    ("003-football.toml", 3),  # rules 003 names none: football's 3:0
+])
+def test_every_forfeit_is_scored_by_its_match_s_preset(example: str, goals: int) -> None:
+    t = load_tournament(ROOT / "examples/tournaments" / example)
+    for m in t.matches:
+        assert forfeit_goals(t, m.id) == goals == bundled.load(m.preset).forfeit_goals
 
 
 # -- rules 003 'Match officials': green cards ---------------------------------------------

@@ -1,4 +1,4 @@
-"""The schedule checked when loaded and changed while the event runs (issue 17): round
+"""The schedule checked when loaded and changed while the event runs: round
 robins complete, no hall or team in two matches at once, back-to-back play a warning;
 `office reschedule` and `office reload` reach the running service through the store, its
 halls get their new `next` at once, and nothing stored is lost (rules 001 'Match schedule':
@@ -6,6 +6,7 @@ halls get their new `next` at once, and nothing stored is lost (rules 001 'Match
 
 from __future__ import annotations
 
+import re
 import shutil
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -19,6 +20,7 @@ from arena.tournament.reader import TournamentError
 from office import schedule
 from office.cli.main import main
 from office.cli.schedule import remember_started_file
+from office.printouts.printing import Printouts
 from office.service import OfficeService
 from office.views.ledger import build
 
@@ -364,3 +366,37 @@ def test_an_event_shares_its_halls_across_categories_and_reloads_with_its_files(
     assert final is not None and final.start == datetime(2027, 5, 22, 11, 30)
     (row,) = [a for a in store.admin_actions() if a.kind == "reload"]
     assert str(p08) in row.data["files"]  # what the service parsed, kept with the row
+
+
+def test_after_a_reschedule_the_door_schedule_and_the_game_sheet_print_where_it_is_now(
+        tmp_path: Path, cup: Tournament, capsys: pytest.CaptureFixture[str]) -> None:
+    # Rules 001 'Match schedule': the organiser changes the published schedule; what is
+    # printed for the hall doors and the referees (`office print schedule`, `office sheet`,
+    # and the office page's printouts of the running service) is the schedule in force,
+    # as the page and the public site show it: A2 moved from hall-2 08:00 to hall-1 07:00.
+    svc, _, _, store = service(tmp_path, cup)
+    db = tmp_path / "office.sqlite"
+    remember_started_file(store, CUP)
+    svc.pump()
+    assert main(["reschedule", "A2", "--hall", "hall-1", "--start", "2026-11-14 07:00",
+                 "--reason", "ice problem in hall 2", "--tournament", str(CUP),
+                 "--db", str(db)]) == 0
+    svc.pump()
+    capsys.readouterr()
+
+    def printed(*argv: str) -> str:
+        assert main([*argv, "--tournament", str(CUP), "--db", str(db), "--html", "-"]) == 0
+        return capsys.readouterr().out
+
+    served = Printouts(lambda: (svc.event, svc.ledgers or {}), store)
+    for sheet in (printed("sheet", "A2"), served.sheet("A2")):
+        assert "hall-1" in sheet and "2026-11-14 07:00" in sheet
+        assert "hall-2" not in sheet and "2026-11-14 08:00" not in sheet
+    for door in (printed("print", "schedule", "--hall", "hall-1"), served.schedule("hall-1")):
+        assert re.search(r"2026-11-14 07:00</td>\s*<td[^>]*>A2<", door), door
+    for door in (printed("print", "schedule", "--hall", "hall-2"), served.schedule("hall-2")):
+        assert ">A2<" not in door
+    # The page's snapshot (its CSV and xlsx exports read it) tells the same.
+    doc = svc.board.current() if svc.board else {}
+    (a2,) = [m for m in doc["matches"] if m["id"] == "A2"]
+    assert (a2["hall"], a2["start"]) == ("hall-1", "2026-11-14T07:00:00")

@@ -1,0 +1,162 @@
+"""The service's input: the broker's messages (garbage refused with a log line naming the
+topic and the reason), every hall event stored in SQLite before it is acknowledged (an
+event the broker handed over is never lost to a crash of the office), the stored events
+read into the fold, and what is set aside (quarantine, conflicts, README "The office's
+faults")."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from datetime import datetime
+from typing import Any
+
+from office.serving.publishing import Publishing
+from office.storage import faults, intake
+from office.storage.store import DISCARDED, QUARANTINED, QuarantineEntry, StoredEvent, event_content
+from office.views.ledger import Gapless, Received
+from office.views.snapshot import AlertView, HallLive
+
+log = logging.getLogger("office")
+
+
+def _event_id(item: Received) -> str:
+    ev = item.event
+    return str(getattr(ev, "event_id", f"{ev.match}:{ev.seq}"))
+
+
+class Intake(Publishing):
+    """The broker's messages and the store's events, into the fold."""
+
+    _touched: set[str] | None
+
+    def handle(self, message: Any) -> None:
+        """One message from the broker. Garbage is logged and dropped (and acknowledged, or
+        the broker would hand it over again for ever); nothing stored is touched."""
+        topic: str = message.topic
+        kind = intake.classify(topic, self._schedule)
+        try:
+            if kind is None:
+                raise intake.Refusal(topic, "not a topic the office reads")
+            hall, what = kind
+            if what == "events":
+                ev = intake.check_event(topic, message.payload, self._schedule, self._top)
+                received = self.wall()
+                try:
+                    if self.store.add_event(ev, received):  # committed when it returns
+                        self._keep(Received(ev, received))
+                        self._dirty = True
+                        gapless = self._stored.setdefault(ev.match, Gapless())
+                        self._sent.setdefault(ev.hall, set()).add(ev.match)
+                        if gapless.add(ev.seq):
+                            # Every hall that sent the match hears it (two only when a
+                            # replay was played in another hall).
+                            for sender, matches in self._sent.items():
+                                if ev.match in matches:
+                                    self._publish_acks(sender)
+                        elif ev.seq > gapless.upto + 1:
+                            # Stored above a gap: the hall's word would not change, and
+                            # without a word the hall does not know one event is missing.
+                            self._publish_acks(ev.hall, nudge=(ev.match, gapless.upto))
+                    else:
+                        self._duplicate(ev, received)
+                except sqlite3.Error as err:
+                    # Not stored, so not acknowledged: the broker hands it over again.
+                    self._store_failed(f"cannot store {ev.event_id}", err)
+                    return
+            elif what == "state":
+                hall, doc = intake.check_state(topic, message.payload, self._schedule)
+                old = self.halls.get(hall, HallLive())
+                self.halls[hall] = HallLive(old.online, doc)
+                self._view_dirty = True
+            elif what == "status":
+                hall, online = intake.check_status(topic, message.payload, self._schedule)
+                old = self.halls.get(hall, HallLive())
+                self.halls[hall] = HallLive(online, old.state)
+                self._view_dirty = True
+        except intake.Refusal as err:
+            counted = self.refusals.count(kind[1] if kind else "topic", err.reason)
+            log.warning("refused %s [%s]", err, counted)
+            self._view_dirty = True
+        if self.peer is not None:
+            self.peer.ack(message)
+
+    def _keep(self, item: Received) -> None:
+        digest = self._events.get(item.event.match)
+        if digest is None or item.event.seq in digest.seqs:
+            return
+        try:
+            digest.add(item)  # changes nothing when it raises
+            if self._touched is not None:
+                self._touched.add(item.event.match)
+        except Exception as err:  # a bug the checks let through: the event, not the office
+            log.exception("folding %s failed", _event_id(item))
+            self._set_aside(_event_id(item), f"the ledger fails on it: "
+                                             f"{type(err).__name__}: {err}"[:500])
+
+    def _top(self, match: str) -> int:
+        """The highest seq stored of a match (0: none yet)."""
+        digest = self._events.get(match)
+        return digest.top if digest is not None else 0
+
+    def _load_all(self) -> None:
+        """Every stored event into the fold; then remember how far they were checked."""
+        last = 0
+        for e in self.store.iter_events():
+            self._load(e)
+            last = max(last, e.row)
+        if last > self._checked_upto:
+            try:
+                self.store.set_checked_upto(faults.checks_version(), last)
+                self._checked_upto = last
+            except sqlite3.Error as err:  # a read-only store: checked again next time
+                log.warning("store: cannot note how far the events were checked: %s", err)
+
+    def _load(self, e: StoredEvent) -> None:
+        """A stored event into the fold, unless it is in quarantine or fails the checks."""
+        item = self._admit(e)
+        if item is not None:
+            self._keep(item)
+
+    def _admit(self, e: StoredEvent) -> Received | None:
+        """The stored event as the fold reads it; None if it is in quarantine, or fails the
+        checks (it is put there then)."""
+        status = self._quarantine.get(e.event_id)
+        if status is not None and status.action in (QUARANTINED, DISCARDED):
+            return None
+        if e.seq > intake.MAX_SEQ:  # cheap, and never released into the fold
+            reason: str | None = f"'seq' must be at most {intake.MAX_SEQ}, got {e.seq}"
+        elif 0 < e.row <= self._checked_upto:
+            reason = None  # passed these very checks at an earlier start
+        else:
+            reason = faults.poison_reason(self.event, e)
+        if reason is not None and (status is None or e.seq > intake.MAX_SEQ):
+            self._set_aside(e.event_id, f"fails the checks: {reason}")
+            return None
+        return Received(e, e.received)
+
+    def _set_aside(self, event_id: str, reason: str) -> None:
+        now = self.wall()
+        log.error("quarantined %s: %s", event_id, reason)
+        try:
+            entry_id = self.store.quarantine(event_id, QUARANTINED, reason, now)
+        except sqlite3.Error as err:
+            self._store_failed(f"cannot record the quarantine of {event_id}", err)
+            entry_id = -1
+        self._quarantine[event_id] = QuarantineEntry(entry_id, event_id, QUARANTINED, reason, now)
+        self._view_dirty = True
+
+    def _duplicate(self, ev: intake.HallEvent, received: datetime) -> None:
+        """An event_id already stored: the same event again is ignored; different content is
+        a conflict, kept and flagged (the first stored stays the truth)."""
+        stored = self.store.event(ev.event_id)
+        if stored is None or event_content(stored) == event_content(ev):
+            return
+        if self.store.add_conflict(ev, received):
+            text = (f"{ev.event_id}: {ev.hall} sent other content for an event already "
+                    f"stored; the first is kept, the other is in the conflicts")
+            log.warning("%s", text)
+            alert_id = self.store.add_alert(text, received)
+            self._alerts.append(AlertView(received, text, alert_id))
+            self._conflicts = self.store.conflicts()
+            self._view_dirty = True

@@ -1,0 +1,82 @@
+"""The office's schedule changes (``office reschedule``, ``office reload``) made by another
+process: the schedule in force again, swapped in one step, and everything kept of the old
+one made again."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+
+from arena import wire
+from arena.tournament.event import Event
+from arena.tournament.files import event_from_files
+from office import schedule
+from office.inforce import ScheduleIndex, schedule_steps
+from office.serving.intake import Intake
+from office.views.fold import LedgerFold
+from office.views.ledger import MatchCache, MatchDigest
+from office.views.pagecache import PageCache
+from office.views.snapshot import AlertView, HallLive
+
+log = logging.getLogger("office")
+
+
+class Rescheduling(Intake):
+    """The schedule in force, and what is kept of it."""
+
+    def _reschedule_if_changed(self) -> None:
+        """Another process changed the schedule (``office reschedule``, ``office reload``):
+        the schedule in force again, swapped in one step; what is stored is untouched."""
+        steps = schedule_steps(self.store)
+        rows = tuple(step.id for step in steps)
+        if rows == self._schedule_rows:
+            return
+        seen = set(self._schedule_rows)
+        self._schedule_rows = rows
+        self._swap(schedule.replay(self.base, steps, event_from_files),
+                   [step for step in steps if step.id not in seen])
+
+    def _swap(self, new: Event, steps: list[schedule.Step]) -> None:
+        old, now = self.event, self.wall()
+        self.event = new
+        for hall in old.halls():
+            if hall not in new.halls():  # nothing left to play there
+                self._retain(wire.hall_topic(new.id, hall, wire.NEXT), b"")
+        for hall in new.halls():
+            self.halls.setdefault(hall, HallLive())
+            if hall not in self._sent:
+                self._sent[hall] = set()
+                self._publish_acks(hall)
+        events = {m.id: self._events.get(m.id) or MatchDigest() for _, m in new.schedule()}
+        added = [mid for mid in events if mid not in self._events]
+        self._events = events
+        for mid in added:  # a match back in the schedule: what is stored of it counts again
+            for stored in self.store.events(mid):
+                self._load(stored)
+        self._cache = MatchCache()  # the views hold each match's schedule entry
+        self._index_schedule(new)
+        for step in steps:
+            text = schedule.describe(step)
+            log.warning("%s", text)
+            try:
+                self.store.add_alert(text, now)
+            except sqlite3.Error as err:
+                self._store_failed("cannot store an alert", err)
+            self._alerts.append(AlertView(now, text))
+        self._dirty = True
+
+    def _index_schedule(self, event: Event) -> None:
+        """What is kept of the schedule in force, made again when it is swapped: the
+        intake's index, the folds and the page's parts (each folds from scratch next)."""
+        self._schedule = ScheduleIndex(event)
+        # Each category's ledger is folded again touching only what changed (office.views.fold);
+        # ``_touched`` are the matches with events since the last fold (None: look at all).
+        self._folds = {c.name: LedgerFold(c.tournament) for c in event.categories}
+        self._touched = None
+        self._hall_of = {m.id: m.hall for _, m in event.schedule()}
+        self._next_teams = {}  # hall -> the teams of its next
+        self._incremental = False  # the last fold was the folds' (else from scratch)
+        # The page's snapshot, made again from what changed; by category the matches whose
+        # view changed since it was last made (None: not known, look at every match).
+        self._page = PageCache(event)
+        self._page_changed = None
