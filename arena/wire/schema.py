@@ -62,8 +62,7 @@ class Field:
         value = doc[name]
         if value is None and self.presence in (Presence.NULLABLE, Presence.PRESENT):
             return
-        nullable = self.presence is not Presence.REQUIRED and self.presence is not \
-            Presence.OPTIONAL
+        nullable = self.presence in (Presence.NULLABLE, Presence.PRESENT)
         if self.kind is Kind.INT:
             f.integer(topic, doc, name, self.minimum, where=where, maximum=self.maximum)
         elif self.kind is Kind.TEXT:

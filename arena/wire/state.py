@@ -43,7 +43,7 @@ class StateDocument(TypedDict, total=False):
 
 
 _OPT, _NULL = Presence.OPTIONAL, Presence.NULLABLE
-# The same fields as ``StateDocument``, in its order (tests/test_wire.py holds them equal).
+# The same fields as ``StateDocument``, in its order (tests/test_wire_schema.py holds them equal).
 DOCUMENT = Schema(tuple(Field(name, kind, presence) for name, kind, presence in (
     ("preset", Kind.STRING, _OPT), ("stage", Kind.STRING, _OPT),
     ("match", Kind.STRING, _NULL), ("teams", Kind.OBJECT, _OPT),
