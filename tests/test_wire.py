@@ -1,4 +1,4 @@
-"""The MQTT contract (arena/wire.py): every message built, then checked, comes back
+"""The MQTT contract (arena/wire/): every message built, then checked, comes back
 the same; every kind of bad input is refused with a reason naming the topic and the field;
 a newer minor version's extra keys are ignored."""
 

@@ -36,11 +36,11 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from arena import words
+from arena import wire, words
 from arena.core.tables import Table
 
 from .model import ScheduledMatch, Tournament
-from .reader import _NAME, _NAME_RULE, TournamentError
+from .reader import TournamentError
 
 _TOP_KEYS = ("event", "categories")
 _EVENT_KEYS = ("name", "id", "include", "language")
@@ -132,7 +132,9 @@ def parse_event(data: Mapping[str, Any], source: str, parse: ParseCategory,
                               "(name, id, include)")
     head = top.table("event", _EVENT_KEYS)
     name = head.string("name")
-    event_id = head.matching("id", _NAME, f"a valid name ({_NAME_RULE})")
+    # the event's id is the topic level of every category (the wire's limits)
+    event_id = head.matching("id", wire.LIMITS.name_pattern,
+                             f"a valid name ({wire.LIMITS.name_rule})")
     language = head.choice("language", words.LANGUAGES, words.DEFAULT)
     parsed: list[tuple[Tournament, str]] = []
     includes = head.get("include", [])

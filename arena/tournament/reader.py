@@ -53,11 +53,12 @@ from arena.core.tables import MISSING, Table
 
 from .model import Group, ScheduledMatch, Slot, SlotKind, Stage, TeamEntry, Tournament
 
-# Ids, halls and groups appear as MQTT topic levels and in URLs: no spaces, '/', '+' or '#'.
-_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
-_NAME_RULE = "1-64 of A-Z a-z 0-9 _ . -"
+# The wire's limits hold the file too (arena.wire.limits): ids, halls and groups are MQTT
+# topic levels; team names ride in every final and players' names in every `next`, so the
+# file may hold no name the office's intake or a hall would refuse.
+_LIMITS = wire.LIMITS
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
-_PLAYER_NUMBER = re.compile(r"[0-9]{1,2}")
+_PLAYER_NUMBER = re.compile(rf"[0-9]{{1,{len(str(_LIMITS.player_max))}}}")
 _SHORT_MAX = 6
 _PLACEHOLDERS = "A1 = first of group A, W:SF1 / L:SF1 = winner / loser of match SF1"
 
@@ -81,7 +82,7 @@ class _Table(Table):
         return super().string(key, default, exact=exact)
 
     def name(self, key: str) -> str:
-        return self.matching(key, _NAME, f"a valid name ({_NAME_RULE})")
+        return self.matching(key, _LIMITS.name_pattern, f"a valid name ({_LIMITS.name_rule})")
 
     def hall(self, key: str) -> str:
         """A hall: a name that is also a hall's topic level (wire.check_hall)."""
@@ -207,7 +208,7 @@ def _team(item: object, where: str, source: str) -> TeamEntry:
         raise TournamentError(f"{source}: {where}: must be a team name or a table "
                               f"{{name = ..., short = ...}}, got {item!r}")
     table = _read(item, source, _TEAM_KEYS, where=f"{where}.")
-    name = table.string("name")
+    name = _team_name(table.string("name"), f"{where}.name", source)
     short = table.string("short", _default_short(name))
     if len(short) > _SHORT_MAX:
         raise table.error("short", f"{short!r} is longer than {_SHORT_MAX} characters")
@@ -215,10 +216,17 @@ def _team(item: object, where: str, source: str) -> TeamEntry:
 
 
 def _team_name(value: str, where: str, source: str) -> str:
+    """A team's name as the wire carries it in a final (``Limits.text_problem``): the
+    office stores no final whose team name breaks the limits, so the file may not hold one."""
     if not value.strip():
         raise TournamentError(f"{source}: {where}: a team name must not be empty")
     if value != value.strip():
         raise TournamentError(f"{source}: {where}: {value!r} has leading or trailing spaces")
+    problem = _LIMITS.text_problem(value)
+    if problem is not None:
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        raise TournamentError(f"{source}: {where}: team {shown!r}: a team name {problem} "
+                              "(the limit of a name in a match's record)")
     return value
 
 
@@ -250,11 +258,15 @@ def _roster(table: _Table) -> dict[int, str]:
         where = f"roster.{key}"
         # TOML table keys are always strings: `7 = "A. Player"` arrives as "7".
         if not isinstance(key, str) or not _PLAYER_NUMBER.fullmatch(key):
-            raise table.error(where, f"{key!r} is not a player number (0-99)")
+            raise table.error(where, f"{key!r} is not a player number "
+                              f"(0-{_LIMITS.player_max})")
         number = int(key)
+        if number > _LIMITS.player_max:
+            raise table.error(where, f"{key!r} is not a player number "
+                              f"(0-{_LIMITS.player_max})")
         if number in roster:
             raise table.error(where, f"player number {number} is given twice")
-        try:  # the limits the halls hold a `next` to (arena/wire.py), checked here
+        try:  # the limits the halls hold a `next` to (arena.wire), checked here
             roster[number] = wire.check_roster_name(player)
         except ValueError as err:
             raise table.error(where, str(err)) from None

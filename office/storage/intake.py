@@ -37,9 +37,10 @@ __all__ = ["MAX_PAYLOAD", "MAX_SEQ", "SEQ_AHEAD", "HallEvent", "Refusal", "Sched
 
 # A hall numbers a match's events gaplessly from 1, and sends them in order: an event far
 # above the highest stored is a forgery or a bug, and the ledger would walk every seq up to
-# it (a seq of 2**62 would hang the office). A real match has a few hundred events.
-SEQ_AHEAD = 1000  # at most this far above the highest stored seq of its match
-MAX_SEQ = wire.MAX_SEQ  # and never above this (a replay's `next` is bound by it too)
+# it (a seq of 2**62 would hang the office). A real match has a few hundred events. Both
+# bounds are the wire's limits (arena.wire.limits), a replay's `next` is bound by them too.
+SEQ_AHEAD = wire.LIMITS.seq_ahead  # at most this far above the highest stored seq of its match
+MAX_SEQ = wire.LIMITS.seq_max  # and never above this
 
 
 def classify(topic: str, tournament: Schedule) -> tuple[str, str] | None:
