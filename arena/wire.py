@@ -1,4 +1,4 @@
-"""The MQTT contract (README 4.4), declared once: every topic and every payload.
+"""The MQTT contract (docs/developer.md 4.4), declared once: every topic and every payload.
 
 The hall (``mqtt``, ``outbox``), the office (``intake``, ``service``, ``ledger``) and the
 display's between-games tables all build and check their messages here, so the wire format
@@ -44,6 +44,37 @@ STANDINGS = "standings"
 HALL_KINDS = (EVENTS, STATE, STATUS, NEXT, ACKS)
 FROM_HALL = (EVENTS, STATE, STATUS)  # what the office reads
 
+
+@dataclass(frozen=True, slots=True)
+class TopicRule:
+    """One topic of the contract: where it is, who publishes it, and how."""
+
+    kind: str  # one of HALL_KINDS, or STANDINGS
+    pattern: str  # below ``arena/v1/<tournament>/``
+    publisher: str
+    retained: bool
+    qos: int
+    meaning: str
+
+
+# The contract's topics, declared once: the subscriptions below take their QoS from here,
+# and docs/reference.py writes this table into docs/developer.md, "MQTT topics".
+TOPICS: tuple[TopicRule, ...] = (
+    TopicRule(EVENTS, "<hall>/events", "hall", False, 1,
+              "every journalled event in seq order; event_id = <hall>:<match>:<seq>"),
+    TopicRule(STATE, "<hall>/state", "hall", True, 0,
+              "the state document: at once on a change, countdowns once a second"),
+    TopicRule(STATUS, "<hall>/status", "hall", True, 1,
+              "online / offline; offline is also the hall's last will"),
+    TopicRule(NEXT, "<hall>/next", "office", True, 1,
+              "the match this hall plays next (waiting, replay, rosters, public_url)"),
+    TopicRule(ACKS, "<hall>/acks", "office", True, 1,
+              "per match the highest seq stored with none missing below: the proof of delivery"),
+    TopicRule(STANDINGS, "standings/<group>, standings/<category>/<group>", "office", True, 1,
+              "one group's table as the office ranks it"),
+)
+_QOS = {rule.kind: rule.qos for rule in TOPICS}
+
 ONLINE = b"online"
 OFFLINE = b"offline"
 
@@ -55,8 +86,8 @@ _SIDES = ("home", "away")
 _STAGES = ("group", "playoff")
 _EVENT_TYPES = frozenset(k.value for k in EventKind)
 _DECIDED_BY = tuple(d.value for d in DecidedBy)
-# The protocol's ranges (README 4.4): what a real match can produce, with room to spare. A
-# number beyond them is a forgery or a bug, and would rank or suspend nonsense.
+# The protocol's ranges (docs/developer.md 4.4): what a real match can produce, with room to spare.
+# A number beyond them is a forgery or a bug, and would rank or suspend nonsense.
 MAX_GOALS = 999  # a team's goals in one match
 MAX_PLAYER = 99  # a shirt number (the console refuses any other)
 MAX_MINUTES = 60  # one penalty's recorded minutes (a 5+20 counts 25)
@@ -232,7 +263,8 @@ def hall_topics(tournament: str, hall: str) -> HallTopics:
 
 def hall_subscriptions(topics: HallTopics) -> list[tuple[str, int]]:
     """What a hall reads, with QoS 1: all are retained documents from the office."""
-    return [(topics.next, 1), (topics.standings, 1), (topics.acks, 1)]
+    return [(topics.next, _QOS[NEXT]), (topics.standings, _QOS[STANDINGS]),
+            (topics.acks, _QOS[ACKS])]
 
 
 def office_subscriptions(tournament: str) -> list[tuple[str, int]]:
@@ -240,7 +272,7 @@ def office_subscriptions(tournament: str) -> list[tuple[str, int]]:
     (replaced within seconds anyway); status QoS 1 (rare, and a lost ``offline`` would leave
     a hall shown online)."""
     root = tournament_root(tournament)
-    return [(f"{root}/+/{EVENTS}", 1), (f"{root}/+/{STATE}", 0), (f"{root}/+/{STATUS}", 1)]
+    return [(f"{root}/+/{kind}", _QOS[kind]) for kind in FROM_HALL]
 
 
 def office_topic(tournament: str, topic: str) -> str:
@@ -590,7 +622,7 @@ def _check_data(topic: str, kind: str, data: Mapping[str, Any]) -> None:
 
 
 def build_state(doc: Mapping[str, Any]) -> bytes:
-    """The retained ``state``: the state document (README 4.3, built by the core)."""
+    """The retained ``state``: the state document (docs/developer.md 4.3, built by the core)."""
     return encode(doc)
 
 

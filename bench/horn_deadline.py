@@ -9,7 +9,7 @@ GPIO), so the figure is the wake-up plus our code, not the kernel's GPIO write.
 In the same run, with the same load and scheduling, a naive baseline: after each switch,
 ``time.sleep(spacing)``, a duration computed at the previous deadline, which is what hobby code
 does ("sleep 2 s, then horn off"). Its lateness is measured against the same absolute
-deadlines, so every oversleep carries into all later deadlines: the drift README section 3
+deadlines, so every oversleep carries into all later deadlines: the drift docs/developer.md 3
 forbids. Its own per-sleep overshoot is printed too, so the two effects can be told apart.
 
 Every CPU core is kept busy by a busy-loop process (one per core) unless --no-load; the

@@ -33,7 +33,7 @@ Nothing here waits on the broker, the serial port or the GPIO library: they have
 threads and queues. The horn relay is switched at its deadlines by its own thread
 (firmware_py/hornthread.py), never by a frame.
 
-Storage (README "The journal"): when the journal cannot be written the game goes on from
+Storage (docs/developer.md, "The journal"): when the journal cannot be written the game goes on from
 memory (firmware_py/recorder.py keeps the records, in order); ``status()`` says
 ``recording: false`` and the display shows NOT RECORDING - STORAGE FAULT; the loop retries,
 backing off from ``RETRY_FIRST_NS`` to ``RETRY_MAX_NS``, and logs one line when it starts
@@ -195,8 +195,8 @@ class Daemon:
         # The latest thing the office sent that the hall could not take (OfficeLink.problem):
         # told to the timekeeper once as it comes, and kept on the operator view.
         self.office_problem: str | None = None
-        # A hall without an office (README "A hall without an office"): the local schedule
-        # (or why there is none), the matches played here, a placeholder match waiting for
+        # A hall without an office (docs/technician.md, "A hall without an office"): the local
+        # schedule (or why there is none), the matches played here, a placeholder match waiting for
         # the timekeeper, and whether an office has sent a `next` (then it decides).
         self.schedule: LocalSchedule | None = None
         self.schedule_problem: str | None = None
@@ -210,8 +210,8 @@ class Daemon:
         self.stopping: str | None = None
         self.wall = self.time.wall()
         self._wall_retry = 0  # real time: when to look at an unknown wall clock again
-        # The match day (README "The match day"): the board's match's scheduled start on the
-        # match timeline, once the wall clock is known; the timekeeper's schedule line.
+        # The match day (docs/timekeeper.md, "The match day"): the board's match's scheduled start
+        # on the match timeline, once the wall clock is known; the timekeeper's schedule line.
         self.matchday = MatchDay()
         self.scheduled: Scheduled | None = None
         self._schedule_view_at: int | None = None  # match time: rebuild the view then
@@ -230,7 +230,7 @@ class Daemon:
         self.frames: FramePlanner | None = None
         self.options_layout: Any = None
         # The timekeeper's side: the last press's outcome, and the operator view's page and
-        # window (README "The operator view").
+        # window (docs/timekeeper.md, "The operator view").
         self.feedback = Feedback(lang=self.config.display_language)
         self._shown_notice: Notice | None = None  # in the last frame drawn
         self.operator_web: OperatorWeb | None = None
@@ -820,8 +820,8 @@ class Daemon:
             self._journalled(fed.events)
 
     def _told(self, command: Command, source: str, refused: Reason | None) -> None:
-        """The timekeeper sees what the press did in the next frame (README "The operator
-        view"); a script line is no press."""
+        """The timekeeper sees what the press did in the next frame (docs/timekeeper.md, "The
+        operator view"); a script line is no press."""
         if source not in PRESSES:
             return
         if refused is None:
@@ -1084,7 +1084,7 @@ class Daemon:
     # -------------------------------------------------------------- the match day
 
     def _match_day(self, now: int) -> None:
-        """The board's match's scheduled start on the match timeline (README "The match
+        """The board's match's scheduled start on the match timeline (docs/timekeeper.md, "The match
         day"), and the pregame's timetable the core counts down to and sounds the warm-up's
         horn by. Nothing of it is journalled: it is mapped again after a restart."""
         assert self.session is not None and self.horn is not None
@@ -1144,7 +1144,7 @@ class Daemon:
     def document(self, at: int) -> dict[str, Any]:
         assert self.session is not None
         doc = state_document(self.match, at, self.console.entry() if self.console else None)
-        doc["restored"] = self.session.restored  # an extra key (README 4.3 allows them)
+        doc["restored"] = self.session.restored  # an extra key (docs/developer.md 4.3 allows them)
         return doc
 
     def status(self, at: int | None = None) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""The hall's MQTT link (README 4.4): the only module of the scoreboard that imports paho.
+"""The hall's MQTT link (docs/developer.md 4.4): the only module of the scoreboard that imports
+paho.
 
 It also holds the office's connection (``OfficePeer``, at the end), so paho stays here.
 

@@ -1,5 +1,5 @@
 """The operator page: the timekeeper's view (firmware_py/operatorview.py) served read-only on
-the LAN, for a phone or a tablet at the table (README "The operator view").
+the LAN, for a phone or a tablet at the table (docs/timekeeper.md, "The operator view").
 
 Routes: ``/`` the page (its content rendered here, so it shows at once and without
 JavaScript; then it polls ``/operator.json`` twice a second and redraws itself),
@@ -155,7 +155,8 @@ def _record(r: Mapping[str, Any]) -> str:
 
 
 def schedule_html(schedule: Mapping[str, Any] | None) -> str:
-    """The timekeeper's schedule line (README "The match day"): a suggestion, never applied."""
+    """The timekeeper's schedule line (docs/timekeeper.md, "The match day"): a suggestion, never
+    applied."""
     if not schedule:
         return ""
     late = "late" if int(schedule.get("behind_ms", 0)) > 0 else "quiet"

@@ -6,8 +6,8 @@ Each key, named as the kernel names it (``KEY_KPPLUS``), does one of two things:
   exactly as the GPIO buttons do;
 - a **keypad key** (``KEYPAD_KEYS``): digits and the entry keys, on press only.
 
-Two default maps: ``numpad`` for a standard 17-key numeric keypad (README "Wiring the
-console": the label sheet is examples/keypad-labels.md) and ``keyboard``, the numpad's keys
+Two default maps: ``numpad`` for a standard 17-key numeric keypad (docs/timekeeper.md, "The
+keys": the label sheet is examples/keypad-labels.md) and ``keyboard``, the numpad's keys
 plus letter keys for a full keyboard. The config file's ``[keypad.keys]`` overrides single
 keys (``""`` takes a key out of the map); an unknown key name or target is refused naming it.
 

@@ -5,9 +5,9 @@ garbage with a log line naming the topic and the reason, stores every hall event
 before acknowledging it (so an event the broker handed over is never lost to a crash of the
 office), folds the ledger, and publishes what changed: the retained ``standings/<group>``,
 each hall's retained ``next`` and ``acks`` (what the office has durably stored of its
-events: the hall's proof of delivery, README "MQTT to the office"), and the page's snapshot.
-Corrections and lots drawn from the shell (``office correct``, ``office draw-lots``) reach it
-through the same database.
+events: the hall's proof of delivery, docs/developer.md, "MQTT to the office"), and the page's
+snapshot. Corrections and lots drawn from the shell (``office correct``, ``office draw-lots``) reach
+it through the same database.
 """
 
 from __future__ import annotations
@@ -245,7 +245,8 @@ class OfficeService:
         self._index_schedule(event)
         self.refusals = faults.RefusalCounts()
         self.store_error: str | None = None  # the store's last failure, shown on the page
-        # Quarantine: stored events the office will not fold (README "The office's faults").
+        # Quarantine: stored events the office will not fold (docs/office.md, "The office's
+        # faults").
         self._quarantine = store.quarantine_status()
         # The checks run on every event before it is stored; at start only on the rows
         # stored since the last start (or by another version of the checks).
@@ -509,7 +510,7 @@ class OfficeService:
                 if all(match != m for m, _ in played):
                     self._alert(f"bracket re-filled: {prefix}{change}", now)
             for match, change in played:
-                # Stays open until the office resolves the match (README "Held matches,
+                # Stays open until the office resolves the match (docs/office.md, "Held matches,
                 # needs review and alerts").
                 self._alert(prefix + change, now, match=match)
         self.ledgers = ledgers
@@ -738,8 +739,8 @@ class OfficeService:
 
         ``nudge`` (match, gapless mark): an event of that match was stored above a gap, so
         the word is sent again even though unchanged (at most every ``NUDGE_S`` per hall):
-        a repeated word is what makes the hall re-send from the mark (README "MQTT to the
-        office"), and the broker forwards a retained PUBLISH to its subscribers even when
+        a repeated word is what makes the hall re-send from the mark (docs/developer.md, "MQTT to
+        the office"), and the broker forwards a retained PUBLISH to its subscribers even when
         its payload is the one it holds.
         """
         topic = wire.hall_topic(self.event.id, hall, wire.ACKS)

@@ -1,5 +1,5 @@
-"""The tournament file (issue 7 'Tournament file', README 4.5): the four examples, one per
-rule document, load as those documents describe; a bad file is refused with the file, the
+"""The tournament file (issue 7 'Tournament file', docs/developer.md 4.5): the four examples, one
+per rule document, load as those documents describe; a bad file is refused with the file, the
 key and the problem."""
 
 from __future__ import annotations
