@@ -70,6 +70,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cpuload import busy_cores, percentile, whole_number
+from report import add_write_docs, run_writing_docs
 
 from arena.timesource import DEFAULT_SPIN_NS, make_realtime, wait_until
 from display.audiohorn import AudioHorn
@@ -380,6 +381,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                              "sounds for half of it")
     parser.add_argument("--no-audio", action="store_true",
                         help="measure the relay only, not the audio horn's onset")
+    add_write_docs(parser)
     return parser.parse_args(argv)
 
 
@@ -414,4 +416,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_writing_docs(main, "horn_deadline"))

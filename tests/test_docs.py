@@ -8,6 +8,7 @@ import importlib.util
 import re
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from types import ModuleType
 
@@ -18,14 +19,20 @@ from firmware_py import config
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "docs" / "reference.py"
 PAGES = sorted((ROOT / "docs").glob("*.md"))
+BENCH = ROOT / "bench"
+BENCH_HELPERS = {"cpuload", "loopclient", "office_module", "report"}
 
 
-def _reference() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("docs_reference", SCRIPT)
+def _load(name: str, path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _reference() -> ModuleType:
+    return _load("docs_reference", SCRIPT)
 
 
 def test_the_reference_blocks_are_current() -> None:
@@ -86,3 +93,55 @@ def test_benchmark_figures_live_only_in_the_performance_page(page: Path) -> None
     found = [line for line in page.read_text(encoding="utf-8").splitlines()
              if FIGURE.search(line)]
     assert not found, found
+
+
+def test_every_benchmark_has_its_block_in_the_performance_page() -> None:
+    page = (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
+    scripts = sorted(p.stem for p in BENCH.glob("*.py") if p.stem not in BENCH_HELPERS)
+    for name in scripts:
+        assert page.count(f"<!-- bench:{name}:begin -->") == 1, name
+        assert page.count(f"<!-- bench:{name}:end -->") == 1, name
+        source = (BENCH / f"{name}.py").read_text(encoding="utf-8")
+        assert f'run_writing_docs(main, "{name}")' in source, name
+
+
+def test_write_docs_puts_the_printed_summary_in_its_block_with_date_and_machine(
+        tmp_path: Path) -> None:
+    report = _load("bench_report", BENCH / "report.py")
+    page = tmp_path / "performance.md"
+    page.write_text("# P\n<!-- bench:horn:begin -->\nold figures\n<!-- bench:horn:end -->\n"
+                    "<!-- bench:other:begin -->\nkept\n<!-- bench:other:end -->\n",
+                    encoding="utf-8")
+    report.write_block("horn", "relay p50 0.04 ms\n", page=page,
+                       when=datetime(2026, 12, 1, 9, 30, tzinfo=UTC), where="x86_64, 2 cores")
+    text = page.read_text(encoding="utf-8")
+    assert "old figures" not in text and "kept" in text
+    assert ("<!-- bench:horn:begin -->\nMeasured 2026-12-01 09:30 UTC on x86_64, 2 cores.\n\n"
+            "```\nrelay p50 0.04 ms\n```\n<!-- bench:horn:end -->") in text
+    with pytest.raises(KeyError, match="bench:hron"):
+        report.write_block("hron", "x", page=page)
+
+
+def test_write_docs_tees_the_output_and_writes_only_after_a_successful_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    report = _load("bench_report", BENCH / "report.py")
+    page = tmp_path / "docs" / "performance.md"
+    page.parent.mkdir()
+    page.write_text("<!-- bench:b:begin -->\n<!-- bench:b:end -->\n", encoding="utf-8")
+    monkeypatch.setattr(report, "PAGE", page)
+
+    def failing() -> int:
+        print("half a table")
+        return 1
+
+    assert report.run_writing_docs(failing, "b", ["--write-docs"]) == 1
+    assert "half a table" not in page.read_text(encoding="utf-8")
+
+    def bench() -> int:
+        print("p50 1.0 ms")
+        return 0
+
+    assert report.run_writing_docs(bench, "b", ["--write-docs"]) == 0
+    assert "```\np50 1.0 ms\n```" in page.read_text(encoding="utf-8")
+    assert "p50 1.0 ms" in capsys.readouterr().out  # the terminal still gets it
