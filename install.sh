@@ -4,7 +4,7 @@
 #   sudo ./install.sh            a hall: the scoreboard daemon (clock, horn, display)
 #   sudo ./install.sh --office   the office machine: mosquitto and the standings service
 #   sudo ./install.sh --venue NAME --event-broker HOST[:PORT] --halls HALL,HALL...
-#                                a venue's broker, bridged to the event's (README "Several
+#                                a venue's broker, bridged to the event's (docs/technician.md, "Several
 #                                venues"): only mosquitto, no program
 #
 # Options:
@@ -168,7 +168,7 @@ fi
 # --- Debian packages -------------------------------------------------------------------
 say "Debian packages"
 # The venv's ensurepip comes with python3-venv. A hall: lgpio from Raspberry Pi OS (it has
-# no aarch64 wheel on PyPI: README "Dependency facts"), and the libraries SDL's KMSDRM driver loads at
+# no aarch64 wheel on PyPI: docs/developer.md, "Dependency facts"), and the libraries SDL's KMSDRM driver loads at
 # run time (GBM, EGL, GLES and Mesa's GPU driver; the pygame-ce wheel does not bundle them).
 # The office: the broker and its mosquitto_passwd. A venue: those only.
 if [ "$ROLE" = hall ]; then
@@ -439,7 +439,7 @@ if [ "$ROLE" = hall ]; then
     else
         cat >"$TMP/scoreboard.toml" <<'EOF'
 # Arena Scoreboard hall daemon configuration (`scoreboard run --config THIS`).
-# Written by install.sh; every key and its default: the README.
+# Written by install.sh; every key and its default: docs/technician.md.
 
 [match]
 preset = "ice-hockey-2x20"      # `scoreboard presets` lists them
@@ -512,7 +512,7 @@ elif [ "$ROLE" = office ]; then
         system "enable mosquitto and restart it with the new configuration" restart_mosquitto
     fi
 else
-    # A venue's broker (README "Several venues"): the event broker's arena.conf and arena.acl,
+    # A venue's broker (docs/technician.md, "Several venues"): the event broker's arena.conf and arena.acl,
     # one user per hall, and the bridge to the event broker as the venue's own user.
     # A password each, generated once and kept in its own file (mode 600): the venue's for
     # the bridge (it also goes into the event broker's password file), a hall's for its board.
@@ -623,7 +623,7 @@ fi
 say ""
 if [ "$ROLE" = hall ]; then
     cat <<EOF
-Next (README, "Running a hall"):
+Next (docs/technician.md, "Running a hall"):
   1. The office link: in /etc/scoreboard/scoreboard.toml set [mqtt] broker, tournament, hall,
      username and password_file; put the hall's broker password in that file:
        sudo install -m 640 -g scoreboard /dev/null /etc/scoreboard/mqtt-password
@@ -633,7 +633,7 @@ Next (README, "Running a hall"):
 EOF
 elif [ "$ROLE" = venue ]; then
     cat <<EOF
-Next (README, "Several venues"):
+Next (docs/technician.md, "Several venues"):
   1. At the event broker ($EVENT_HOST): the venue's user, with the password in
      $ROOT/etc/arena/venue-password here, and its ACL lines: copy
      $ROOT/etc/arena/event-side/$VENUE.acl there, then
@@ -649,7 +649,7 @@ $(sed '/^$/d; s/^/       /' "$ROOT/etc/arena/event-side/$VENUE.acl")
 EOF
 else
     cat <<EOF
-Next (README, "Running a hall", the office machine):
+Next (docs/technician.md, "Running a hall", the office machine):
   1. Your tournament: edit /etc/arena/tournament.toml (examples/tournaments/README.md), then
      sudo systemctl restart office
   2. One broker user per hall (its hall id), then give that password to the hall:

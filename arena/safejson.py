@@ -1,4 +1,4 @@
-"""The one JSON loader for everything that comes from outside (README 5: bad input of
+"""The one JSON loader for everything that comes from outside (docs/developer.md 5: bad input of
 any kind gets a clear message naming what was wrong and where).
 
 MQTT payloads, serial command lines, replay scripts, the office's results file and

@@ -35,6 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cpuload import busy_cores, join_all, ms, percentile, whole_number
+from report import add_write_docs, run_writing_docs
 
 from arena.core.gameclock import GameClock
 from arena.core.units import NS_PER_MS, NS_PER_S
@@ -215,6 +216,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="keep our observer at normal scheduling priority (the daemon uses SCHED_FIFO)",
     )
+    add_write_docs(parser)
     return parser.parse_args(argv)
 
 
@@ -226,4 +228,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_writing_docs(main, "clock_accuracy"))

@@ -56,6 +56,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cpuload import busy_cores, ms, percentile, whole_number
+from report import add_write_docs, run_writing_docs
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -351,6 +352,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="cold starts (1), default 20")
     p.add_argument("--load", action="store_true",
                    help="keep every core busy with a busy-loop process during 2 and 3")
+    add_write_docs(p)
     return p.parse_args(argv)
 
 
@@ -370,4 +372,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_writing_docs(main, "daemon"))

@@ -25,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cpuload import busy_cores, whole_number
+from report import add_write_docs, run_writing_docs
 
 from arena.core.units import NS_PER_S
 from demo.orchestration import DEFAULT_TIME_SCALE
@@ -60,6 +61,7 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--runs", type=whole_number(), default=3)
     p.add_argument("--load", action="store_true", help="keep every core busy meanwhile")
+    add_write_docs(p)
     args = p.parse_args()
     floor = scripted_play_s()
     times: list[float] = []
@@ -79,4 +81,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_writing_docs(main, "demo"))

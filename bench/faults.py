@@ -52,6 +52,7 @@ import paho.mqtt.client as paho
 from cpuload import percentile, whole_number
 from loopclient import subscribed
 from mqtt_e2e import start_broker
+from report import add_write_docs, run_writing_docs
 
 from arena import wire
 from arena.core.units import NS_PER_S
@@ -477,6 +478,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="mean real time between presses, +-30 %% (default 1200: longer "
                              "than the old rule's worst delay, so the baseline's late states "
                              "are timed rather than lost)")
+    add_write_docs(parser)
     args = parser.parse_args(argv)
     # The daemons' own log lines (a refused press, a second daemon's warnings) are not the
     # report: only the table is printed.
@@ -492,4 +494,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_writing_docs(main, "faults"))

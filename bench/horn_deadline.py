@@ -9,7 +9,7 @@ GPIO), so the figure is the wake-up plus our code, not the kernel's GPIO write.
 In the same run, with the same load and scheduling, a naive baseline: after each switch,
 ``time.sleep(spacing)``, a duration computed at the previous deadline, which is what hobby code
 does ("sleep 2 s, then horn off"). Its lateness is measured against the same absolute
-deadlines, so every oversleep carries into all later deadlines: the drift README section 3
+deadlines, so every oversleep carries into all later deadlines: the drift docs/developer.md 3
 forbids. Its own per-sleep overshoot is printed too, so the two effects can be told apart.
 
 Every CPU core is kept busy by a busy-loop process (one per core) unless --no-load; the
@@ -70,6 +70,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cpuload import busy_cores, percentile, whole_number
+from report import add_write_docs, run_writing_docs
 
 from arena.core.units import NS_PER_MS, NS_PER_S
 from arena.timesource import DEFAULT_SPIN_NS, make_realtime, wait_until
@@ -378,6 +379,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                              "sounds for half of it")
     parser.add_argument("--no-audio", action="store_true",
                         help="measure the relay only, not the audio horn's onset")
+    add_write_docs(parser)
     return parser.parse_args(argv)
 
 
@@ -412,4 +414,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_writing_docs(main, "horn_deadline"))

@@ -33,6 +33,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cpuload import busy_cores, ms, percentile
+from report import add_write_docs, run_writing_docs
 
 from arena import presets
 from arena.core.commands import Command, Stop
@@ -183,6 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-load", action="store_true", help="no busy-loop processes")
     parser.add_argument("--no-uinput", action="store_true",
                         help="skip the real virtual keypad even where /dev/uinput is writable")
+    add_write_docs(parser)
     args = parser.parse_args(argv)
     with busy_cores(not args.no_load) as workers:
         latency, ours, naive = run(args.presses)
@@ -206,4 +208,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_writing_docs(main, "input_latency"))

@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import paho.mqtt.client as paho
 from cpuload import ms, percentile
 from loopclient import subscribed
+from report import add_write_docs, run_writing_docs
 
 from arena import wire
 from firmware_py.journal import Journal
@@ -167,6 +168,7 @@ def main() -> int:
     p.add_argument("--outage-rate", type=float, default=10.0,
                    help="events a second during the outage (a real game has a few a minute)")
     p.add_argument("--max-in-flight", type=int, default=20)
+    add_write_docs(p)
     args = p.parse_args()
     with tempfile.TemporaryDirectory(prefix="mqtt-bench-") as tmp:
         work = Path(tmp)
@@ -182,4 +184,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_writing_docs(main, "mqtt_e2e"))

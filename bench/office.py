@@ -78,6 +78,7 @@ from cpuload import busy_cores, ms, percentile, whole_number
 from loopclient import subscribed
 from mqtt_e2e import free_port, start_broker
 from paho.mqtt.enums import CallbackAPIVersion
+from report import add_write_docs, run_writing_docs
 
 from arena import presets, wire
 from arena.tournament.model import ScheduledMatch, Tournament
@@ -876,6 +877,7 @@ def main() -> int:
                         "together (a real game sends a few a minute)")
     p.add_argument("--load", action="store_true",
                    help="keep every core busy (one busy-loop process each) while measuring")
+    add_write_docs(p)
     args = p.parse_args()
 
     if args.scale:
@@ -901,4 +903,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_writing_docs(main, "office"))

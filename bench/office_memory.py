@@ -31,6 +31,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+
+from report import add_write_docs, run_writing_docs
+
 from arena import wire
 from office.service import OfficeService
 from office.storage.store import Store
@@ -106,6 +109,7 @@ def main() -> int:
     parser.add_argument("--per-match", type=int, nargs="+", default=[50, 250],
                         help="events per match: the first is the baseline of the ratios")
     parser.add_argument("--seed", type=int, default=7)
+    add_write_docs(parser)
     args = parser.parse_args()
     bench = _bench_office()
     t = bench.big_cup()
@@ -124,4 +128,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_writing_docs(main, "office_memory"))

@@ -20,6 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cpuload import ms, percentile
+from report import add_write_docs, run_writing_docs
 
 from arena import presets
 from arena.core.commands import Goal, Penalty, Start, Stop
@@ -50,6 +51,7 @@ def a_busy_match() -> Match:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=2000, help="rebuilds to time")
+    add_write_docs(parser)
     args = parser.parse_args(argv)
     match = a_busy_match()
     feedback = Feedback()
@@ -89,4 +91,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    sys.exit(run_writing_docs(main, "operatorview"))

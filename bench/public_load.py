@@ -49,6 +49,7 @@ sys.path.insert(1, str(Path(__file__).resolve().parent))
 
 from cpuload import ms, percentile, whole_number
 from mqtt_e2e import free_port, start_broker
+from report import add_write_docs, run_writing_docs
 
 from arena import wire
 from office.peer import OfficePeer
@@ -305,6 +306,7 @@ def main() -> int:
     p.add_argument("--load-worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     p.add_argument("--paths", default="[]", help=argparse.SUPPRESS)
+    add_write_docs(p)
     args = p.parse_args()
     if args.load_worker:
         return load_worker(args)
@@ -313,4 +315,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_writing_docs(main, "public_load"))

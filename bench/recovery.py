@@ -50,6 +50,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cpuload import busy_cores, ms, percentile, whole_number
+from report import add_write_docs, run_writing_docs
 
 from arena.core.values import MatchSetup
 from firmware_py.script import ScriptLine, parse_script
@@ -282,6 +283,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         "10,100,1000)")
     p.add_argument("--load", action="store_true",
                    help="keep every core busy with a busy-loop process while measuring")
+    add_write_docs(p)
     return p.parse_args(argv)
 
 
@@ -292,4 +294,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_writing_docs(main, "recovery"))

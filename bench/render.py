@@ -57,6 +57,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cpuload import ms, percentile, whole_number
+from report import add_write_docs, run_writing_docs
 
 from arena import presets
 from arena.core.commands import Command, Goal, Penalty, SetClock, Start
@@ -430,6 +431,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="frames per frame-cost run (default 600; the last minute has at most 599 "
              "tenths before zero, so that run stops there)",
     )
+    add_write_docs(parser)
     return parser.parse_args(argv)
 
 
@@ -447,4 +449,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_writing_docs(main, "render"))

@@ -2,7 +2,7 @@
 
 The same words serve both demos: ``--examples`` narrates the events the core returns as it
 plays an example script, and the tournament demo narrates the records it reads from each
-hall's journals (README 2, rule 3: the journal is the source of truth), so a hall's
+hall's journals (docs/developer.md 2, rule 3: the journal is the source of truth), so a hall's
 narration is exactly what the hall recorded, whatever its log says.
 """
 

@@ -1,4 +1,4 @@
-"""Reading the state document (README 4.3) and the between-games data into typed views.
+"""Reading the state document (docs/developer.md 4.3) and the between-games data into typed views.
 
 Pure. The display takes a snapshot once per frame and never reaches into the core; this is
 the only place that knows the JSON shape. Keys the display does not need may be missing
@@ -201,7 +201,7 @@ class StatusView:
     ``set_aside``: journals of another tournament or hall were moved there at start.
     ``schedule``: why the local schedule (``[schedule] file``) is not used.
     ``operator_line``: the footer shows the entry being typed and ``feedback`` (false while
-    the timekeeper has a view of their own: README "The operator view")."""
+    the timekeeper has a view of their own: docs/timekeeper.md, "The operator view")."""
 
     restored: bool = False
     office_online: bool | None = None

@@ -98,7 +98,7 @@ def operator_lines(view: Mapping[str, Any]) -> list[Line]:
         out.append(Line(_say(view, "office_problem", reason=office["problem"]),
                         pal.WHITE, pal.FAULT_BOX, 2))
     schedule = view.get("schedule")
-    if schedule:  # README "The match day": how far behind, the suggested periods
+    if schedule:  # docs/timekeeper.md, "The match day": how far behind, the suggested periods
         out.append(Line(str(schedule.get("text", "")),
                         pal.CLOCK if schedule.get("behind_ms", 0) > 0 else QUIET, size=2))
     out.append(Line(_say(view, "records"), QUIET, size=2))

@@ -1,13 +1,14 @@
 """The hall display: full screen on the Pi's console, a window on a desktop, or headless.
 
-- ``fullscreen``: ``SDL_VIDEODRIVER=kmsdrm`` on a Pi without a desktop (README "Dependency facts":
+- ``fullscreen``: ``SDL_VIDEODRIVER=kmsdrm`` on a Pi without a desktop (docs/developer.md,
+"Dependency facts":
   only pygame-ce's wheel has that driver; the service user needs the video, render and input
   groups; on a Pi 5 choose the card with ``SDL_KMSDRM_DEVICE_INDEX``). The size is the
   screen's own; the mouse pointer is hidden.
 - ``windowed`` (``--windowed``): a resizable window on a desktop, for development.
 - ``headless``: SDL's dummy driver (tests, CI).
 
-Display calls must come from the thread that opened it (README "Dependency facts"), i.e.
+Display calls must come from the thread that opened it (docs/developer.md, "Dependency facts"), i.e.
 the daemon's main loop. ``Display.draw`` draws a frame into the back buffer and ``present``
 updates only the rectangles that changed.
 """

@@ -2,7 +2,7 @@
 
     scoreboard snapshot --state STATE.json --size 1920x1080 --out FILE.png
 
-``--state`` is one JSON object (a state document, README 4.3) or the output of
+``--state`` is one JSON object (a state document, docs/developer.md 4.3) or the output of
 ``scoreboard replay`` (one document a line: ``--line N`` picks one; ``-`` reads stdin).
 ``--between FILE.json`` adds the between-games data (next match, group tables) and
 ``--restored`` / ``--office-offline`` the status marks. The preset named in the document

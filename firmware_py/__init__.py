@@ -1,1 +1,1 @@
-"""Arena Scoreboard: the hall's scoreboard daemon (see README section 2)."""
+"""Arena Scoreboard: the hall's scoreboard daemon (see docs/developer.md 2)."""

@@ -33,7 +33,7 @@ def between_games(match: Match, at: int, *, pending: Mapping[str, Any] | None,
     match on the board came from (None for the config's first match); ``standings``: the
     office's tables by group (``wire.between_table``: what the display shows of each);
     ``offer``: a match of the local schedule whose teams are not known yet, waiting for the
-    timekeeper (README "A hall without an office"): shown instead of the board's match
+    timekeeper (docs/technician.md, "A hall without an office"): shown instead of the board's match
     before its first press, and after a final when the office sent nothing;
     ``public_url``: the public site's address ([display] public_url), shown as a QR code;
     ``replay``: the game on the board replays a match whose result the office voided (the

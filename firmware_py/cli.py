@@ -187,8 +187,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--log-level", choices=hall_config.LOG_LEVELS, default=None,
                    help="config [log] level; default info")
     p.add_argument("--script", type=Path, default=None, metavar="FILE",
-                   help="play a replay script (README 4.2) on the match on the board: line "
-                   "i at the script's origin + t_i; restart-safe (no line is played twice)")
+                   help="play a replay script (docs/developer.md 4.2) on the match on the board: "
+                   "line i at the script's origin + t_i; restart-safe (no line is played twice)")
     p.add_argument("--script-dir", type=Path, default=None, metavar="DIR",
                    help="the script of each match, DIR/<match id>.jsonl (also for matches "
                    "loaded from the office's next)")
@@ -356,7 +356,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         return Daemon(*setup).run()
     except StateLocked as err:
-        # Not a fault of this daemon to retry: another one has the folder (README "The
+        # Not a fault of this daemon to retry: another one has the folder (docs/technician.md, "The
         # scoreboard daemon"). Said on stderr, so journald and a terminal both show it.
         print(f"scoreboard run: {err}", file=sys.stderr)
         return EXIT_IN_USE

@@ -1,9 +1,11 @@
 """The hall's config file: one TOML file, every key optional, every key checked.
 
 Default path ``/etc/scoreboard/scoreboard.toml``; a missing default file means all defaults,
-a missing file given with ``--config`` is an error. Every key and its default is documented
-in ``examples/scoreboard.toml``. A mistake is reported as ``FILE: TABLE.KEY: problem``;
-unknown tables and keys are mistakes too (a misspelt key must not be silently ignored).
+a missing file given with ``--config`` is an error. Every key is declared once in ``KEYS``
+(its type, default and meaning): the reader takes the tables' keys from it, and
+docs/reference.py writes it into docs/technician.md, "Config keys". A mistake is reported
+as ``FILE: TABLE.KEY: problem``; unknown tables and keys are mistakes too (a misspelt key
+must not be silently ignored).
 """
 
 from __future__ import annotations
@@ -28,19 +30,81 @@ PIN_FACTORIES = ("auto", "lgpio", "mock")
 LOG_LEVELS = ("debug", "info", "warning", "error")
 COLOUR_HEX = set("0123456789abcdefABCDEF")
 
-_KEYS: dict[str, set[str]] = {
-    "match": {"preset", "preset_file", "id", "stage", "home", "away", "home_colours",
-              "away_colours"},
-    "state": {"dir"},
-    "display": {"mode", "size", "final_hold_s", "operator_line", "screen_height_cm",
-                "farthest_seat_m", "public_url", "language"},
-    "operator": {"port", "bind", "window"},
-    "gpio": {"pin_factory"},
-    "serial": {"url", "baud", "state_hz"},
-    "log": {"level"},
-    "schedule": {"file", "hall"},
+
+@dataclass(frozen=True)
+class Key:
+    """One key of the config file as its reader takes it: ``default`` is the TOML value the
+    key has when it is absent (None: absent means "none", nothing is used)."""
+
+    table: str
+    name: str
+    kind: str  # the TOML type the reader accepts
+    default: str | int | float | bool | list[str] | None
+    meaning: str
+
+
+_HOME, _AWAY = MatchSetup().home, MatchSetup().away
+# Every key of the tables this module reads itself; a test checks that each default given
+# here is what the reader uses when the key is absent.
+KEYS: tuple[Key, ...] = (
+    Key("match", "preset", "string", "ice-hockey-2x20",
+        "the bundled preset played until the office sends `next` (`scoreboard presets`)"),
+    Key("match", "preset_file", "string", None,
+        "your own preset file instead of a bundled one"),
+    Key("match", "id", "string", "M1", "the match id: 1-64 of A-Z a-z 0-9 _ . -"),
+    Key("match", "stage", "string", "group",
+        "\"group\" (a draw may stand) or \"playoff\" (played to a decision)"),
+    Key("match", "home", "string", _HOME.name, "the home team's name"),
+    Key("match", "away", "string", _AWAY.name, "the away team's name"),
+    Key("match", "home_colours", "array of two strings", list(_HOME.colours),
+        "the home team's shirt and text colour, \"#rrggbb\""),
+    Key("match", "away_colours", "array of two strings", list(_AWAY.colours),
+        "the away team's shirt and text colour"),
+    Key("state", "dir", "string", "/var/lib/scoreboard",
+        "the journals and the pointer to the match on the board; writable by the service"),
+    Key("display", "mode", "string", "auto",
+        "\"auto\", \"fullscreen\", \"windowed\" or \"headless\""),
+    Key("display", "size", "string", "1280x720",
+        "window and headless size, WIDTHxHEIGHT; full screen uses the screen's own"),
+    Key("display", "final_hold_s", "integer", 30,
+        "a final result stays up this long (0 to 3600 s) before the next match"),
+    Key("display", "screen_height_cm", "number", 68.5,
+        "the picture's visible height (a 55-inch TV: 68.5 cm): sizes what the back row reads"),
+    Key("display", "farthest_seat_m", "number", 25.0,
+        "the farthest seat, 0.5 to 500 m: a letter reads from about 250 times its height"),
+    Key("display", "public_url", "string", None,
+        "the public site's address for the between-games QR code; absent: the office's"),
+    Key("display", "language", "string", words.DEFAULT,
+        f"the hall display's and the timekeeper's words: {', '.join(words.LANGUAGES)}"),
+    Key("display", "operator_line", "string or boolean", "auto",
+        "the display's operator line: \"auto\" hides it while an operator view is open"),
+    Key("operator", "port", "integer", None,
+        "the timekeeper's page on this port (0: any free one, logged); absent: not served"),
+    Key("operator", "bind", "string", "0.0.0.0",
+        "the page's address: \"0.0.0.0\" every interface, \"127.0.0.1\" this machine"),
+    Key("operator", "window", "boolean", True,
+        "in windowed mode, the operator view in a second window"),
+    Key("gpio", "pin_factory", "string", "auto", "\"auto\", \"lgpio\" (a Pi) or \"mock\""),
+    Key("serial", "url", "string", "", "the serial port (\"/dev/ttyUSB0\"); empty: no link"),
+    Key("serial", "baud", "integer", 115200, "the link's speed, 8N1"),
+    Key("serial", "state_hz", "number", 4.0,
+        "most state documents a second while only a countdown changes (above 0, at most 100)"),
+    Key("log", "level", "string", "info", "\"debug\", \"info\", \"warning\" or \"error\""),
+    Key("schedule", "file", "string", None,
+        "a local copy of the tournament file, relative to the config; absent: none"),
+    Key("schedule", "hall", "string", None,
+        "this hall's id in that file; absent: [mqtt] hall, else the file's only hall"),
+)
+# Tables read whole by their own modules, which check their keys.
+FREE_TABLES: dict[str, str] = {
+    "console": "hardware/console.py",
+    "keypad": "hardware/keymap.py",
+    "mqtt": "firmware_py/linkconfig.py",
 }
-_FREE_TABLES = {"console", "keypad", "mqtt"}  # checked by their own modules
+_KEYS: dict[str, set[str]] = {}
+for _key in KEYS:
+    _KEYS.setdefault(_key.table, set()).add(_key.name)
+_FREE_TABLES = set(FREE_TABLES)
 
 
 class ConfigError(ValueError):
@@ -63,7 +127,7 @@ class SerialConfig:
 
 @dataclass(frozen=True)
 class OperatorConfig:
-    """The timekeeper's own view served on the LAN (README "The operator view")."""
+    """The timekeeper's own view served on the LAN (docs/timekeeper.md, "The operator view")."""
 
     port: int | None = None  # None: not served; 0: any free port (tests), logged
     bind: str = "0.0.0.0"  # every interface: the phone at the table is another machine
@@ -73,8 +137,8 @@ class OperatorConfig:
 
 @dataclass(frozen=True)
 class ScheduleConfig:
-    """A local copy of the tournament file, for a hall without an office (README "A hall
-    without an office"). The file itself is read by the daemon at start: a missing or broken
+    """A local copy of the tournament file, for a hall without an office (docs/technician.md, "A
+    hall without an office"). The file itself is read by the daemon at start: a missing or broken
     one is shown on the board, it does not keep the board from starting."""
 
     file: Path | None = None  # None: no local schedule
@@ -98,7 +162,7 @@ class Config:
     # The hall display's operator line (the entry being typed, the last press's outcome):
     # "auto" shows it only while no operator view is open (page served, second window).
     operator_line: str | bool = "auto"
-    # The hall display's words (README "Languages"): one of words.LANGUAGES, per hall.
+    # The hall display's words (docs/developer.md, "Languages"): one of words.LANGUAGES, per hall.
     display_language: str = words.DEFAULT
     operator: OperatorConfig = field(default_factory=OperatorConfig)
     pin_factory: str = "auto"

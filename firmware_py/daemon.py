@@ -36,8 +36,8 @@ Nothing here waits on the broker, the serial port or the GPIO library: they have
 threads and queues. The horn relay is switched at its deadlines by its own thread
 (firmware_py/hornthread.py), never by a frame.
 
-Storage (README "The journal", firmware_py/storage.py): when the journal cannot be written
-the game goes on from memory (firmware_py/recorder.py keeps the records, in order);
+Storage (docs/developer.md, "The journal", firmware_py/storage.py): when the journal cannot
+be written the game goes on from memory (firmware_py/recorder.py keeps the records, in order);
 ``status()`` says
 ``recording: false`` and the display shows NOT RECORDING - STORAGE FAULT; the loop retries,
 backing off from ``RETRY_FIRST_NS`` to ``RETRY_MAX_NS``, and logs one line when it starts
@@ -154,7 +154,7 @@ class Daemon:
         self.keys: KeySource | None = None  # USB keypads through evdev, if read
         self.serial: SerialPort | None = None
         self.frames: FramePlanner | None = None
-        # The timekeeper's side: the last press's outcome (README "The operator view").
+        # The timekeeper's side: the last press's outcome (docs/timekeeper.md, "The operator view").
         self.feedback = Feedback(lang=self.config.display_language)
         self.outputs = Outputs(self.time.monotonic_ns, state_file=options.state_file,
                                serial_hz=config.serial.state_hz)
@@ -228,7 +228,7 @@ class Daemon:
         return self.screen.layout
 
     def document(self, at: int) -> dict[str, Any]:
-        """The state document at ``at`` (README 4.3), with the restored mark."""
+        """The state document at ``at`` (docs/developer.md 4.3), with the restored mark."""
         return self.screen.document(at)
 
     def status(self, at: int | None = None) -> dict[str, object]:

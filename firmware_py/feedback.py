@@ -43,9 +43,9 @@ def _field(name: str, value: Field, lang: str) -> Field:
 
 
 def short_reason(reason: Reason | str, lang: str = words.DEFAULT) -> str:
-    """``reason`` in a few words for the table (README "The operator view"), in ``lang``:
-    a core refusal by its key (``refused.<key>``); a sentence of the shell's own (a schedule
-    problem) as it is, cut to ``REASON_CHARS``."""
+    """``reason`` in a few words for the table (docs/timekeeper.md, "The operator view"), in
+    ``lang``: a core refusal by its key (``refused.<key>``); a sentence of the shell's own (a
+    schedule problem) as it is, cut to ``REASON_CHARS``."""
     if isinstance(reason, Reason):
         key = f"refused.{reason.key}"
         if key in words.table(words.DEFAULT):

@@ -164,8 +164,8 @@ class Inputs:
             daemon.journalled()
 
     def _told(self, command: Command, source: str, refused: Reason | None) -> None:
-        """The timekeeper sees what the press did in the next frame (README "The operator
-        view"); a script line is no press."""
+        """The timekeeper sees what the press did in the next frame (docs/timekeeper.md, "The
+        operator view"); a script line is no press."""
         if source not in PRESSES:
             return
         feedback = self._daemon.feedback

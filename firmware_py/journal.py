@@ -2,8 +2,8 @@
 
 One file per match. Each record is one line, ``<crc32 as 8 hex digits> <compact JSON>\\n``,
 written with a single ``write`` and made durable with ``fsync`` before anything is shown or
-sent (a few records a minute make fsync cheap: README "Dependency facts"). The checksum and
-the newline tell a whole record from one a power cut tore in half.
+sent (a few records a minute make fsync cheap: docs/developer.md, "Dependency facts"). The checksum
+and the newline tell a whole record from one a power cut tore in half.
 
 Reading back:
 - a torn *last* record (no newline, wrong checksum, not JSON) is what a power cut mid-write

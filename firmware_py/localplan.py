@@ -1,6 +1,6 @@
-"""A hall without an office (README "A hall without an office"): the local schedule read at
-start, the matches played here, the next one after a final, a placeholder match waiting for
-the timekeeper, and the timekeeper's pick from the keypad's SCHEDULE entry."""
+"""A hall without an office (docs/technician.md, "A hall without an office"): the local
+schedule read at start, the matches played here, the next one after a final, a placeholder
+match waiting for the timekeeper, and the timekeeper's pick from the keypad's SCHEDULE entry."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The match day's clock in the shell: the scheduled start, a wall time, as an instant on the
 match timeline, for the core's pregame (arena/core/pregame.py) and the timekeeper's
-schedule line (arena/core/catchup.py). README "The match day".
+schedule line (arena/core/catchup.py). docs/timekeeper.md, "The match day".
 
 The office's ``next`` (and the local schedule's document shaped like it) names the start
 as local wall time to the minute (``"2026-05-16T10:30"``). The core never reads a clock, so

@@ -1,4 +1,4 @@
-"""The hall's MQTT link (README 4.4), on the shared ``arena.broker.BrokerLink`` (the one
+"""The hall's MQTT link (docs/developer.md 4.4), on the shared ``arena.broker.BrokerLink`` (the one
 home of paho; the office's connection is the other subclass, ``office.peer.OfficePeer``).
 
 Threads: paho's network thread (``loop_start``) runs the callbacks, and they only put what

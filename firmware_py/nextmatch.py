@@ -1,4 +1,4 @@
-"""The office's ``next`` (README 4.4): the match this hall plays next.
+"""The office's ``next`` (docs/developer.md 4.4): the match this hall plays next.
 
 A new ``next`` loads the match into pregame only when no match is in progress: before the
 first press of the current match, or once it is final. During a game it waits (the latest
@@ -60,8 +60,8 @@ def team_from_next(team: Mapping[str, Any]) -> TeamInfo:
 
 
 def replay_above(doc: Mapping[str, Any] | None) -> int | None:
-    """The seq a ``next`` that replays its match numbers the fresh game above (README "MQTT
-    to the office"); None for any other ``next``."""
+    """The seq a ``next`` that replays its match numbers the fresh game above (docs/developer.md,
+    "MQTT to the office"); None for any other ``next``."""
     replay = None if doc is None else doc.get(Nx.REPLAY)
     return int(replay[Nx.ABOVE_SEQ]) if isinstance(replay, Mapping) else None
 

@@ -2,12 +2,12 @@
 (firmware_py/operatorweb.py) and by the second window in ``--windowed`` mode
 (display/operatorwindow.py).
 
-It is not the state document (README 4.3), which goes to the office and the serial link:
+It is not the state document (docs/developer.md 4.3), which goes to the office and the serial link:
 what only the table needs (the last press's outcome, the keypad's next keys, the records
 with their seqs, the office link's backlog, who is suspended) stays here. Pure: built from
 values the daemon already holds, at the instant of the frame just drawn.
 
-Shape (README "The operator view")::
+Shape (docs/timekeeper.md, "The operator view")::
 
     {"match": "A3", "preset": "ice-hockey-2x20", "stage": "group",
      "teams": {"home": "Lions", "away": "Bears"}, "score": {"home": 2, "away": 1},
@@ -27,14 +27,14 @@ Shape (README "The operator view")::
      "replay": false,                   # the office voided the result: a fresh game
      "schedule": null | {"behind_ms": 720000, "periods": 3, "period_ms": 660000,
                          "clock_ms": null, "text": "BEHIND SCHEDULE BY 12 MIN: ..."}}
-                         # README "The match day": a suggestion, never applied
+                         # docs/timekeeper.md, "The match day": a suggestion, never applied
      "language": "cs",   # the hall's ([display] language): every text below is in it
      "phase_text": "perioda",  # the phase, worded; each record has its "text"
      "words": {"waiting": "...", ...}}   # the page's and window's own labels (operator.*)
 
 The entry's ``prompt`` and ``keys`` are worded in the hall's language from the phrases the
 keypad gives (``entry.say``), and its ``head`` says what is entered; the state document's
-entry stays English (README 4.3).
+entry stays English (docs/developer.md 4.3).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The operator page: the timekeeper's view (firmware_py/operatorview.py) served read-only on
-the LAN, for a phone or a tablet at the table (README "The operator view").
+the LAN, for a phone or a tablet at the table (docs/timekeeper.md, "The operator view").
 
 Routes: ``/`` the page (its content rendered here, so it shows at once and without
 JavaScript; then it polls ``/operator.json`` twice a second and redraws itself),

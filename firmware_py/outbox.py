@@ -1,7 +1,7 @@
 """The MQTT outbox: the journal's events, sent in ``seq`` order until the office has stored them.
 
-The journal is the queue (README "Dependency facts": paho keeps unsent messages in memory
-only and the broker is transport, not storage). An event is delivered only when the office
+The journal is the queue (docs/developer.md, "Dependency facts": paho keeps unsent messages in
+memory only and the broker is transport, not storage). An event is delivered only when the office
 says it has stored it: its retained ``acks`` document gives, per match, the highest ``seq``
 stored with none missing below (``wire.check_acks``). That word is kept beside the journal
 in ``<journal>.stored`` (one number, replaced atomically), so ``unacked`` is right from the

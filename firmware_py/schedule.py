@@ -1,5 +1,5 @@
-"""A hall without an office plays from a local copy of the tournament file (README "A hall
-without an office"): ``[schedule] file`` in the config.
+"""A hall without an office plays from a local copy of the tournament file (docs/technician.md, "A
+hall without an office"): ``[schedule] file`` in the config.
 
 The file is read with the office's own reader (``arena.tournament.files``: the standard library and
 firmware_py only), so the hall and the office never disagree on what it says. The hall

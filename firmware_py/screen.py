@@ -99,7 +99,7 @@ class Screen:
         console = daemon.console
         doc = state_document(session.recorder.match, at,
                              console.entry() if console else None)
-        doc["restored"] = session.restored  # an extra key (README 4.3 allows them)
+        doc["restored"] = session.restored  # an extra key (docs/developer.md 4.3 allows them)
         return doc
 
     def status(self, at: int | None = None) -> dict[str, object]:

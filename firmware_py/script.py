@@ -1,4 +1,4 @@
-"""Replay scripts (README 4.2): one timekeeper action per JSON line.
+"""Replay scripts (docs/developer.md 4.2): one timekeeper action per JSON line.
 
 ``{"t": 75.3, "do": "penalty", "team": "home", "player": 7, "kind": "minor"}``: ``t`` is seconds
 since the script began, as the timekeeper lived it. Numbers are read as ``Decimal`` so that

@@ -1,4 +1,4 @@
-"""Playing a replay script (README 4.2) in the daemon, restart-safe.
+"""Playing a replay script (docs/developer.md 4.2) in the daemon, restart-safe.
 
 Line ``i`` is applied at ``origin + t_i`` on the daemon's timeline. The origin is journalled
 once (a ``script`` record) when the script first begins, so a restarted daemon continues

@@ -1,6 +1,6 @@
-"""The match day (README "The match day"): the board's match's scheduled start mapped onto
-the match timeline once the wall clock is known, the pregame's timetable the core counts down
-to, and the timekeeper's schedule line (how far the hall runs behind)."""
+"""The match day (docs/timekeeper.md, "The match day"): the board's match's scheduled start
+mapped onto the match timeline once the wall clock is known, the pregame's timetable the core
+counts down to, and the timekeeper's schedule line (how far the hall runs behind)."""
 
 from __future__ import annotations
 

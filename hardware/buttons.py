@@ -6,7 +6,7 @@ Two halves:
   two things: convert the driver's edge timestamp to nanoseconds and enqueue it.
 - ``ButtonLogic`` (pure, no clock of its own): our own debounce on the edge timestamps (not
   gpiozero's ``bounce_time``, which means different things per backend and delays every
-  event under lgpio: README "Dependency facts"), the deliberate gestures (a hold of one
+  event under lgpio: docs/developer.md, "Dependency facts"), the deliberate gestures (a hold of one
   second for UNDO and NEXT, decided with our clock, not gpiozero's hold thread), and the
   double-tap guard of START/STOP. It says when it next needs to be polled.
 """

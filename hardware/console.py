@@ -280,7 +280,7 @@ class Console:
     def offer_schedule(self, choices: tuple[ScheduledChoice, ...], teams: tuple[str, ...]
                        ) -> None:
         """What the keypad's SCHEDULE entry lists: this hall's remaining matches and the
-        tournament's teams (README "A hall without an office")."""
+        tournament's teams (docs/technician.md, "A hall without an office")."""
         self.keypad.schedule = choices
         self.keypad.teams = teams
 

@@ -10,7 +10,7 @@ the daemon is not in control:
   closes the relay, its signal handler and error path call ``switch_off``;
 - after a crash, from outside: ``force_off`` (``scoreboard horn-off``, the unit's
   ExecStopPost), because an output can stay latched after the process dies
-  (README "Dependency facts").
+  (docs/developer.md, "Dependency facts").
 """
 
 from __future__ import annotations

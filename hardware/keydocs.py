@@ -21,7 +21,7 @@ from arena.keys import KEYBOARD, KEYPAD_KEYS, NUMPAD, SHIFT, plain_name
 
 BEGIN, END = "<!-- keymap:begin -->", "<!-- keymap:end -->"
 LABEL_SHEET = Path("examples/keypad-labels.md")
-MARKED_PAGES = (Path("examples/timekeeper-guide.md"),)
+MARKED_PAGES = (Path("docs/timekeeper.md"),)
 REGENERATE = "python -m hardware.keydocs --write-docs"
 DIGITS = "the digit"
 
@@ -134,10 +134,10 @@ def label_sheet(keymap: Mapping[str, str] = NUMPAD) -> str:
 
 <!-- Printed from the key map (arena/keys.py): do not edit, run `{REGENERATE}`. -->
 
-The default map of `[keypad] layout = "numpad"` (README "Wiring the console"), the same in
-every mode: read through evdev headless, by the display in full screen and in a window. Print
-this page, cut out the labels and stick them on the keys (or on a card beside the keypad).
-Keys changed under `[keypad.keys]` need their own label.
+The default map of `[keypad] layout = "numpad"` (docs/technician.md, "Wiring the console"),
+the same in every mode: read through evdev headless, by the display in full screen and in a
+window. Print this page, cut out the labels and stick them on the keys (or on a card beside
+the keypad). Keys changed under `[keypad.keys]` need their own label.
 
 ## The keypad as it lies on the table
 

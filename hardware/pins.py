@@ -1,7 +1,8 @@
 """gpiozero pin factories, so that nothing outside this package imports gpiozero.
 
-On a Pi the factory comes from GPIOZERO_PIN_FACTORY (lgpio: README "Dependency facts"); on a
-PC and in tests it is gpiozero's MockFactory, chosen explicitly (gpiozero does not fall back to it).
+On a Pi the factory comes from GPIOZERO_PIN_FACTORY (lgpio: docs/developer.md, "Dependency facts");
+on a PC and in tests it is gpiozero's MockFactory, chosen explicitly (gpiozero does not fall back to
+it).
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ def mock_factory() -> Any:
 
 def factory(name: str) -> Any:
     """A pin factory by name: ``"mock"`` or ``"lgpio"`` (a Pi; the only one that works on a
-    Pi 5, README "Dependency facts"). lgpio is imported only when asked for: a PC does not
-    have it."""
+    Pi 5, docs/developer.md, "Dependency facts"). lgpio is imported only when asked for: a PC does
+    not have it."""
     if name == "mock":
         return mock_factory()
     if name == "lgpio":

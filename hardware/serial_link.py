@@ -1,6 +1,6 @@
 """The serial link (pyserial): state documents out, timekeeper commands in.
 
-Out: the state document (README 4.3) as one compact JSON line, on every change and again
+Out: the state document (docs/developer.md 4.3) as one compact JSON line, on every change and again
 at least every ``resend_every`` seconds while ``doc["running"]`` is true, so an LED board or
 a graphics machine that is plugged in mid-game has the clock within 100 ms.
 

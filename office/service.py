@@ -5,7 +5,8 @@ garbage with a log line naming the topic and the reason, stores every hall event
 before acknowledging it (so an event the broker handed over is never lost to a crash of the
 office), folds the ledger, and publishes what changed: the retained ``standings/<group>``,
 each hall's retained ``next`` and ``acks`` (what the office has durably stored of its
-events: the hall's proof of delivery, README "MQTT to the office"), and the page's snapshot.
+events: the hall's proof of delivery, docs/developer.md, "MQTT to the office"), and the page's
+snapshot.
 Corrections and lots drawn from the shell (``office correct``, ``office draw-lots``) reach it
 through the same database.
 """
@@ -85,7 +86,8 @@ class OfficeService(Folding):
         self._index_schedule(event)
         self.refusals = faults.RefusalCounts()
         self.store_error: str | None = None  # the store's last failure, shown on the page
-        # Quarantine: stored events the office will not fold (README "The office's faults").
+        # Quarantine: stored events the office will not fold (docs/office.md, "The office's
+        # faults").
         self._quarantine = store.quarantine_status()
         # The checks run on every event before it is stored; at start only on the rows
         # stored since the last start (or by another version of the checks).

@@ -1,6 +1,7 @@
 """The benchmarks stay runnable: each script in bench/ answers ``--help`` (its imports and
-argument parser work from a plain checkout), and bench/office.py loads as the module the
-other office benchmarks use. Only that: benchmarks measure; tests never assert timings."""
+argument parser work from a plain checkout) and offers ``--write-docs``, and bench/office.py
+loads as the module the other office benchmarks use. Only that: benchmarks measure; tests
+never assert timings."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 # Helpers the scripts import, not scripts of their own.
-MODULES = {"cpuload.py", "loopclient.py", "office_module.py"}
+MODULES = {"cpuload.py", "loopclient.py", "office_module.py", "report.py"}
 SCRIPTS = sorted(p.name for p in BENCH.glob("*.py") if p.name not in MODULES)
 
 
@@ -25,6 +26,7 @@ def test_every_benchmark_answers_help(script: str) -> None:
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "usage:" in done.stdout
+    assert "--write-docs" in done.stdout  # its figures go to docs/performance.md
 
 
 def test_bench_office_loads_as_a_module_for_the_other_office_benchmarks() -> None:

@@ -628,7 +628,8 @@ def test_the_whole_demo_runs_headless_with_the_office(tmp_path: Path) -> None:
     zbar = shutil.which("zbarimg")
     if zbar is not None:
         # Between games every hall shows the office's public address as a QR code (no
-        # config of its own: README "The hall display"): a later match's pregame picture.
+        # config of its own: docs/technician.md, "The hall display"): a later match's pregame
+        # picture.
         for hall, played in HALLS.items():
             (picture, *_) = sorted((work / hall).rglob(f"{played[1]}-*-pregame-*.png"))
             read = subprocess.run([zbar, "--quiet", "--raw", "-Sdisable", "-Sqrcode.enable",

@@ -86,7 +86,7 @@ def test_reasons_in_a_few_words() -> None:
 ])
 def test_a_refusal_reads_in_the_halls_language(lang: str, press: str, reason: str,
                                                early: str) -> None:
-    # README "Languages": the timekeeper's words are the hall's
+    # docs/developer.md, "Languages": the timekeeper's words are the hall's
     assert short_reason(refusal(Game("ice-hockey-2x20"), Goal(S(1), Team.HOME)), lang) == early
     why = group_timeout()
     notice = Feedback(shown_ns=100, lang=lang).refused(Timeout(S(1), Team.HOME), why, S(1))

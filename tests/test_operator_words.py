@@ -1,5 +1,5 @@
-"""The timekeeper's view in the hall's language (README "Languages", "The operator view"):
-the page's words, the keypad's prompt and keys, the records, all from the tables."""
+"""The timekeeper's view in the hall's language (docs/developer.md, "Languages", "The operator
+view"): the page's words, the keypad's prompt and keys, the records, all from the tables."""
 
 from __future__ import annotations
 
@@ -57,8 +57,8 @@ def test_in_english_the_view_says_what_the_state_document_says() -> None:
 
 
 def test_a_record_names_the_player_the_roster_has() -> None:
-    """The tournament file's rosters reach the hall in ``next`` (README "After a goal"): the
-    timekeeper's records name the scorer as the hall display does; a number missing from
+    """The tournament file's rosters reach the hall in ``next`` (docs/technician.md, "After a
+    goal"): the timekeeper's records name the scorer as the hall display does; a number missing from
     the roster stays a number."""
     home = TeamInfo("Lions", ("#10233f", "#ffffff"), roster=((12, "A. Novák"),))
     game = Game("ice-hockey-2x20", setup=MatchSetup(match_id="T1", home=home))

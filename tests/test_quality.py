@@ -38,7 +38,7 @@ OUTSIDE = re.compile("|".join(re.escape(a + b) for a, b in (
 
 def test_nothing_points_outside_the_repository() -> None:
     """The repository stands alone: what the code and docs rely on (the design, the facts
-    about the dependencies) is in README.md, not in files beside the checkout."""
+    about the dependencies) is in README.md and docs/, not in files beside the checkout."""
     tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
                              check=True).stdout.split()
     texts = [p for p in tracked if not p.endswith(".png")]
@@ -48,8 +48,8 @@ def test_nothing_points_outside_the_repository() -> None:
     assert not found, "\n".join(found)
 
 
-def test_the_readme_has_every_section_the_code_cites() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_developer_page_has_every_section_the_code_cites() -> None:
+    readme = (ROOT / "docs/developer.md").read_text(encoding="utf-8")
     for heading in ("## Design and contracts", "## Dependency facts", "### 2 A pure core",
                     "### 3 What", "### 4 Contracts", "### 5 Quality bar"):
         assert heading in readme, heading

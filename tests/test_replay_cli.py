@@ -1,4 +1,4 @@
-"""`scoreboard replay` exactly as README 4.2 says, and the CLI's other commands."""
+"""`scoreboard replay` exactly as docs/developer.md 4.2 says, and the CLI's other commands."""
 
 from __future__ import annotations
 

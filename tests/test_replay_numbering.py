@@ -1,4 +1,4 @@
-"""A match the office replays (README "The office standings service", "Held matches, needs
+"""A match the office replays (docs/office.md, "The office standings service", "Held matches, needs
 review and alerts": ``office review --replay``): the hall plays it as a fresh game in the
 same journal, numbered above the voided events and above everything its journal holds,
 once per replay order; the first game stays in the journal."""

@@ -153,7 +153,7 @@ def test_hall_unit_selects_lgpio_kmsdrm_and_real_time_scheduling(hall: Unit) -> 
 
 
 def test_hall_unit_keeps_the_devices_it_needs_and_nothing_else(hall: Unit) -> None:
-    # PrivateDevices=yes hides /dev/gpiochip* and /dev/dri (README "Dependency facts").
+    # PrivateDevices=yes hides /dev/gpiochip* and /dev/dri (docs/developer.md, "Dependency facts").
     assert values(hall, "Service", "PrivateDevices") in ([], ["no"])
     assert value(hall, "Service", "DevicePolicy") == "closed"
     allowed = {tuple(v.split()) for v in values(hall, "Service", "DeviceAllow")}
@@ -178,7 +178,8 @@ def test_hall_unit_is_hardened(hall: Unit) -> None:
 
 def test_hall_unit_never_waits_for_the_network_or_the_clock(hall: Unit) -> None:
     ordering = words(hall, "Unit", "After") + words(hall, "Unit", "Wants")
-    # In a hall without internet time-sync.target may never come (README "Dependency facts").
+    # In a hall without internet time-sync.target may never come (docs/developer.md, "Dependency
+    # facts").
     assert "time-sync.target" not in ordering
     assert not values(hall, "Unit", "Requires")
     assert not values(hall, "Unit", "BindsTo")

@@ -1,4 +1,4 @@
-"""The printed sheets for the table (examples/timekeeper-guide.md, examples/keypad-labels.md)
+"""The printed sheets for the table (docs/timekeeper.md, examples/keypad-labels.md)
 say what the code does: the menu's numbers and the default keypad map, so a printout never
 sends a timekeeper to the wrong action."""
 
@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_guides_menu_is_the_consoles_menu() -> None:
-    text = (ROOT / "examples/timekeeper-guide.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs/timekeeper.md").read_text(encoding="utf-8")
     rows = re.findall(r"^\| (\d+) \| ([^|]+?) \|", text, flags=re.MULTILINE)
     assert [(int(n), label) for n, label in rows] == [
         (i, label) for i, (_, label) in enumerate(MENU, start=1)]

@@ -1,4 +1,4 @@
-"""The shell reads the OS clock in one place: arena/timesource.py (README 2, rule 2).
+"""The shell reads the OS clock in one place: arena/timesource.py (docs/developer.md 2, rule 2).
 
 Everything else in the scoreboard (firmware_py outside the pure core, hardware/) takes its
 time from a ``TimeSource`` or a clock passed in, so a test can run it on a fake clock."""

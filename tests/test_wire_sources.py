@@ -1,4 +1,4 @@
-"""The MQTT contract is spelled in one module (README 4.4: "every topic and payload is
+"""The MQTT contract is spelled in one module (docs/developer.md 4.4: "every topic and payload is
 built and checked there"), the package ``arena/wire/``: no topic string and no payload of
 these messages is written anywhere else in the shipped code or the benches."""
 
@@ -18,7 +18,7 @@ PACKAGES = ("arena", "firmware_py", "office", "display", "hardware", "demo", "be
 TEXT_SUFFIXES = (".py", ".html", ".toml", ".js", ".css")
 
 # A dict built with all the keys of one of these sets is that message's payload being
-# built by hand. Each set is particular to its message: the state document (README 4.3,
+# built by hand. Each set is particular to its message: the state document (docs/developer.md 4.3,
 # the core's) also has "preset" and "teams", but never "suspended".
 PAYLOAD_KEYS = [
     ("events", {"event_id"}),

@@ -1,5 +1,5 @@
-"""Every language has every word (README "Languages"): a missing one shows in English, and
-this test names each gap so it is filled, not forgotten."""
+"""Every language has every word (docs/developer.md, "Languages"): a missing one shows in English,
+and this test names each gap so it is filled, not forgotten."""
 
 from __future__ import annotations
 

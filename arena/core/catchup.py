@@ -1,8 +1,8 @@
 """How far the hall runs behind its schedule, and what shortened periods would bring it back.
 
-For the timekeeper (README "The match day"): a suggestion the referee may take (``set_clock``
-in a waiting period, ``end``), never applied by itself. Pure: the match's state, the preset
-and instants on the match timeline.
+For the timekeeper (docs/timekeeper.md, "The match day"): a suggestion the referee may take
+(``set_clock`` in a waiting period, ``end``), never applied by itself. Pure: the match's state, the
+preset and instants on the match timeline.
 
 - **Due**: the match must be over when the hall's next match needs the ice: the next
   match's scheduled start less the preset's pregame lead (resurfacing and warm-up, rules

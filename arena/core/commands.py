@@ -1,4 +1,4 @@
-"""The timekeeper's commands (README 4.2), as values.
+"""The timekeeper's commands (docs/developer.md 4.2), as values.
 
 Every command carries ``at``: the monotonic instant of the physical press (the GPIO edge,
 the serial line's arrival, the script's ``t``), never the time the code got round to it.
@@ -116,7 +116,7 @@ class End(Command):
 @dataclass(frozen=True, slots=True)
 class Cancel(Command):
     """Strike one earlier goal or penalty (event ``seq``) from the record: a new event that
-    names it, never an erasure (README 2, rule 3). Unlike undo it may reach past later
+    names it, never an erasure (docs/developer.md 2, rule 3). Unlike undo it may reach past later
     actions; its consequences (a released penalty back, the box rescheduled) are undo's."""
 
     name: ClassVar[str] = "cancel"

@@ -5,7 +5,7 @@ Keys are plain names (``"0"``..``"9"``, ``"enter"``, ``"escape"``, ``"backspace"
 or serial keypad could too. Actions are the console's names (``hardware/console.py``
 ACTIONS): ``choose(action, at)`` starts what a button or a menu choice means.
 
-The grammar (README "Wiring the console" has the timekeeper's version):
+The grammar (docs/timekeeper.md, "Entries in detail" has the timekeeper's version):
 
 - GOAL: the scorer's digits (optional), Enter. A timeout enters what was typed.
 - PENALTY: the player's digits, Enter, the kind's number (1 = the preset's first kind; with
@@ -22,7 +22,7 @@ The grammar (README "Wiring the console" has the timekeeper's version):
 - MENU: a number picks any action of ``MENU`` (the numbers are in the description's
   ``keys``), so a 17-key keypad reaches every action.
 - HORN from the menu sounds until the next key (or the timeout).
-- SCHEDULE (menu 18, a hall without an office: README "A hall without an office"): this
+- SCHEDULE (menu 18, a hall without an office: docs/technician.md, "A hall without an office"): this
   hall's remaining matches, numbered (``schedule``, refreshed by the shell); digits pick one,
   Enter confirms. A match whose teams are still bracket placeholders ("1st A") then asks for
   each side: a number from the tournament's team list (``teams``) and Enter, or Enter alone
@@ -504,8 +504,8 @@ class KeypadEntry:
 
     def describe(self) -> dict[str, Any] | None:
         """The pending entry for the operator line and view (state document ``entry``,
-        README 4.3): what, team, player, stage (and a penalty's kinds) as before; ``prompt``,
-        ``typed`` and ``keys`` ([key, what it does next], numbered choices as their
+        docs/developer.md 4.3): what, team, player, stage (and a penalty's kinds) as before;
+        ``prompt``, ``typed`` and ``keys`` ([key, what it does next], numbered choices as their
         numbers) so any view can show what each key will do."""
         entry = self.pending
         if entry is None:
@@ -520,8 +520,8 @@ class KeypadEntry:
             out["kinds"] = [f"{i} {k}" for i, k in enumerate(self.kinds, start=1)]
             out["coincidental"] = entry.coincidental
         prompt, typed, keys = self._explain(entry)
-        # English as before (README 4.3); ``say``: the same as phrases, for the shell to word
-        # in the hall's language (arena/core/prompts.py).
+        # English as before (docs/developer.md 4.3); ``say``: the same as phrases, for the shell to
+        # word in the hall's language (arena/core/prompts.py).
         out.update(prompt=english(prompt), typed=typed,
                    keys=[[k, english(does)] for k, does in keys],
                    say={"prompt": prompt.to_json(),

@@ -13,7 +13,7 @@ class Reason:
     """Why the rules refuse a command, said twice: ``text`` the whole English sentence for
     the log and ``scoreboard replay``; ``key`` with ``fields`` the few words the timekeeper
     reads at the table, worded by the shell in the hall's language (``refused.<key>`` in
-    arena/words, README "Languages"). The core names what to say and never says it:
+    arena/words, docs/developer.md, "Languages"). The core names what to say and never says it:
     it stays free of the tables and of any notion of a language."""
 
     text: str

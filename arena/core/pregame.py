@@ -1,7 +1,7 @@
 """The match day before the first face-off: the preset's pregame as a timetable.
 
 Given the instant a match is scheduled to start (on the match timeline: the shell maps the
-office's or the schedule's wall time onto it, README "The match day"), ``pregame_plan``
+office's or the schedule's wall time onto it, docs/timekeeper.md, "The match day"), ``pregame_plan``
 lays out what the hall display counts down to, from the preset's ``[pregame]``:
 
     RESURFACING   until the warm-up begins (rules 002: the ice is resurfaced before it)

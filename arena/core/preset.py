@@ -3,7 +3,7 @@
 A preset is parsed from a TOML document (``tomllib`` output: parsing is pure; reading the
 file is the shell's job). Every field is validated here and an error names the file, the key
 and the problem. The core never tests a preset's name: everything it does is driven by
-these fields (README 2, rule 5).
+these fields (docs/developer.md 2, rule 5).
 
 Citations are data: any table may hold ``cite.FIELD = "rule document and section"`` for its
 fields (``Preset.cite`` finds a field's, or the nearest table's). ``extends = "NAME"``
@@ -115,7 +115,7 @@ class ExtraPlayerRules:
 
 @dataclass(frozen=True, slots=True)
 class PregameRules:
-    """The match day around a scheduled start (README "The match day"), as the rule
+    """The match day around a scheduled start (docs/timekeeper.md, "The match day"), as the rule
     document says it: what happens on the ice before the first face-off, how long a
     match's slot in the hall is, and whether the referees may shorten a game to keep the
     schedule. Every field is optional: a preset without ``[pregame]`` has none of it."""

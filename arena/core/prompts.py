@@ -1,9 +1,9 @@
 """What the keypad says to the timekeeper, as phrases: a key and its fields, never a
-language (README "Languages").
+language (docs/developer.md, "Languages").
 
 The core names what to say (``Phrase``); the English templates (``ENGLISH``) give the state
-document's ``entry.prompt`` and ``keys`` (README 4.3, English as before), and are the English
-table's ``entry.*`` words too (arena/words/en.py takes them from here, so English is
+document's ``entry.prompt`` and ``keys`` (docs/developer.md 4.3, English as before), and are the
+English table's ``entry.*`` words too (arena/words/en.py takes them from here, so English is
 written once). The shell words a phrase in the hall's language with the same rule as
 ``english``: a field that is a phrase is worded first, a ``kind`` field is a penalty kind's
 name (worded by its table where it has one, else shown as the preset names it).

@@ -1,4 +1,4 @@
-"""The state document (README 4.3): one JSON shape for the display, the retained MQTT
+"""The state document (docs/developer.md 4.3): one JSON shape for the display, the retained MQTT
 ``state`` topic, the serial link and ``scoreboard replay``.
 
 It is a pure function of a match's state and an instant, so the display computes it for the
@@ -19,7 +19,7 @@ from .units import Nanos, ceil_ms
 def state_document(match: Match, now: Nanos, entry: dict[str, Any] | None = None
                    ) -> dict[str, Any]:
     """The state at ``now``; ``entry`` is the console's pending keypad entry, if any (the
-    display shows it on the operator line; README 4.3 allows extra keys)."""
+    display shows it on the operator line; docs/developer.md 4.3 allows extra keys)."""
     s = match.state
     preset = match.preset
     setup = match.setup

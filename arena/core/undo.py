@@ -1,6 +1,6 @@
 """Undo: what an undoable action leaves behind, and the state without it.
 
-Undo is a new event, never an erasure (README 2, rule 3): every undoable action pushes an
+Undo is a new event, never an erasure (docs/developer.md 2, rule 3): every undoable action pushes an
 ``UndoEntry`` on the state's stack; ``undo`` pops the latest. This module says whether an
 entry can still be taken back and computes the state without it, as pure functions of
 values. What needs the match's rules (rescheduling the penalty box, deciding again how

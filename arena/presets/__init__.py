@@ -1,4 +1,4 @@
-"""The bundled rule presets (README 4.1) and loading of a user's own preset file.
+"""The bundled rule presets (docs/developer.md 4.1) and loading of a user's own preset file.
 
 This is the shell side: it reads files. Validation is the core's ``parse_preset``; the
 ``extends`` merge is the core's ``resolve`` (its docstring defines the merge).

@@ -1,4 +1,4 @@
-"""The tournament file: teams, groups, schedule and bracket, validated (README 4.5).
+"""The tournament file: teams, groups, schedule and bracket, validated (docs/developer.md 4.5).
 
 Pure: ``parse_tournament`` takes ``tomllib`` output and the parsed presets it names; reading
 files is ``arena.tournament.files``. Every error names the file, the key path and the problem, e.g.

@@ -1,4 +1,4 @@
-"""The MQTT contract (README 4.4), declared once: every topic and every payload.
+"""The MQTT contract (docs/developer.md 4.4), declared once: every topic and every payload.
 
 The hall (``mqtt``, ``outbox``), the office (``intake``, ``service``, ``ledger``) and the
 display's between-games tables all build and check their messages here, so the wire format
@@ -62,9 +62,11 @@ from .topics import (
     STANDINGS,
     STATE,
     STATUS,
+    TOPICS,
     VERSION,
     HallTopics,
     Route,
+    TopicRule,
     check_hall,
     check_name,
     hall_of,
@@ -96,9 +98,9 @@ __all__ = [
     "LIMITS", "MAX_CLOCK_MS", "MAX_GOALS", "MAX_ITEMS", "MAX_MINUTES", "MAX_NUMBER",
     "MAX_PAYLOAD", "MAX_PERIOD", "MAX_PLAYER", "MAX_SEQ", "MAX_TEXT", "MESSAGE", "NEXT",
     "OFFLINE", "ONLINE", "PUBLIC_URL_BYTES", "PUBLIC_URL_CHARS", "RECORD", "ROOT",
-    "ROSTER_NAME_CHARS", "STANDINGS", "STATE", "STATUS", "VERSION", "Ak", "Ev", "Final",
+    "ROSTER_NAME_CHARS", "STANDINGS", "STATE", "STATUS", "TOPICS", "VERSION", "Ak", "Ev", "Final",
     "HallEvent", "HallTopics", "Limits", "Next", "Nx", "Result", "Route", "Row", "St",
-    "Standings", "StateDocument", "Suspended", "Team", "WireError", "between_table",
+    "Standings", "StateDocument", "Suspended", "Team", "TopicRule", "WireError", "between_table",
     "build_acks", "build_event", "build_next", "build_standings", "build_state",
     "build_status", "check_acks", "check_event", "check_hall", "check_name", "check_next",
     "check_public_url", "check_roster", "check_roster_name", "check_standings",

@@ -5,7 +5,7 @@ tournament file's reader (team names, rosters, ids), the office's ``next``, the 
 hall's final record and the office's intake. A tournament file therefore cannot hold a name
 that a final carrying it would be refused for: the same rule decides both.
 
-The ranges are what a real match can produce, with room to spare (README 4.4). A number
+The ranges are what a real match can produce, with room to spare (docs/developer.md 4.4). A number
 beyond them is a forgery or a bug, and would rank or suspend nonsense.
 """
 

@@ -2,7 +2,7 @@
 derive, so what a builder writes is what a checker takes.
 
 A ``Schema`` is an object's fields in the order they are checked. Keys it does not declare
-are ignored (a newer minor version may add some, README 4.4); a declared one that is
+are ignored (a newer minor version may add some, docs/developer.md 4.4); a declared one that is
 missing, mistyped or out of range is refused naming the field and where it is.
 """
 

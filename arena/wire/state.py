@@ -1,9 +1,9 @@
-"""A hall's retained ``state``: the state document (README 4.3, built by the core's
+"""A hall's retained ``state``: the state document (docs/developer.md 4.3, built by the core's
 ``arena.core.state.state_document``), declared here by its top-level fields.
 
 The office only shows it, so every field is optional (a hall between matches sends little)
 and only the types are checked; what is inside the nested objects is the display's to read.
-A newer core's extra keys are kept, as README 4.3 allows.
+A newer core's extra keys are kept, as docs/developer.md 4.3 allows.
 """
 
 from __future__ import annotations

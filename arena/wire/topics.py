@@ -1,4 +1,4 @@
-"""The topic tree (README 4.4): ``arena/v1/<tournament>/<hall>/<kind>`` for a hall's five
+"""The topic tree (docs/developer.md 4.4): ``arena/v1/<tournament>/<hall>/<kind>`` for a hall's five
 topics, ``arena/v1/<tournament>/standings/[<category>/]<group>`` for the office's tables.
 
 The version is in the topic (``VERSION``): a change that old readers cannot ignore gets a
@@ -27,6 +27,37 @@ ACKS = "acks"
 STANDINGS = "standings"
 HALL_KINDS = (EVENTS, STATE, STATUS, NEXT, ACKS)
 FROM_HALL = (EVENTS, STATE, STATUS)  # what the office reads
+
+
+@dataclass(frozen=True, slots=True)
+class TopicRule:
+    """One topic of the contract: where it is, who publishes it, and how."""
+
+    kind: str  # one of HALL_KINDS, or STANDINGS
+    pattern: str  # below ``arena/v1/<tournament>/``
+    publisher: str
+    retained: bool
+    qos: int
+    meaning: str
+
+
+# The contract's topics, declared once: the subscriptions below take their QoS from here,
+# and docs/reference.py writes this table into docs/developer.md, "MQTT topics".
+TOPICS: tuple[TopicRule, ...] = (
+    TopicRule(EVENTS, "<hall>/events", "hall", False, 1,
+              "every journalled event in seq order; event_id = <hall>:<match>:<seq>"),
+    TopicRule(STATE, "<hall>/state", "hall", True, 0,
+              "the state document: at once on a change, countdowns once a second"),
+    TopicRule(STATUS, "<hall>/status", "hall", True, 1,
+              "online / offline; offline is also the hall's last will"),
+    TopicRule(NEXT, "<hall>/next", "office", True, 1,
+              "the match this hall plays next (waiting, replay, rosters, public_url)"),
+    TopicRule(ACKS, "<hall>/acks", "office", True, 1,
+              "per match the highest seq stored with none missing below: the proof of delivery"),
+    TopicRule(STANDINGS, "standings/<group>, standings/<category>/<group>", "office", True, 1,
+              "one group's table as the office ranks it"),
+)
+_QOS = {rule.kind: rule.qos for rule in TOPICS}
 
 
 def check_name(kind: str, value: str) -> str:
@@ -95,7 +126,8 @@ def hall_topics(tournament: str, hall: str) -> HallTopics:
 
 def hall_subscriptions(topics: HallTopics) -> list[tuple[str, int]]:
     """What a hall reads, with QoS 1: all are retained documents from the office."""
-    return [(topics.next, 1), (topics.standings, 1), (topics.acks, 1)]
+    return [(topics.next, _QOS[NEXT]), (topics.standings, _QOS[STANDINGS]),
+            (topics.acks, _QOS[ACKS])]
 
 
 def office_subscriptions(tournament: str) -> list[tuple[str, int]]:
@@ -103,7 +135,7 @@ def office_subscriptions(tournament: str) -> list[tuple[str, int]]:
     (replaced within seconds anyway); status QoS 1 (rare, and a lost ``offline`` would leave
     a hall shown online)."""
     root = tournament_root(tournament)
-    return [(f"{root}/+/{EVENTS}", 1), (f"{root}/+/{STATE}", 0), (f"{root}/+/{STATUS}", 1)]
+    return [(f"{root}/+/{kind}", _QOS[kind]) for kind in FROM_HALL]
 
 
 def office_topic(tournament: str, topic: str) -> str:

@@ -4,8 +4,8 @@ fallback of every other table.
 ``display.*``: the hall display's (display/screens/), capitals as the board shows them; a
 ``{field}`` is filled by the screen (a number, a time, a team's name).
 
-The timekeeper's (README "The operator view"): ``press.*`` a press as its buttons name it,
-``refused.*`` why the rules refuse it, in a few words (the key of the core's ``Reason``;
+The timekeeper's (docs/timekeeper.md, "The operator view"): ``press.*`` a press as its buttons name
+it, ``refused.*`` why the rules refuse it, in a few words (the key of the core's ``Reason``;
 the log keeps the whole English sentence), ``feedback.*`` the words around them,
 ``operator.*`` the operator page's and window's, ``entry.*`` the keypad's prompts and menu,
 taken from the core (arena/core/prompts.py: the state document's English) so that
@@ -356,5 +356,5 @@ WORDS: dict[str, str] = {
     "site.phase.shootout": "shootout",
     "site.phase.final": "finished",
 }
-# The keypad's prompts and menu: the core's English (state document, README 4.3).
+# The keypad's prompts and menu: the core's English (state document, docs/developer.md 4.3).
 WORDS.update({f"entry.{key}": text for key, text in PROMPTS.items()})

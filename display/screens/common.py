@@ -38,7 +38,8 @@ class LayoutOptions:
     periods: int = 2  # the pregame screen's "2 x 20:00" (preset clock.periods)
     period_ms: int = 1_200_000  # (preset clock.period_s)
     hall: HallGeometry = DEFAULT_HALL  # the screen's height and the farthest seat ([display])
-    language: str = DEFAULT_LANGUAGE  # the words' language ([display] language, README "Languages")
+    # The words' language ([display] language, docs/developer.md, "Languages").
+    language: str = DEFAULT_LANGUAGE
 
     def __post_init__(self) -> None:
         if self.language not in LANGUAGES:

@@ -156,7 +156,7 @@ def game_screen(canvas: Canvas, state: StateView, status: StatusView) -> tuple[l
     return (far, "far") if shortfall(canvas, far) < short else (items, "")
 
 
-# The texts the farthest seat must read (README "The hall display").
+# The texts the farthest seat must read (docs/technician.md, "The hall display").
 KEY_ROLES = ("clock", "score.home", "score.away", "period", "penalty.home.time",
              "penalty.away.time")
 

@@ -1,5 +1,5 @@
 """The ``office sheet`` and ``office print`` commands: the game sheet of a match, a hall's
-schedule for its door, the group tables and the final placings, as HTML or PDF (README
+schedule for its door, the group tables and the final placings, as HTML or PDF (docs/public.md,
 "Printouts"). They read the store as the service would fold it now; the running office
 page serves the same pages (``/sheet/<match>``, ``/print/...``)."""
 

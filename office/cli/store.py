@@ -1,5 +1,5 @@
 """The ``office quarantine``, ``office check``, ``office backup`` and ``office repair``
-commands: the office's own faults (README "The office's faults").
+commands: the office's own faults (docs/office.md, "The office's faults").
 
 ``quarantine`` works on the running service's store (it notices within a second);
 ``release`` and ``discard`` are audited: each is a row with its reason and time, nothing is

@@ -3,7 +3,7 @@ and has Chromium print a page to PDF.
 
 Used by ``office sheet`` / ``office print`` (the ledgers folded from the store now) and by
 the office page's server (``/sheet/<match>``, ``/print/...``: the running service's
-ledgers). Why Chromium for PDF (README "Printouts"): no new dependency, and the PDF is
+ledgers). Why Chromium for PDF (docs/public.md, "Printouts"): no new dependency, and the PDF is
 exactly what the print stylesheet shows in the browser, A4 page breaks included.
 """
 

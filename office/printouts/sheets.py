@@ -12,7 +12,7 @@ the ledgers; ``office sheet --pdf`` has Chromium print exactly this page.
 The game sheet is read off the match's stored events, not off the office's digest (which
 keeps only the final): goals, penalties, time-outs and shootout shots as the hall sent
 them, an ``undone`` or ``cancelled`` striking the event it names and a ``corrected`` giving
-it its new number, as the core does to its own record (README 4.2).
+it its new number, as the core does to its own record (docs/developer.md 4.2).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A one-sheet spreadsheet file (Office Open XML, ``.xlsx``) from a header and rows: the
 office's exports in a form that Excel and LibreOffice open by a double click, with no
-import dialog, in any locale (README "Printouts").
+import dialog, in any locale (docs/public.md, "Printouts").
 
 Why beside the CSV: a CSV carries no encoding and no separator. Excel reads a UTF-8 BOM
 but splits at the locale's list separator (a semicolon in Czech, Finnish and Serbian

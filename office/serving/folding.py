@@ -69,7 +69,7 @@ class Folding(Rescheduling):
                 if all(match != m for m, _ in played):
                     self._alert(f"bracket re-filled: {prefix}{change}", now)
             for match, change in played:
-                # Stays open until the office resolves the match (README "Held matches,
+                # Stays open until the office resolves the match (docs/office.md, "Held matches,
                 # needs review and alerts").
                 self._alert(prefix + change, now, match=match)
         self.ledgers = ledgers

@@ -1,7 +1,7 @@
 """The service's input: the broker's messages (garbage refused with a log line naming the
 topic and the reason), every hall event stored in SQLite before it is acknowledged (an
 event the broker handed over is never lost to a crash of the office), the stored events
-read into the fold, and what is set aside (quarantine, conflicts, README "The office's
+read into the fold, and what is set aside (quarantine, conflicts, docs/office.md, "The office's
 faults")."""
 
 from __future__ import annotations

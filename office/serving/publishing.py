@@ -1,6 +1,6 @@
 """The service's output: the retained ``standings/<group>``, each hall's retained ``next``
 and ``acks`` (what the office has durably stored of its events: the hall's proof of
-delivery, README "MQTT to the office"), and the page's snapshot."""
+delivery, docs/developer.md, "MQTT to the office"), and the page's snapshot."""
 
 from __future__ import annotations
 
@@ -102,8 +102,8 @@ class Publishing(ServiceBase):
 
         ``nudge`` (match, gapless mark): an event of that match was stored above a gap, so
         the word is sent again even though unchanged (at most every ``NUDGE_S`` per hall):
-        a repeated word is what makes the hall re-send from the mark (README "MQTT to the
-        office"), and the broker forwards a retained PUBLISH to its subscribers even when
+        a repeated word is what makes the hall re-send from the mark (docs/developer.md, "MQTT to
+        the office"), and the broker forwards a retained PUBLISH to its subscribers even when
         its payload is the one it holds.
         """
         topic = wire.hall_topic(self.event.id, hall, wire.ACKS)

@@ -1,4 +1,4 @@
-"""What arrives from the broker, checked before anything is stored (README 4.4).
+"""What arrives from the broker, checked before anything is stored (docs/developer.md 4.4).
 
 Anyone who can publish to the broker can send anything: not JSON, the wrong schema, a hall
 that does not exist, a hall reporting another hall's match, a megabyte. The wire module

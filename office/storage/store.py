@@ -1,5 +1,5 @@
 """The office's durable memory: SQLite in WAL mode with ``synchronous=FULL``
-(README "Dependency facts").
+(docs/developer.md, "Dependency facts").
 
 Every hall event (keyed by ``event_id``: a duplicate is ignored), every office action
 (corrections, lots drawn) and every alert is appended and never changed: triggers refuse
@@ -28,7 +28,7 @@ from arena import wire
 from office.storage.intake import HallEvent
 
 SCHEMA_VERSION = 1
-# kv: how far the stored events were checked at start, and by which checks (README "The
+# kv: how far the stored events were checked at start, and by which checks (docs/office.md, "The
 # office's faults"); a repaired copy renumbers its rows, so it never carries this over.
 CHECKED_KEY = "checked"
 BUSY_TIMEOUT_S = 10.0  # a CLI write waits this long for the service's (short) transaction

@@ -186,7 +186,7 @@ class Ledger:
         return None
 
     def next_match(self, hall: str) -> wire.Next | None:
-        """The retained ``next`` for a hall (README 4.4), with the players suspended for
+        """The retained ``next`` for a hall (docs/developer.md 4.4), with the players suspended for
         that match; None when the hall has nothing left to play.
 
         A match whose teams are not both known yet (a group incomplete or waiting for lots,
@@ -290,7 +290,7 @@ class Gapless:
 
 
 # Events after which a final no longer stands: play resumed (the end was undone, and its
-# ``undone`` may be missing), read off the event types the hall sends (README 4.4).
+# ``undone`` may be missing), read off the event types the hall sends (docs/developer.md 4.4).
 _RESUMING = frozenset({"period_started", "clock_started"})
 # An end taken back outside the final phase (an undo of it, a cancelled golden goal): the
 # match goes on.
@@ -304,7 +304,7 @@ class MatchDigest:
     ``match_ended`` (its result and record), and whether play resumed after it (an
     ``undone`` of the end, a cancelled golden goal, a period or the clock started again).
     So that is all that is kept: the office's memory grows with the matches of the event,
-    not with their events (README "The office's faults"). The first arrival of a seq
+    not with their events (docs/office.md, "The office's faults"). The first arrival of a seq
     counts; a repeat of it changes nothing, so duplicates and reordering give the same view.
     """
 

@@ -1,6 +1,6 @@
 """Cancel and correct one earlier record (not only the last): new audited events, never
-erasures (README 2, rule 3). A cancel works out its consequences as undo does; a correction
-changes only the number. Rules cited where they apply."""
+erasures (docs/developer.md 2, rule 3). A cancel works out its consequences as undo does; a
+correction changes only the number. Rules cited where they apply."""
 
 from __future__ import annotations
 

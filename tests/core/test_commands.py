@@ -1,4 +1,4 @@
-"""Command parsing (README 4.2): well-formed commands in, precise errors for the rest."""
+"""Command parsing (docs/developer.md 4.2): well-formed commands in, precise errors for the rest."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Keypad entry: pure, with injected time (the daemon forwards keys as plain names). Every
-path of the grammar (arena/core/entry.py's docstring, README "Wiring the console")."""
+path of the grammar (arena/core/entry.py's docstring, docs/timekeeper.md, "Entries in detail")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""GameClock: anchor arithmetic on injected time (README 2, rule 2; 3)."""
+"""GameClock: anchor arithmetic on injected time (docs/developer.md 2, rule 2; 3)."""
 
 from __future__ import annotations
 

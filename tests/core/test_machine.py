@@ -153,7 +153,7 @@ def test_the_reasons_name_the_phase() -> None:
         "nothing follows the pregame phase by itself; press start to begin")
     assert text(Shot(0, HOME, scored=True), Phase.PERIOD) == (
         "no shootout is on (the match is in the period phase)")
-    # The table's words for it: the key, and the phase to word (README "Languages").
+    # The table's words for it: the key, and the phase to word (docs/developer.md, "Languages").
     why = refusal(Goal(0, HOME), Phase.OVERTIME_BREAK)
     assert why is not None and (why.key, why.field("phase")) == ("no_goal", "overtime_break")
     assert refusal(Undo(0), Phase.FINAL) is None

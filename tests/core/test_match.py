@@ -436,8 +436,8 @@ def test_a_change_after_the_final_re_emits_the_whole_record_last() -> None:
 
 
 def test_the_state_document_names_the_scorer_for_a_few_seconds_after_a_goal() -> None:
-    """The hall display shows who scored (README "The hall display"): the document carries
-    ``goal`` from the press for GOAL_SHOWN, and the display gets a frame when it goes."""
+    """The hall display shows who scored (docs/technician.md, "The hall display"): the document
+    carries ``goal`` from the press for GOAL_SHOWN, and the display gets a frame when it goes."""
     g = Game("ice-hockey-2x20")
     g.do(Start(0))
     g.do(Stop(S(100)))

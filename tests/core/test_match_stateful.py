@@ -14,7 +14,7 @@ both stages, and checks after every step the invariants the issue tracker asks f
   fall due is stamped with its deadline, not with the instant the loop noticed it;
 - replaying the journalled inputs (accepted commands, and advances that emitted events) gives
   the same state and the same events, both by hand and through ``Recorder.resume``;
-- the state document has the keys of README 4.3, ``clock_ms >= 0``, a known phase, and a
+- the state document has the keys of docs/developer.md 4.3, ``clock_ms >= 0``, a known phase, and a
   result exactly in ``final`` (the score, or 0 : the preset's forfeit goals for a forfeit).
 
 Time moves in small steps, to (or 1 ns / 1 ms around) the next deadline, and by minutes;
@@ -72,7 +72,7 @@ from firmware_py.recorder import Recorder
 PRESET_NAMES = presets.names()
 BASE: Nanos = seconds(1000)  # monotonic time is arbitrary; start well above zero
 
-# README 4.3, without "t" (replay only).
+# docs/developer.md 4.3, without "t" (replay only).
 DOCUMENT_KEYS = frozenset({
     "preset", "stage", "match", "teams", "phase", "period", "clock_ms", "running",
     "stop_time", "horn", "score", "penalties", "strength", "shift_ms", "timeout", "shootout",
@@ -198,7 +198,7 @@ def check_result(state: MatchState, forfeit_goals: int) -> None:
     elif decided_by in (DecidedBy.REGULATION, DecidedBy.OVERTIME):
         expected = state.score()
     else:
-        # A shootout adds only the decisive goal to the tie (README 4.3).
+        # A shootout adds only the decisive goal to the tie (docs/developer.md 4.3).
         score = state.score()
         assert score[Team.HOME] == score[Team.AWAY], f"a shootout after {score}"
         winner = Team.HOME if state.result.home > state.result.away else Team.AWAY

@@ -144,7 +144,7 @@ def test_rules_000_pregame_counts_to_the_teams_deadline_then_to_the_start() -> N
 
 
 def test_the_state_document_carries_the_countdown_only_in_pregame() -> None:
-    """README 4.3's ``countdown``: what the hall display shows in its pregame slot."""
+    """docs/developer.md 4.3's ``countdown``: what the hall display shows in its pregame slot."""
     match = Match(presets.load("youth-hockey-3x18"))
     at = START - 12 * MIN
     assert "countdown" not in state_document(match, at)  # no scheduled start: as today

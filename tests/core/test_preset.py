@@ -1,4 +1,4 @@
-"""Presets: the seven of README 4.1, and clear errors for bad files."""
+"""Presets: the seven of docs/developer.md 4.1, and clear errors for bad files."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The core is pure (README 2): standard library only, no I/O, no threads, no OS clock.
+"""The core is pure (docs/developer.md 2): standard library only, no I/O, no threads, no OS clock.
 
 ``impurities`` walks every import and every call of a built-in in one module's source and
 reports anything that could read a clock, touch a file or a socket, start a thread, or reach

@@ -1,6 +1,6 @@
 """Rules as data: the forfeit score, sudden death, citations and ``extends`` are the preset's.
 
-The core never tests a preset's name (README 2, rule 5): each rule a tournament document
+The core never tests a preset's name (docs/developer.md 2, rule 5): each rule a tournament document
 states is a preset field, and these tests check the field against the document it cites.
 """
 

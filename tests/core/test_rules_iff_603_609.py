@@ -1,7 +1,7 @@
 """IFF Rules of the Game 2022, 603 to 609 (and the 601, 613 and 614 sentences they lean on),
 sentence by sentence, on the floorball presets: each test names the sentence it shows.
 
-The README's table "IFF 603 to 609, checked against the floorball presets" lists which
+docs/developer.md's table "IFF 603 to 609, checked against the floorball presets" lists which
 sentences a scoreboard can apply and points here (or to the older tests beside this file).
 """
 
@@ -102,7 +102,7 @@ def test_iff_603_5_any_number_of_a_players_bench_penalties_run_one_after_another
 
 def test_iff_604_a_goal_ends_one_minor_of_the_team_playing_short_one_per_goal() -> None:
     # 604: a goal against the team playing short ends its minor bench penalty; one penalty
-    # per goal (the one with the least time left, as the board chooses: see the README).
+    # per goal (the one with the least time left, as the board chooses: see docs/developer.md).
     g = floorball()
     g.do(Penalty(S(100), HOME, 7, "minor"))
     g.do(Penalty(S(130), HOME, 8, "minor"))

@@ -1,4 +1,4 @@
-"""Shootouts of the four rule documents, checked through the state document (README 4.3),
+"""Shootouts of the four rule documents, checked through the state document (docs/developer.md 4.3),
 the refusals and the match record.
 
 Rules 000 'The winning goal race of the ranking matches' (ice-hockey-2x20), rules 001
@@ -557,7 +557,7 @@ def test_rules_000_the_decisive_goal_of_a_first_series_win() -> None:
 @pytest.mark.parametrize("variant", VARIANTS, ids=str)
 def test_the_tally_stays_after_the_end_with_next_null(variant: Variant) -> None:
     # Rules 000 'The winning goal race' / 001 'Playing the shootout' / 002 'Penalty shots'
-    # / 003 'Ranking'; README 4.3: the tally stays in the state document after the end.
+    # / 003 'Ranking'; docs/developer.md 4.3: the tally stays in the state document after the end.
     so = Shootout(variant, goals=2)
     so.shots(f"{_misses('A', variant.rounds - 1)} A+ H+")
     so.shots("H- A+" if so.next == "home" else "A+ H-")  # the tie-break's own opener
@@ -785,7 +785,7 @@ def test_iihf_a_player_penalised_during_the_shootout_may_not_shoot_after_it() ->
 
 
 def test_the_bars_are_preset_data_a_preset_without_them_lets_everyone_shoot() -> None:
-    # README 2, rule 5: the core never tests a preset's name; the bars are the preset's
+    # docs/developer.md 2, rule 5: the core never tests a preset's name; the bars are the preset's
     # shootout.bar_penalised and shootout.bar_ejected (here both switched off).
     hockey = presets.load(HOCKEY.preset)
     assert hockey.shootout is not None
@@ -803,7 +803,7 @@ def test_the_bars_are_preset_data_a_preset_without_them_lets_everyone_shoot() ->
 
 
 def test_the_strict_order_is_preset_data_off_it_the_board_records_any_opener() -> None:
-    # README 2, rule 5: the order of shots is refused only with the preset's
+    # docs/developer.md 2, rule 5: the order of shots is refused only with the preset's
     # shootout.strict_order (a preset text journalled before it existed replays as it
     # played); a team's second shot in a round is refused either way.
     hockey = presets.load(HOCKEY.preset)

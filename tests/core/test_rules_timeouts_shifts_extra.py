@@ -1,5 +1,5 @@
 """Time-outs (rules 001), youth hockey line changes (rules 002) and the football P10 extra
-player (rules 003), checked through the state document (README 4.3), the events and the
+player (rules 003), checked through the state document (docs/developer.md 4.3), the events and the
 refusals. Each test cites its rule."""
 
 from __future__ import annotations

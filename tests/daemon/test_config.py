@@ -162,8 +162,8 @@ def test_horn_off_reads_the_pin_from_the_config(tmp_path: Path) -> None:
 
 
 def test_a_hall_cannot_be_named_as_the_tables_level(tmp_path: Path) -> None:
-    """README 4.4: ``arena/v1/<tournament>/standings/<group>`` is the office's tables, so a
-    hall called ``standings`` would publish where the halls read tables."""
+    """docs/developer.md 4.4: ``arena/v1/<tournament>/standings/<group>`` is the office's tables, so
+    a hall called ``standings`` would publish where the halls read tables."""
     path = tmp_path / "scoreboard.toml"
     path.write_text('[mqtt]\nbroker = "mqtt://127.0.0.1:1883"\ntournament = "T1"\n'
                     'hall = "standings"\n')

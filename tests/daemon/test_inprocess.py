@@ -168,7 +168,7 @@ def test_a_crash_anywhere_resumes_exactly_where_the_game_is(tmp_path: Path) -> N
 
 def test_a_power_loss_comes_back_stopped_at_the_last_journalled_instant(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    """README 3: after a power loss (a Pi has no battery clock) the clock comes back
+    """docs/developer.md 3: after a power loss (a Pi has no battery clock) the clock comes back
     stopped at the last journalled value and says so until the timekeeper confirms it."""
     script = write_script(tmp_path / "s.jsonl", [{"t": 0, "do": "start"},
                                                  {"t": 30, "do": "goal", "team": "home"}])

@@ -1,5 +1,5 @@
-"""A whole tied play-off game entered only from a USB numeric keypad (README "A USB keypad as
-the console"): the daemon in-process on the fake clock, its keypad the real ``EvdevKeys``
+"""A whole tied play-off game entered only from a USB numeric keypad (docs/timekeeper.md, "Entries
+in detail"): the daemon in-process on the fake clock, its keypad the real ``EvdevKeys``
 reading a fake evdev device with the default 17-key map, every key stamped by the "kernel".
 
 Youth hockey (rules 002, play-off): a 1:1 tie after three periods goes to a break, overtime

@@ -1,5 +1,5 @@
-"""The hall's language reaches the layout (README "Languages"): ``[display] language`` in
-the config, through the daemon's layout options, for the first match and the office's next."""
+"""The hall's language reaches the layout (docs/developer.md, "Languages"): ``[display] language``
+in the config, through the daemon's layout options, for the first match and the office's next."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A hall without an office plays from a local copy of the tournament file (issue 14, README
+"""A hall without an office plays from a local copy of the tournament file (docs/technician.md,
 "A hall without an office"): the next match in this hall after each final, a match picked
 at the table with the keypad (MENU 18), the teams of a bracket match picked there, the
 office's ``next`` winning over a local pick not yet started, and a bad ``[schedule]`` shown

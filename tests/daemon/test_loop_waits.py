@@ -1,4 +1,4 @@
-"""The display loop sleeps, it never spins (README "The scoreboard daemon").
+"""The display loop sleeps, it never spins (docs/technician.md, "The scoreboard daemon").
 
 In-process on the fake clock (tests/daemon/inprocess.py), which counts how the daemon uses
 time: every clock read, every nap, every nap asked for an instant already reached (a loop

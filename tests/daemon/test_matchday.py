@@ -1,5 +1,5 @@
-"""The match day on a whole board (issue 16, README "The match day"): a scheduled match's
-pregame on the hall display (resurfacing, the warm-up with its horn, the start countdown)
+"""The match day on a whole board (issue 16, docs/timekeeper.md, "The match day"): a scheduled
+match's pregame on the hall display (resurfacing, the warm-up with its horn, the start countdown)
 and the timekeeper's schedule line on the operator view, never applied by itself.
 
 In-process halls on a fake clock (tests/daemon/inprocess.py) whose wall clock is set, so

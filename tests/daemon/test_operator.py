@@ -1,5 +1,5 @@
-"""The timekeeper sees every press (README "The operator view"): a refused command shows its
-reason in the very next frame the daemon draws, an accepted one is acknowledged, both go
+"""The timekeeper sees every press (docs/timekeeper.md, "The operator view"): a refused command
+shows its reason in the very next frame the daemon draws, an accepted one is acknowledged, both go
 on time; and the operator view is served read-only on 127.0.0.1 by an in-process daemon.
 
 Presses go in through the real GPIO console on gpiozero's MockFactory, with their edge

@@ -27,7 +27,8 @@ from hardware.serial_link import SerialLink, encode_state
 from tests.daemon.inprocess import FakeLink, InProcessHall, TestParts
 from tests.serial_tap import LoopTap
 
-LIMIT_NS = 100_000_000  # README "Serial link": a change goes out at once; 100 ms at most
+# docs/technician.md, "Serial link": a change goes out at once; 100 ms at most.
+LIMIT_NS = 100_000_000
 CONFIG = """
 [match]
 preset = "floorball-2x15"

@@ -1,5 +1,5 @@
 """A board that keeps the game when storage fails, one daemon per state folder, and a
-journal damaged in the middle (README "The journal", "The scoreboard daemon").
+journal damaged in the middle (docs/developer.md, "The journal", "The scoreboard daemon").
 
 In-process on a fake clock (tests/daemon/inprocess.py) with the real ``Journal``: on a small
 real tmpfs that is filled up mid-game and then freed, or mounted read-only at start and then

@@ -55,7 +55,7 @@ GAME = base(
            "kinds": KINDS},
 )
 
-# The keypad's menu after MENU and a "1" (README "Wiring the console"): what
+# The keypad's menu after MENU and a "1" (docs/timekeeper.md, "The menu"): what
 # ``KeypadEntry.describe`` gives, the numbers 1 and 10-17 still open.
 MENU_ENTRY: dict[str, Any] = {
     "what": "menu", "team": None, "player": None, "stage": "choice",
@@ -171,7 +171,7 @@ REFERENCE: dict[str, tuple[dict[str, Any], dict[str, Any] | None, dict[str, Any]
 # The hall each reference is laid out for (display/hall.py); the default otherwise.
 HALLS: dict[str, HallGeometry] = {"far": HallGeometry(68.5, 40)}
 SIZES = [(1920, 1080), (1280, 720), (1024, 768)]
-# The game screens in each language besides English (README "Languages"), at 1920x1080:
+# The game screens in each language besides English (docs/developer.md, "Languages"), at 1920x1080:
 # reference images named <screen>-<language>-1920x1080.png.
 LANGUAGE_REFERENCE = [(screen, lang) for lang in ("cs", "sr", "fi")
                       for screen in ("game", "game-extras")]

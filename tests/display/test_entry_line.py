@@ -1,5 +1,5 @@
 """The operator line shows any keypad entry: its prompt, what was typed and as many of its
-numbered choices as fit (the state document's ``entry``, README 4.3)."""
+numbered choices as fit (the state document's ``entry``, docs/developer.md 4.3)."""
 
 from __future__ import annotations
 
@@ -87,8 +87,9 @@ def shown_in(lang: str, entry: dict[str, object]) -> str:
     return line
 
 
-# The keypad's phrases (the state document's entry.say, README 4.3) in the hall's language
-# ([display] language, README "Languages"): the prompt, then as many choices as fit.
+# The keypad's phrases (the state document's entry.say, docs/developer.md 4.3) in the hall's
+# language ([display] language, docs/developer.md, "Languages"): the prompt, then as many choices as
+# fit.
 WORDED = {
     "cs": ("TREST HOSTÉ #12: DRUH  _  1 MENŠÍ TREST   2 DVOJITÝ MENŠÍ TREST",
            "MENU: AKCE  _  1 START/STOP   2 SIRÉNA   3 GÓL DOMÁCÍ",

@@ -1,5 +1,5 @@
 """Sizes follow the hall: the back row reads the clock, the scores, the period and the
-running penalties' times (README "The hall display").
+running penalties' times (docs/technician.md, "The hall display").
 
 A letter reads from 250 times its height; the layout gives those texts at least the
 farthest seat's letter height where the screen allows, shows fewer of them rather than

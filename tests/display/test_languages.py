@@ -1,4 +1,4 @@
-"""The hall display in every language (README "Languages"): each word comes from the
+"""The hall display in every language (docs/developer.md, "Languages"): each word comes from the
 hall's table, every letter of it is in the display's font, and the longer Czech and Finnish
 words still follow the legibility rules (shrunk to fit their box, nothing overlapping or
 leaving the screen)."""

@@ -1,5 +1,5 @@
-"""The timekeeper's side of the display (README "The operator view"): the hall display's
-operator line shows the last press's outcome, or the entry, or nothing when the timekeeper
+"""The timekeeper's side of the display (docs/timekeeper.md, "The operator view"): the hall
+display's operator line shows the last press's outcome, or the entry, or nothing when the timekeeper
 has a view of their own; the second window draws the operator view (SDL's dummy driver
 opens several windows, so the real ``pygame.Window`` is tested)."""
 

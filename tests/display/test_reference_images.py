@@ -1,6 +1,6 @@
 """Every screen in every layout looks like its reviewed reference image.
 
-The references (tests/display/reference/, shown in the README) were looked at by a person;
+The references (tests/display/reference/, shown in docs/technician.md) were looked at by a person;
 ``python tests/display/regenerate_references.py`` rewrites them after a deliberate change.
 
 Tolerance: the mean absolute difference is at most 1 level of 255 per channel, and at most

@@ -1,5 +1,5 @@
-"""Every timekeeper command from the console's buttons and keypad (README "Wiring the
-console"), on gpiozero's MockFactory with injected edge times, and a whole tied play-off
+"""Every timekeeper command from the console's buttons and keypad (docs/timekeeper.md, "The
+buttons"), on gpiozero's MockFactory with injected edge times, and a whole tied play-off
 game entered from nothing else."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The office's `next` waits for a free hall (README 4.4), and broker settings come from
+"""The office's `next` waits for a free hall (docs/developer.md 4.4), and broker settings come from
 the config file with the secret kept out of it and out of every repr."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A replay from end to end (issue 17, README "Held matches, needs review and alerts"): a
+"""A replay from end to end (issue 17, docs/office.md, "Held matches, needs review and alerts"): a
 real hall and the real office through the broker exactly as shipped.
 
 The hall (the in-process daemon with the real ``HallLink``, tests/daemon/inprocess.py) plays

@@ -1,8 +1,8 @@
 """Issue 15, end to end: the scorer's name from the tournament file's roster on the hall's
 screen. The office reads the rosters from its tournament file and sends them in the hall's
-``next`` (README 4.4); the hall loads them with the match, journals them with its setup, and
-a goal by a rostered number has ``goal.name`` in the state document (README 4.3) for the
-few seconds the scorer is shown, drawn on the screen by the real renderer (SDL's dummy
+``next`` (docs/developer.md 4.4); the hall loads them with the match, journals them with its setup,
+and a goal by a rostered number has ``goal.name`` in the state document (docs/developer.md 4.3) for
+the few seconds the scorer is shown, drawn on the screen by the real renderer (SDL's dummy
 driver). A number not in the roster shows the number only; a restart names the scorers as
 before it (the roster is in the journal, not asked of the office again).
 

@@ -1,5 +1,5 @@
-"""A venue's broker bridged to the event's broker (README "Several venues"), on two real
-mosquittos on loopback: the event broker with the shipped configuration and ACL plus the
+"""A venue's broker bridged to the event's broker (docs/technician.md, "Several venues"), on two
+real mosquittos on loopback: the event broker with the shipped configuration and ACL plus the
 venue's user and ACL lines ``install.sh --venue`` prints, the venue broker with exactly what
 ``install.sh --venue`` writes (the shipped arena.conf and arena.acl, the generated bridge and
 the generated hall passwords).

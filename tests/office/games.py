@@ -1,4 +1,4 @@
-"""Matches played through the real core, as a hall would publish them (README 4.4).
+"""Matches played through the real core, as a hall would publish them (docs/developer.md 4.4).
 
 The office tests feed the office what a hall really sends: the core's events, numbered by
 the core, wrapped as ``events`` messages by ``wire.event_document``.

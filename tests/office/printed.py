@@ -1,6 +1,6 @@
 """A small cup played through the real core and stored as the office stores it, for the
 printout tests: a group match, then a final with goals, a penalty, a time-out, a cancelled
-goal, a corrected scorer and a shootout (README 4.2 commands, 4.4 events)."""
+goal, a corrected scorer and a shootout (docs/developer.md 4.2 commands, 4.4 events)."""
 
 from __future__ import annotations
 

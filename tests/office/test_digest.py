@@ -1,7 +1,7 @@
 """The office folds each match as its events arrive (``ledger.MatchDigest``) and keeps only
 what it reads of them: the view must be exactly what reading all of a match's events by seq
 gives, whatever the arrival order and the duplicates; and what it keeps must not grow with
-the number of events (README "The office's faults": memory bounded for a whole event)."""
+the number of events (docs/office.md, "The office's faults": memory bounded for a whole event)."""
 
 from __future__ import annotations
 

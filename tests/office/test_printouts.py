@@ -178,7 +178,7 @@ def test_the_game_sheet_says_what_the_stored_events_say(played: tuple[Path, Path
     assert facts["Event"] == "Pohár Čeština 2026"
     assert facts["Match"] == "F" and facts["Hall"] == "hall-1"
     assert facts["Stage"] == "Play-off" and facts["Date and time"] == "2026-12-05 10:30"
-    # A shootout adds only the decisive goal to the result (README 4.3).
+    # A shootout adds only the decisive goal to the result (docs/developer.md 4.3).
     assert facts["Result"] == "3:2 (shootout)"
     assert rows[f"Home: {HOME} – Roster"][1:] == [["7", "Jääskeläinen"], ["9", "Kärkkäinen"],
                                                   ["30", "Ögren"]]

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CUP = ROOT / "examples/tournaments/001-floorball.toml"
 EVENT = ROOT / "examples/events/001-floorball-event.toml"
 
-# What only the office may read (README "The public site").
+# What only the office may read (docs/public.md, "The public site").
 OFFICE_ONLY = {"alerts", "review", "office", "held", "correction", "reason", "quarantine",
                "conflicts", "refused", "refused_total", "refusals", "store_error",
                "suspensions", "green_cards", "eliminated_teams", "todo", "gaps",

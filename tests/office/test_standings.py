@@ -1,6 +1,6 @@
 """Group tables ranked by each rule document ('Ranking').
 
-Rule documents (000-003; README "The rules the core applies"):
+Rule documents (000-003; docs/developer.md, "The rules the core applies"):
 - 000 (ice hockey, preset ice-hockey-2x20): 'The ranking of each team in each group'.
 - 001 (floorball, preset floorball-2x15): 'Qualifying criteria'.
 - 003 (football, preset football-p10): 'Ranking'.

@@ -1,4 +1,4 @@
-"""The tournament file ('Tournament file', README 4.5): the four examples, one per
+"""The tournament file ('Tournament file', docs/developer.md 4.5): the four examples, one per
 rule document, load as those documents describe; a bad file is refused with the file, the
 key and the problem."""
 

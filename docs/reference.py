@@ -1,0 +1,145 @@
+"""Write the docs' reference tables from the code, or check that they are current.
+
+Each table sits in a page between the markers ``<!-- ref:NAME:begin -->`` and
+``<!-- ref:NAME:end -->`` and is made from what the code declares, never from a copy:
+
+- ``config`` (docs/technician.md): every ``[table] key`` of the hall's config file, from
+  ``firmware_py.config.KEYS`` (and the tables read whole by their own modules);
+- ``topics`` (docs/developer.md): every MQTT topic, who publishes it, retained, QoS, from
+  ``arena.wire.TOPICS``;
+- ``office`` (docs/office.md): every subcommand of ``office``, from its argument parser.
+
+Run it from anywhere: ``python docs/reference.py`` rewrites the blocks that are stale,
+``--check`` only says which are (exit 1), for the tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # a script in docs/: the packages are beside this folder
+    sys.path.insert(0, str(ROOT))
+
+from arena import wire  # noqa: E402
+from firmware_py import config, linkconfig  # noqa: E402
+from office.cli.main import build_parser  # noqa: E402
+
+STALE_HINT = "run python docs/reference.py"
+
+
+def _cell(text: str) -> str:
+    """Text for a table cell: a ``|`` would end the cell."""
+    return text.replace("|", "\\|")
+
+
+def _toml(value: object) -> str:
+    if value is None:
+        return "(none)"
+    if isinstance(value, bool):
+        return "`true`" if value else "`false`"
+    if isinstance(value, str | list):
+        return f"`{json.dumps(value, ensure_ascii=False)}`"
+    return f"`{value}`"
+
+
+def config_table() -> str:
+    rows = ["| key | type | default | meaning |", "| --- | --- | --- | --- |"]
+    for key in config.KEYS:
+        rows.append(f"| `[{key.table}] {key.name}` | {key.kind} | {_toml(key.default)} | "
+                    f"{_cell(key.meaning)} |")
+    read_whole = {
+        "mqtt": "keys " + ", ".join(f"`{k}`" for k in sorted(linkconfig.KEYS))
+                + " (\"The broker\")",
+        "console": "the GPIO buttons and the horn relay (\"Wiring the console\")",
+        "keypad": "USB keypads and their keys (docs/timekeeper.md)",
+    }
+    notes = [f"- `[{table}]`, read by `{module}`: {read_whole[table]}"
+             for table, module in config.FREE_TABLES.items()]
+    return "\n".join([*rows, "", "Tables read whole by their own modules:", "", *notes])
+
+
+def topics_table() -> str:
+    rows = ["| topic | published by | retained | QoS | what |",
+            "| --- | --- | --- | --- | --- |"]
+    root = f"{wire.ROOT}/{wire.VERSION}/<t>"
+    for rule in wire.TOPICS:
+        topics = ", ".join(f"`{root}/{p.strip()}`" for p in rule.pattern.split(","))
+        rows.append(f"| {topics} | {rule.publisher} | {'yes' if rule.retained else 'no'} | "
+                    f"{rule.qos} | {_cell(rule.meaning)} |")
+    return "\n".join(rows)
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> Iterator[tuple[str, str,
+                                                                   argparse.ArgumentParser]]:
+    for action in parser._actions:  # argparse keeps its subcommands only here
+        if isinstance(action, argparse._SubParsersAction):
+            for choice in action._choices_actions:
+                yield choice.dest, choice.help or "", action.choices[choice.dest]
+
+
+def office_table() -> str:
+    rows = ["| command | what it does |", "| --- | --- |"]
+    for name, help_text, sub in _subcommands(build_parser()):
+        rows.append(f"| `office {name}` | {_cell(help_text)} |")
+        for action, action_help, _ in _subcommands(sub):
+            rows.append(f"| `office {name} {action}` | {_cell(action_help)} |")
+    return "\n".join(rows)
+
+
+BLOCKS: dict[str, tuple[str, Callable[[], str]]] = {
+    "config": ("docs/technician.md", config_table),
+    "topics": ("docs/developer.md", topics_table),
+    "office": ("docs/office.md", office_table),
+}
+
+
+def filled(text: str, name: str, body: str) -> str:
+    """``text`` with the block ``name`` holding ``body``; the markers must be there."""
+    pattern = re.compile(rf"(<!-- ref:{name}:begin -->\n).*?(<!-- ref:{name}:end -->)",
+                         flags=re.DOTALL)
+    if not pattern.search(text):
+        raise SystemExit(f"reference: no <!-- ref:{name}:begin/end --> markers")
+    return pattern.sub(lambda m: m.group(1) + body.rstrip("\n") + "\n" + m.group(2), text,
+                       count=1)
+
+
+def stale_pages(*, write: bool) -> list[str]:
+    """The pages whose blocks differ from the code (rewritten when ``write``)."""
+    pages: dict[str, str] = {}
+    for name, (page, make) in BLOCKS.items():
+        text = pages.get(page) or (ROOT / page).read_text(encoding="utf-8")
+        pages[page] = filled(text, name, make())
+    stale = []
+    for page, text in pages.items():
+        path = ROOT / page
+        if path.read_text(encoding="utf-8") != text:
+            stale.append(page)
+            if write:
+                path.write_text(text, encoding="utf-8")
+    return stale
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description="Fill the docs' reference blocks (config keys, MQTT topics, office "
+                    "commands) from the code. Default: rewrite the stale pages.")
+    parser.add_argument("--check", action="store_true",
+                        help="change nothing; exit 1 naming every stale page")
+    args = parser.parse_args(argv)
+    stale = stale_pages(write=not args.check)
+    if args.check and stale:
+        print(f"stale: {', '.join(stale)}: {STALE_HINT}", file=sys.stderr)
+        return 1
+    for page in stale:
+        print(f"rewrote {page}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
