@@ -13,6 +13,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from arena import wire
+from arena.timesource import FakeClock
 from firmware_py.journal import Journal
 from firmware_py.mqtt import HallLink
 from firmware_py.outbox import JournalTail, Outbox, stored_path
@@ -95,8 +96,8 @@ def test_garbage_on_next_is_refused_and_the_link_keeps_working(
 
 
 def test_state_is_republished_at_least_every_10_s(broker: Broker) -> None:
-    now = [0.0]
-    link = HallLink("127.0.0.1", broker.port, "T1", "H1", clock=lambda: now[0])
+    clock = FakeClock(0)
+    link = HallLink("127.0.0.1", broker.port, "T1", "H1", clock=clock.monotonic)
     collector = Collector(broker.port, "arena/v1/T1/H1/state", persistent=False)
     link.start()
     try:
@@ -105,9 +106,9 @@ def test_state_is_republished_at_least_every_10_s(broker: Broker) -> None:
         link.publish_state({"clock_ms": 1})
         link.publish_state({"clock_ms": 1})  # unchanged: not sent again
         wait_for(lambda: len(collector.on("/state")) == 1, 5, "the first state")
-        now[0] = 9.9
+        clock.advance(9.9)
         link.pump()
-        now[0] = 10.0
+        clock.advance(0.1)
         link.pump()
         wait_for(lambda: len(collector.on("/state")) == 2, 5, "the refresh")
     finally:
