@@ -24,7 +24,7 @@ from a seeded RNG, so the office reads exactly the ``events`` payloads a hall pu
    QoS 1 retained, of a payload the size of a standings document; prints its p50/p99 and
    the ratio of the p50s (the office's overhead).
 
-``--scale N [N ...]`` (issue 17) measures instead, for cups of about N group matches each
+``--scale N [N ...]`` measures instead, for cups of about N group matches each
 (groups of 6, a hall per 60 matches, a knockout of 7 fed by the first 8 groups):
 3. the service's refresh after one result: a real ``OfficeService`` (store on disk, a
    counting peer, a page board) starts with every match stored but the last quarter (at

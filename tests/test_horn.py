@@ -1,4 +1,4 @@
-"""The horn relay (issue 4, console): off at start, follows the core, off on every way out.
+"""The horn relay (the console's): off at start, follows the core, off on every way out.
 
 GPIO is gpiozero's MockFactory (``pin.state`` is the line's level); time is a fake clock, so
 nothing here sleeps.

@@ -1,5 +1,5 @@
 """The horn's outputs in a whole in-process hall (tests/daemon/inprocess.py), and on the real
-deadline thread: the relay and the audio horn (issue 14, console) switched by one
+deadline thread: the relay and the audio horn (the console's) switched by one
 ``HornDriver`` at the same fake instants.
 
 The audio horn is the real one on pygame's mixer with SDL's dummy driver (tests/conftest.py),

@@ -52,7 +52,7 @@ from tests.daemon.conftest import (
     reference_state,
     script_origin,
 )
-from tests.mqtt.conftest import wait_for
+from tests.fixtures import wait_for
 
 SCRIPT = ROOT / "examples" / "replay" / "ice-hockey-2x20-playoff.jsonl"
 PRESET = "ice-hockey-2x20"

@@ -1,4 +1,4 @@
-"""The match day on a whole board (issue 16, README "The match day"): a scheduled match's
+"""The match day on a whole board (README "The match day"): a scheduled match's
 pregame on the hall display (resurfacing, the warm-up with its horn, the start countdown)
 and the timekeeper's schedule line on the operator view, never applied by itself.
 

@@ -37,7 +37,7 @@ from tests.daemon.test_inprocess import (
     game_lines,
     records,
 )
-from tests.mqtt.conftest import wait_for
+from tests.fixtures import wait_for
 
 FLOORBALL = '[match]\npreset = "floorball-2x15"\n'
 LINKED = FLOORBALL + '[mqtt]\nbroker = "mqtt://127.0.0.1:1883"\ntournament = "T1"\nhall = "H1"\n'
@@ -103,6 +103,7 @@ def check_journal_is_the_reference(hall: InProcessHall, last_at: int) -> None:
 # ---------------------------------------------------------------- storage fails mid-game
 
 
+@pytest.mark.slow
 def test_a_full_disk_mid_game_keeps_the_game_and_catches_up_when_space_is_freed(
         disk: Path, caplog: pytest.LogCaptureFixture) -> None:
     """The disk fills at 5:00 of period 1 and is freed ten minutes into period 2: the
@@ -241,6 +242,7 @@ def test_a_card_gone_read_only_mid_game_stop_start_and_the_period_end_still_work
     hall.stop()
 
 
+@pytest.mark.slow
 def test_a_read_only_state_folder_at_start_still_shows_a_board_and_records_once_writable(
         disk: Path, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="firmware_py.daemon")
@@ -295,6 +297,7 @@ def test_a_second_daemon_on_the_same_state_folder_is_refused_naming_it_and_the_p
     second.stop()
 
 
+@pytest.mark.slow
 def test_a_second_scoreboard_run_exits_with_a_clear_message(tmp_path: Path) -> None:
     hall = Hall(tmp_path / "a")
     proc = hall.start()
@@ -384,6 +387,7 @@ def test_a_record_damaged_mid_journal_stops_and_asks_and_no_seq_is_used_twice(
 
 
 
+@pytest.mark.slow
 def test_a_read_only_folder_of_another_tournament_is_neither_used_nor_sent(
         disk: Path, caplog: pytest.LogCaptureFixture) -> None:
     """Identity (issue [reliability]) on a card that cannot be written: last year's journals

@@ -17,7 +17,8 @@ from arena.timesource import FakeClock
 from firmware_py.journal import Journal
 from firmware_py.mqtt import HallLink
 from firmware_py.outbox import JournalTail, Outbox, stored_path
-from tests.mqtt.conftest import Broker, Collector, wait_for
+from tests.fixtures import Broker, wait_for
+from tests.mqtt.conftest import Collector
 from tests.mqtt.test_outbox import GOOD, events
 
 NEXT = "arena/v1/T1/H1/next"
@@ -45,6 +46,7 @@ def office_publish(port: int, items: list[tuple[str, bytes]]) -> None:
         c.loop_stop()
 
 
+@pytest.mark.slow
 def test_garbage_on_next_is_refused_and_the_link_keeps_working(
         broker: Broker, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING, logger="firmware_py.mqtt")
@@ -95,6 +97,7 @@ def test_garbage_on_next_is_refused_and_the_link_keeps_working(
     collector.close()
 
 
+@pytest.mark.slow
 def test_state_is_republished_at_least_every_10_s(broker: Broker) -> None:
     clock = FakeClock(0)
     link = HallLink("127.0.0.1", broker.port, "T1", "H1", clock=clock.monotonic)
@@ -116,6 +119,7 @@ def test_state_is_republished_at_least_every_10_s(broker: Broker) -> None:
         collector.close()
 
 
+@pytest.mark.slow
 def test_the_offices_group_tables_reach_the_hall_for_between_games(
         broker: Broker, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """The retained standings/<group> (the office's tables) are what the hall display shows
@@ -148,6 +152,7 @@ def test_the_offices_group_tables_reach_the_hall_for_between_games(
         link.close()
 
 
+@pytest.mark.slow
 def test_an_events_tables_reach_the_hall_by_category(broker: Broker) -> None:
     """In an event of several categories the office's tables are
     ``standings/<category>/<group>`` (group names repeat across categories): the hall

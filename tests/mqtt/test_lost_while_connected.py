@@ -25,15 +25,17 @@ from firmware_py.journal import Journal
 from firmware_py.mqtt import HallLink
 from firmware_py.outbox import JournalTail, Outbox, stored_path
 from office.storage.store import Store
-from tests.mqtt.conftest import (
+from tests.fixtures import (
     SHIPPED_USERS,
-    Collector,
     Office,
     ShippedBroker,
     stored_ids,
     tournament_file,
     wait_for,
 )
+from tests.mqtt.conftest import Collector
+
+pytestmark = pytest.mark.slow  # every test here starts a process
 
 T, HALL, MATCH = "T1", "hall-a", "M1"
 

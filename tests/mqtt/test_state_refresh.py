@@ -6,9 +6,14 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+import pytest
+
 from arena.timesource import FakeClock
 from firmware_py.mqtt import STATE_EVERY_S, HallLink
-from tests.mqtt.conftest import Broker, Collector, wait_for
+from tests.fixtures import Broker, wait_for
+from tests.mqtt.conftest import Collector
+
+pytestmark = pytest.mark.slow  # every test here starts a process
 
 
 def pumped(link: HallLink, condition: Callable[[], bool]) -> Callable[[], bool]:

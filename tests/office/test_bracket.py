@@ -1,6 +1,6 @@
-"""The bracket: group places and winners/losers fill the scheduled matches (issue 7:
-"fills the bracket when a group is complete, and re-fills with a visible alert when a
-correction changes it"). The layout is rules 000's: semis A1-B2 and B1-A2, final, bronze."""
+"""The bracket: group places and winners/losers fill the scheduled matches: the
+office fills the bracket when a group is complete, and re-fills it with a visible alert when
+a correction changes it. The layout is rules 000's: semis A1-B2 and B1-A2, final, bronze."""
 
 from __future__ import annotations
 
@@ -98,7 +98,7 @@ def test_every_scheduled_match_gets_a_pairing_and_group_matches_name_their_teams
 
 
 def test_complete_groups_fill_the_semis_first_of_one_against_second_of_the_other() -> None:
-    # Rules 000 (issue 7's example): semis A1-B2 and B1-A2.
+    # Rules 000's example: semis A1-B2 and B1-A2.
     pairings = fill(cup(), tables(), {})
     assert pairings["SF1"] == Pairing("SF1", "Lions", "Sharks", False)
     assert pairings["SF2"] == Pairing("SF2", "Eagles", "Bears", False)

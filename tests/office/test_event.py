@@ -1,4 +1,4 @@
-"""An event of several categories sharing halls (issue 17): the event file, the office
+"""An event of several categories sharing halls: the event file, the office
 folding one ledger per category, and where they meet (a hall's ``next``, the standings
 topics, the page). Matches are played through the real core (``games.play``).
 

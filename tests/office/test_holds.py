@@ -1,4 +1,4 @@
-"""A bracket that never plays unknown teams (issue 17): held matches, results that need
+"""A bracket that never plays unknown teams: held matches, results that need
 review, and alerts about played matches the office resolves.
 
 The cup is rules 000's format in small (ice-hockey-2x20, rules 000 'Format' 2A/2B: the
@@ -185,7 +185,7 @@ def test_the_hall_never_loads_a_waiting_next_and_says_it_waits_for_the_office(
                            final_hold=0)
     assert screen is not None and screen["next"]["waiting"] is True
     assert screen["next"]["home"]["name"] == "1st A"
-    # Should a hall load it anyway, the core refuses to start it (issue 17).
+    # Should a hall load it anyway, the core refuses to start it.
     _, setup = setup_from_next(doc)
     fed = feed(Match(presets.load("ice-hockey-2x20"), setup), Start(at=0))
     assert fed.refused is not None and "teams not known: 1st A" in str(fed.refused)
@@ -395,7 +395,7 @@ def test_after_a_replay_the_events_above_the_voided_final_count_again(cup: Tourn
 
 def test_a_replay_played_in_another_hall_continues_the_numbering_and_is_acked_there(
         played_semi: Any) -> None:
-    """Issue 17: the replay moved to hall-3 (its journal holds nothing of SF1). Its `next`
+    """The replay moved to hall-3 (its journal holds nothing of SF1). Its `next`
     says what to number above; the office stores the new game after hall-1's events and
     tells hall-3 so in its own `acks` (a match's mark counts every hall's events)."""
     svc, peer, store, db, cup_file = played_semi

@@ -1,4 +1,4 @@
-"""The service re-ranking only what changed (issue 17) shows and publishes exactly what a
+"""The service re-ranking only what changed shows and publishes exactly what a
 fold from scratch would: after every step of random sequences of hall messages (events in
 any order, with gaps and repeats, states, statuses), corrections, lots, reviews (``office
 review --keep/--swap``), forfeits (rules 001: late twice eliminates, an unauthorised start

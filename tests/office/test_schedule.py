@@ -1,4 +1,4 @@
-"""The schedule checked when loaded and changed while the event runs (issue 17): round
+"""The schedule checked when loaded and changed while the event runs: round
 robins complete, no hall or team in two matches at once, back-to-back play a warning;
 `office reschedule` and `office reload` reach the running service through the store, its
 halls get their new `next` at once, and nothing stored is lost (rules 001 'Match schedule':

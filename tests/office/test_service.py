@@ -311,7 +311,7 @@ def test_standings_from_the_store_are_the_services_tables(
 
 def test_the_public_address_is_in_every_halls_next_and_a_bad_one_is_refused(
         tmp_path: Path, cup: Tournament) -> None:
-    """``office serve --public-url``: the halls' between-games QR code (issue 18)."""
+    """``office serve --public-url``: the halls' between-games QR code."""
     url = "https://cup.example.org/results/"
     store = Store(tmp_path / "office.sqlite")
     try:

@@ -1,4 +1,4 @@
-"""Group tables ranked by each rule document (issue 7, 'Ranking').
+"""Group tables ranked by each rule document (the rules' 'Ranking').
 
 Rule documents (000-003; README "The rules the core applies"):
 - 000 (ice hockey, preset ice-hockey-2x20): 'The ranking of each team in each group'.
@@ -177,7 +177,7 @@ CYCLE_RESTART = [game("A", "B", "3:2"), game("B", "C", "1:0"), game("C", "A", "1
 
 def test_003_cycle_split_by_head_to_head_goals_then_restart_on_the_mutual_match() -> None:
     # 003 'Ranking': head-to-head match, goal difference, goals scored among the tied
-    # teams; "restarting for those still level" (issue 7): A and B start again from the
+    # teams; "restarting for those still level": A and B start again from the
     # head-to-head match with only their own game.
     table = rank_group(group("A", "B", "C", "D"), CYCLE_RESTART, R003)
     assert order(table) == ["A", "B", "C", "D"]
@@ -271,7 +271,7 @@ def test_level_after_every_criterion_needs_lots_then_a_draw_decides(
 
 
 def test_the_latest_draw_of_the_group_wins_and_other_groups_draws_are_ignored() -> None:
-    # 003 'Ranking': drawing of lots, recorded by the office (issue 7: never rolled silently).
+    # 003 'Ranking': drawing of lots, recorded by the office (never rolled silently).
     draws = [Draw("A", ("A", "B")), Draw("A", ("B", "A")), Draw("B", ("A", "B"))]
     table = rank_group(group("A", "B", "C"), LEVEL_PAIR, R003, draws)
     assert order(table) == ["B", "A", "C"]
@@ -302,7 +302,7 @@ def test_ranks_are_competition_ranks_around_a_level_pair() -> None:
 
 def test_no_lots_before_the_teams_have_played() -> None:
     # 000 'The ranking...' 8 (dice) only once the teams have played: at the start everyone
-    # shares rank 1 in name order and nothing asks for lots (issue 7 choice, see standings).
+    # shares rank 1 in name order and nothing asks for lots (our choice, see standings).
     table = rank_group(group("Wolves", "Bears", "Lions"), [], R000)
     assert order(table) == ["Bears", "Lions", "Wolves"]
     assert ranks(table) == [1, 1, 1]

@@ -1,4 +1,4 @@
-"""The tournament file (issue 7 'Tournament file', README 4.5): the four examples, one per
+"""The tournament file (README 4.5): the four examples, one per
 rule document, load as those documents describe; a bad file is refused with the file, the
 key and the problem."""
 
@@ -305,7 +305,7 @@ def test_parse_tournament_is_pure_and_names_its_source() -> None:
 
 
 def test_a_bracket_match_needs_a_preset_that_decides_a_tie() -> None:
-    # Issue 7: the bracket needs a winner; a preset whose draws stand cannot give one.
+    # The bracket needs a winner; a preset whose draws stand cannot give one.
     hockey = ALL_PRESETS["ice-hockey-2x20"]
     draws = dataclasses.replace(hockey, name="draws-stand", decision=Decision(frozenset()))
     data = tomllib.loads(edited('id = "F"\n', 'id = "F"\npreset = "draws-stand"\n'))
