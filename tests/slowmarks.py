@@ -89,13 +89,12 @@ def _read(path: Path, root: Path) -> _Module:
     package = _module_name(path, root).rsplit(".", 1)[0]
     for stmt in tree.body:
         if isinstance(stmt, ast.FunctionDef | ast.ClassDef):
-            defs[stmt.name] = stmt  # type: ignore[assignment]
-        elif (isinstance(stmt, ast.ImportFrom) and stmt.module is not None) or \
-                (isinstance(stmt, ast.ImportFrom) and stmt.level):
-            assert isinstance(stmt, ast.ImportFrom)
+            defs[stmt.name] = stmt
+        elif isinstance(stmt, ast.ImportFrom):
             base = stmt.module or ""
-            if stmt.level:
-                parts = package.split(".")[: len(package.split(".")) - stmt.level + 1]
+            if stmt.level:  # relative: from the module's own package, up level - 1
+                parts = package.split(".")
+                parts = parts[: len(parts) - stmt.level + 1]
                 base = ".".join([*parts, *([base] if base else [])])
             for alias in stmt.names:
                 imported[alias.asname or alias.name] = (base, alias.name)
@@ -141,13 +140,14 @@ class ProcessStarters:
         info = self._modules[module]
         names = _names_used(node)
         if isinstance(node, ast.FunctionDef):
-            names |= self._fixtures_asked(module, node)
+            names |= self._fixtures_asked(node)
         return any(self.starts(module, n) for n in names
                    if n in info.defs or n in info.imported) or any(
             self.starts(*where) for n in names if n not in info.defs
             for where in self._conftest_fixture(module, n))
 
-    def _fixtures_asked(self, module: str, node: ast.FunctionDef) -> set[str]:
+    @staticmethod
+    def _fixtures_asked(node: ast.FunctionDef) -> set[str]:
         return {a.arg for a in node.args.args}
 
     def _conftest_fixture(self, module: str, name: str) -> list[tuple[str, str]]:

@@ -6,7 +6,7 @@ few seconds the scorer is shown, drawn on the screen by the real renderer (SDL's
 driver). A number not in the roster shows the number only; a restart names the scorers as
 before it (the roster is in the journal, not asked of the office again).
 
-Through the broker exactly as shipped (tests/mqtt/conftest.py ``shipped_broker``); the hall
+Through the broker exactly as shipped (tests/conftest.py ``shipped_broker``); the hall
 is the in-process daemon with the real ``HallLink`` on a fake clock, the office the real
 ``OfficeService`` in real time, so every wait for them is a bounded poll.
 """
