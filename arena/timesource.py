@@ -2,8 +2,8 @@
 
 Everything the scoreboard's shell does with time goes through a ``TimeSource``: reading the
 monotonic clock, napping between looks at the inputs, being awake at a deadline, and the wall
-clock for labels. ``SystemTime`` is the real one; a test passes a fake (tests/fakes.py) and
-runs a whole scoreboard in milliseconds, as trio's MockClock does for trio programs.
+clock for labels. ``SystemTime`` is the real one; a test passes ``FakeClock`` and runs a
+whole scoreboard in milliseconds, as trio's MockClock does for trio programs.
 
 Two ways to be awake at an instant:
 
@@ -26,6 +26,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Protocol
 
@@ -176,3 +177,148 @@ def make_realtime(priority: int = REALTIME_PRIORITY) -> str:
     except (OSError, AttributeError) as err:  # PermissionError is an OSError; no sched_* off Linux
         return f"normal scheduling (SCHED_FIFO not available: {err.__class__.__name__})"
     return f"SCHED_FIFO priority {priority}"
+
+
+# -- the fake ------------------------------------------------------------------------------
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+FAKE_START_NS = 1_000 * NS_PER_S  # a monotonic clock some time after boot
+
+
+def ns_since_epoch(when: datetime) -> int:
+    """A wall instant as integer ns since the epoch, exactly (no float on the way); a naive
+    datetime is read as UTC."""
+    delta = (when if when.tzinfo is not None else when.replace(tzinfo=UTC)) - EPOCH
+    return (delta.days * 86_400 + delta.seconds) * NS_PER_S + delta.microseconds * 1_000
+
+
+class FakeClock:
+    """A ``TimeSource`` for tests whose time moves only when told to (trio's MockClock).
+
+    The test moves it with ``advance``/``jump_to``; the code under test moves it by waiting:
+    every nap and every wait for a deadline jumps straight to its end (trio's autojump), so
+    a 40-minute game runs in milliseconds and each instant is exact, with nothing of the
+    machine's load in it. ``now`` (ns) may also be read and set directly.
+
+    The ways real clocks misbehave, each off by default: ``late_ns`` ends every nap that
+    much after its instant (the OS's overshoot); ``nap_share`` ends a ``sleep`` after only
+    that share of what was asked (a signal cutting it short), so the caller must sleep
+    again; ``step_ns`` moves the clock at every reading (a spin then ends).
+
+    It counts how it is used, so a test can tell a sleeping loop from a spinning one:
+    clock ``reads``, ``naps`` (the seconds each ``sleep``/``sleep_until`` asked for),
+    ``empty_naps`` (asked for nothing: a loop going round without sleeping) and exact
+    ``waits`` (``wait_until``).
+
+    The wall clock is the monotonic one plus a fixed offset, or unknown (``wall=None``: not
+    yet synchronised); ``wall`` is given as a ``datetime`` (exact; a naive one is read as
+    UTC and ``wall_datetime`` then gives naive ones back) or seconds since the epoch at the
+    starting instant, and ``set_wall`` sets or forgets it later. One thread at
+    a time: it holds no lock.
+    """
+
+    def __init__(self, now: int = FAKE_START_NS, *, wall: datetime | float | None = None,
+                 late_ns: int = 0, nap_share: float = 1.0, step_ns: int = 0) -> None:
+        self.now = now
+        self.late_ns = late_ns
+        self.nap_share = nap_share
+        self.step_ns = step_ns
+        self.reads = 0
+        self.naps: list[float] = []
+        self.empty_naps = 0
+        self.waits = 0
+        self._wall_offset_ns: int | None = None
+        self._wall_naive = False
+        self.set_wall(wall)
+
+    # -- the test's hand on it
+
+    def advance(self, seconds: float) -> int:
+        """Let ``seconds`` pass; the new now."""
+        return self.advance_ns(round(seconds * NS_PER_S))
+
+    def advance_ns(self, ns: int) -> int:
+        if ns < 0:
+            raise ValueError(f"a monotonic clock does not go back ({ns} ns)")
+        self.now += ns
+        return self.now
+
+    def jump_to(self, instant_ns: int) -> int:
+        """Be at ``instant_ns`` (not before now: the clock is monotonic); the new now."""
+        if instant_ns < self.now:
+            raise ValueError(f"a monotonic clock does not go back ({instant_ns} < {self.now})")
+        self.now = instant_ns
+        return self.now
+
+    def set_wall(self, wall: datetime | float | None) -> None:
+        """The wall clock shows ``wall`` now (and moves on with the monotonic clock), or is
+        not known (None)."""
+        if wall is None:
+            self._wall_offset_ns = None
+        elif isinstance(wall, datetime):
+            self._wall_offset_ns = ns_since_epoch(wall) - self.now
+            self._wall_naive = wall.tzinfo is None
+        else:
+            self._wall_offset_ns = round(wall * NS_PER_S) - self.now
+
+    @property
+    def slept(self) -> int:
+        """Naps taken: a measure of how busy a loop is."""
+        return len(self.naps)
+
+    # -- the TimeSource
+
+    def monotonic_ns(self) -> int:
+        self.reads += 1
+        self.now += self.step_ns
+        return self.now
+
+    def __call__(self) -> int:
+        """The monotonic clock as a plain callable (for code that takes ``clock=``)."""
+        return self.monotonic_ns()
+
+    def monotonic(self) -> float:
+        """The monotonic clock in seconds (for code that takes ``time.monotonic``)."""
+        return self.monotonic_ns() / NS_PER_S
+
+    def sleep(self, seconds: float) -> None:
+        self.naps.append(seconds)
+        self.empty_naps += seconds <= 0
+        self.now += max(1, round(seconds * NS_PER_S * self.nap_share)) + self.late_ns
+
+    def wait_until(self, deadline_ns: int, cancel: threading.Event | None = None) -> int:
+        self.waits += 1
+        if cancel is not None and cancel.is_set():
+            return self.now
+        self.now = max(self.now, deadline_ns)
+        return self.now
+
+    def sleep_until(self, deadline_ns: int, cancel: threading.Event | None = None) -> int:
+        if deadline_ns <= self.now or (cancel is not None and cancel.is_set()):
+            return self.now  # as the real one: no nap at all
+        self.naps.append((deadline_ns - self.now) / NS_PER_S)
+        self.now = deadline_ns + self.late_ns
+        return self.now
+
+    def wall(self) -> WallClock | None:
+        return None if self._wall_offset_ns is None else self.wall_time
+
+    # -- the wall clock in the shapes callers take
+
+    def wall_ns(self) -> int:
+        if self._wall_offset_ns is None:
+            raise LookupError("the fake wall clock is not set")
+        return self.now + self._wall_offset_ns
+
+    def wall_time(self) -> float:
+        """Seconds since the epoch, as ``time.time``."""
+        return self.wall_ns() / NS_PER_S
+
+    def wall_datetime(self) -> datetime:
+        """The wall clock as a UTC datetime (naive if it was set naive), exact to the µs."""
+        when = EPOCH + timedelta(microseconds=self.wall_ns() // 1_000)
+        return when.replace(tzinfo=None) if self._wall_naive else when
+
+    def realtime_ns(self) -> int:
+        """The kernel's CLOCK_REALTIME (as ``realtime_ns``): the wall clock in ns."""
+        return self.wall_ns()

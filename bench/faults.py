@@ -56,14 +56,14 @@ from report import add_write_docs, run_writing_docs
 
 from arena import wire
 from arena.core.units import NS_PER_S
-from arena.timesource import SystemTime
+from arena.timesource import FakeClock, SystemTime
 from firmware_py import outputs
 from firmware_py.config import ConfigError, parse
 from firmware_py.daemon import Daemon
 from firmware_py.loopback import find_mosquitto, free_port
 from firmware_py.parts import HallParts
 from hardware.serial_link import SerialLink
-from tests.daemon.inprocess import FakeTime, InProcessHall, TestParts
+from tests.daemon.inprocess import InProcessHall, TestParts
 from tests.serial_tap import LoopTap
 
 Row = tuple[str, str, str]  # fault, what was done, outcome
@@ -305,7 +305,7 @@ def two_daemons_row() -> Row:
     what = "two daemons started on one [state] dir (in-process, fake clock), a goal each"
     config = '[match]\npreset = "floorball-2x15"\n[console]\nkeypad = false\n'
     with tempfile.TemporaryDirectory(prefix="bench-faults-") as tmp:
-        time_source = FakeTime()
+        time_source = FakeClock()
         first = InProcessHall(Path(tmp), config, time=time_source)
         second = InProcessHall(Path(tmp), config, time=time_source)
         a = first.start()

@@ -15,7 +15,7 @@ forbids. Its own per-sleep overshoot is printed too, so the two effects can be t
 Every CPU core is kept busy by a busy-loop process (one per core) unless --no-load; the
 measuring process asks for SCHED_FIFO (as the daemon's unit grants it) unless --no-realtime.
 
-The audio horn (display/audiohorn.py, issue 14): in the same run, under the same load and
+The audio horn (display/audiohorn.py): in the same run, under the same load and
 scheduling, N horn starts at absolute deadlines, each ``AudioHorn.set(True)`` called right
 after ``wait_until`` (as the horn thread does), ``set(False)`` a while later. The mixer runs
 on SDL's ``disk`` audio driver (SDL_AUDIODRIVER=disk, SDL_DISKAUDIOFILE a temporary file):
@@ -46,7 +46,7 @@ the moment a sound card's driver would be handed it. The onset lateness of one s
   the mixer's lock, our code.
 
 This is a benchmark on real time, not a test: it always exits 0; its figures depend on the
-machine and its load. The target (issue 4): p99 under 1 ms (the relay; the audio horn has
+machine and its load. The target: p99 under 1 ms (the relay; the audio horn has
 none: a mixer cannot start mid-buffer).
 
     python bench/horn_deadline.py [--deadlines 1000] [--spacing-ms 20] [--no-load] [--no-realtime]

@@ -24,7 +24,7 @@ from a seeded RNG, so the office reads exactly the ``events`` payloads a hall pu
    QoS 1 retained, of a payload the size of a standings document; prints its p50/p99 and
    the ratio of the p50s (the office's overhead).
 
-``--scale N [N ...]`` (issue 17) measures instead, for cups of about N group matches each
+``--scale N [N ...]`` measures instead, for cups of about N group matches each
 (groups of 6, a hall per 60 matches, a knockout of 7 fed by the first 8 groups):
 3. the service's refresh after one result: a real ``OfficeService`` (store on disk, a
    counting peer, a page board) starts with every match stored but the last quarter (at
@@ -81,6 +81,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from report import add_write_docs, run_writing_docs
 
 from arena import presets, wire
+from arena.timesource import FakeClock
 from arena.tournament.model import ScheduledMatch, Tournament
 from arena.tournament.reader import parse_tournament
 from office.cli.alerts import settle
@@ -275,19 +276,6 @@ class CountingPeer:
         self.published += 1
 
 
-class FakeClock:
-    """The service's wall and monotonic clocks, moved by the bench (a minute a result)."""
-
-    def __init__(self, start: datetime) -> None:
-        self.now = start
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def seconds(self) -> float:
-        return (self.now - DAY1).total_seconds()
-
-
 def scaled(matches: int) -> tuple[Tournament, int]:
     """The cup of about ``matches`` group matches (groups of 6: 15 each), one hall per 60
     matches (4 halls at 240, 50 at 3,000), and a knockout of 7 matches; its hall count."""
@@ -325,13 +313,15 @@ def refresh_by_size(work: Path, size: int, seed: int, results: int, per_kind: in
     misnamed = played[len(played) // (2 * per_kind)::max(1, len(played) // per_kind)][:per_kind]
     for m in misnamed:
         games[m.id] = misnamed_game(t, m, seed)
-    clock = FakeClock(DAY1 + timedelta(days=30))
+    clock = FakeClock(wall=DAY1 + timedelta(days=30))
     store = Store(work / f"scale-{size}.sqlite")
-    stored = bulk_prefill(store, games, [m.id for m in played], clock.now - timedelta(days=1))
+    stored = bulk_prefill(store, games, [m.id for m in played],
+                          clock.wall_datetime() - timedelta(days=1))
     peer = CountingPeer()
     t0 = time.monotonic()
     board = SnapshotBoard()
-    service = OfficeService(t, store, peer, board, wall=clock, monotonic=clock.seconds)
+    service = OfficeService(t, store, peer, board, wall=clock.wall_datetime,
+                            monotonic=clock.monotonic)
     service.refresh()
     gc.freeze()  # as `office serve` does after its start
     start_s = time.monotonic() - t0
@@ -347,7 +337,7 @@ def refresh_by_size(work: Path, size: int, seed: int, results: int, per_kind: in
         for p in live:  # the match played: every event folded, not timed
             service.handle(Message(topic, wire.encode(p)))
             service.refresh_if_needed()
-        clock.now += timedelta(minutes=1)
+        clock.advance(60)
         before = peer.published
         stores.append(timed(partial(service.handle, Message(topic, wire.encode(final)))))
         cpu0, t0_ns = time.thread_time_ns(), time.perf_counter_ns()
@@ -363,7 +353,7 @@ def refresh_by_size(work: Path, size: int, seed: int, results: int, per_kind: in
                               [m for m in played if m not in misnamed], misnamed,
                               count=per_kind)
     assert service.ledger is not None
-    fresh = ledger_from_store(t, store, clock.now)
+    fresh = ledger_from_store(t, store, clock.wall_datetime())
     assert service.ledger == fresh, "the incremental fold differs from a fold from scratch"
     store.close()
     p50, p99 = percentile(refreshes, 50), percentile(refreshes, 99)
@@ -405,8 +395,8 @@ def rulings_timed(service: OfficeService, db: Path, clock: FakeClock,
     office = Store(db)
 
     def refresh_after(kind: str, data: dict[str, Any], into: list[int]) -> None:
-        clock.now += timedelta(minutes=1)
-        office.admin(kind, data, clock.now)
+        clock.advance(60)
+        office.admin(kind, data, clock.wall_datetime())
         into.append(timed(service.refresh_if_needed))
 
     corrected: list[int] = []
@@ -423,7 +413,8 @@ def rulings_timed(service: OfficeService, db: Path, clock: FakeClock,
     for m in misnamed:
         ledger = service.ledger
         assert ledger is not None and ledger.matches[m.id].review is not None
-        review = settle(ledger, m.id, ReviewAction.SWAP, "bench: sides swapped", clock.now)
+        review = settle(ledger, m.id, ReviewAction.SWAP, "bench: sides swapped",
+                        clock.wall_datetime())
         refresh_after(REVIEW, review_data(review, ()), reviewed)
     late: list[int] = []
     eliminating: list[int] = []
@@ -435,7 +426,7 @@ def rulings_timed(service: OfficeService, db: Path, clock: FakeClock,
         for m, into in zip(own[:2], (late, eliminating), strict=True):
             side = "home" if m.home.team == team else "away"
             forfeit = rulings.Forfeit(m.id, team, rulings.ForfeitCause.LATE, "bench: late",
-                                      clock.now)
+                                      clock.wall_datetime())
             refresh_after(rulings.FORFEIT,
                           rulings.forfeit_data(forfeit, side, forfeit_goals(t, m.id)), into)
     office.close()

@@ -101,6 +101,7 @@ def test_a_demo_event_whose_halls_are_not_shared_is_refused(tmp_path: Path) -> N
         tournaments.load_demo_event(tmp_path)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("match", sorted(FINALS))
 def test_every_script_replays_cleanly_under_its_preset(match: str) -> None:
     """No refusals, and the match is over (by the clock or by `end`) with its score."""
@@ -118,6 +119,7 @@ def test_every_script_replays_cleanly_under_its_preset(match: str) -> None:
     assert end["result"] == {"home": home, "away": away, "decided_by": "regulation"}
 
 
+@pytest.mark.slow
 def test_the_scripts_show_what_the_demo_is_for() -> None:
     """Short games (rules 003 'Match officials': the referee may shorten the playing time),
     and the P10 extra player at 0:5 (rules 003 'Match rules')."""

@@ -1,4 +1,4 @@
-"""The horn relay (issue 4, console): off at start, follows the core, off on every way out.
+"""The horn relay (the console's): off at start, follows the core, off on every way out.
 
 GPIO is gpiozero's MockFactory (``pin.state`` is the line's level); time is a fake clock, so
 nothing here sleeps.
@@ -17,7 +17,7 @@ from gpiozero.pins.mock import MockFactory, MockPin  # type: ignore[import-untyp
 from arena import presets
 from arena.core.commands import Horn, Start
 from arena.core.match import Match, feed
-from arena.timesource import make_realtime, wait_until
+from arena.timesource import FakeClock, make_realtime, wait_until
 from hardware.horn import HornDriver, HornRelay, force_off
 
 PIN = 17
@@ -219,76 +219,63 @@ def test_follow_switches_the_relay_and_says_when_to_look_again(factory: MockFact
 # ------------------------------------------------------------------ wait_until, fake time
 
 
-class FakeTime:
-    """A monotonic clock that moves ``step`` ns per reading and by what ``sleep`` is asked
-    plus ``overshoot`` (or only ``fraction`` of it: a sleep cut short)."""
+STEP = 1_000  # ns the fake clock moves at every reading, so that a spin ends
 
-    def __init__(self, *, step: int = 1_000, overshoot: int = 0, fraction: float = 1.0) -> None:
-        self.now = 0
-        self.step = step
-        self.overshoot = overshoot
-        self.fraction = fraction
-        self.sleeps: list[float] = []
-        self.reads = 0
 
-    def clock(self) -> int:
-        self.reads += 1
-        self.now += self.step
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.sleeps.append(seconds)
-        self.now += int(seconds * S * self.fraction) + self.overshoot
+def fake_time(*, late_ns: int = 0, nap_share: float = 1.0) -> FakeClock:
+    """A monotonic clock from 0 that moves ``STEP`` ns per reading and by what ``sleep`` is
+    asked plus ``late_ns`` (or only ``nap_share`` of it: a sleep cut short)."""
+    return FakeClock(0, late_ns=late_ns, nap_share=nap_share, step_ns=STEP)
 
 
 def test_wait_until_sleeps_to_the_spin_window_then_spins() -> None:
-    fake = FakeTime(overshoot=300_000)  # sleep comes back 0.3 ms late
+    fake = fake_time(late_ns=300_000)  # sleep comes back 0.3 ms late
     deadline = 100 * MS
-    seen = wait_until(deadline, clock=fake.clock, sleep=fake.sleep, spin_ns=2 * MS)
-    assert len(fake.sleeps) == 1
-    assert fake.sleeps[0] == pytest.approx((deadline - fake.step - 2 * MS) / S)
-    assert deadline <= seen < deadline + fake.step  # hit within one clock reading
+    seen = wait_until(deadline, clock=fake.monotonic_ns, sleep=fake.sleep, spin_ns=2 * MS)
+    assert len(fake.naps) == 1
+    assert fake.naps[0] == pytest.approx((deadline - STEP - 2 * MS) / S)
+    assert deadline <= seen < deadline + STEP  # hit within one clock reading
     assert fake.reads > 2  # it spun
 
 
 def test_wait_until_sleeps_again_after_an_early_wake() -> None:
-    fake = FakeTime(fraction=0.5)
-    seen = wait_until(100 * MS, clock=fake.clock, sleep=fake.sleep, spin_ns=2 * MS)
-    assert len(fake.sleeps) > 1
-    assert 100 * MS <= seen < 100 * MS + fake.step
+    fake = fake_time(nap_share=0.5)
+    seen = wait_until(100 * MS, clock=fake.monotonic_ns, sleep=fake.sleep, spin_ns=2 * MS)
+    assert len(fake.naps) > 1
+    assert 100 * MS <= seen < 100 * MS + STEP
 
 
 def test_wait_until_only_spins_inside_the_window_and_returns_at_once_if_past() -> None:
-    fake = FakeTime()
-    assert wait_until(1 * MS, clock=fake.clock, sleep=fake.sleep) >= 1 * MS
-    assert fake.sleeps == []
-    fake = FakeTime()
+    fake = fake_time()
+    assert wait_until(1 * MS, clock=fake.monotonic_ns, sleep=fake.sleep) >= 1 * MS
+    assert fake.naps == []
+    fake = fake_time()
     fake.now = 5 * MS
-    assert wait_until(1 * MS, clock=fake.clock, sleep=fake.sleep) == 5 * MS + fake.step
+    assert wait_until(1 * MS, clock=fake.monotonic_ns, sleep=fake.sleep) == 5 * MS + STEP
     assert fake.reads == 1
 
 
 def test_wait_until_returns_early_when_cancelled() -> None:
     cancel = threading.Event()
     cancel.set()
-    fake = FakeTime()
-    seen = wait_until(S, clock=fake.clock, sleep=fake.sleep, cancel=cancel)
-    assert seen < S and fake.sleeps == []
+    fake = fake_time()
+    seen = wait_until(S, clock=fake.monotonic_ns, sleep=fake.sleep, cancel=cancel)
+    assert seen < S and fake.naps == []
 
     # Cancelled while sleeping: no spin up to the deadline.
     cancel = threading.Event()
-    fake = FakeTime()
+    fake = fake_time()
 
     def sleep_then_cancel(seconds: float) -> None:
         fake.sleep(seconds / 2)
         cancel.set()
 
-    seen = wait_until(S, clock=fake.clock, sleep=sleep_then_cancel, cancel=cancel)
-    assert seen < S and len(fake.sleeps) == 1
+    seen = wait_until(S, clock=fake.monotonic_ns, sleep=sleep_then_cancel, cancel=cancel)
+    assert seen < S and len(fake.naps) == 1
 
 
 def test_wait_until_sleeps_on_the_cancel_event_so_cancelling_wakes_it() -> None:
-    fake = FakeTime()
+    fake = fake_time()
 
     class Cancel(threading.Event):
         def wait(self, timeout: float | None = None) -> bool:
@@ -296,8 +283,8 @@ def test_wait_until_sleeps_on_the_cancel_event_so_cancelling_wakes_it() -> None:
             fake.sleep(timeout)
             return False
 
-    seen = wait_until(S, clock=fake.clock, cancel=Cancel())
-    assert len(fake.sleeps) == 1 and seen >= S
+    seen = wait_until(S, clock=fake.monotonic_ns, cancel=Cancel())
+    assert len(fake.naps) == 1 and seen >= S
 
 
 def test_make_realtime_reports_what_it_got(monkeypatch: pytest.MonkeyPatch) -> None:

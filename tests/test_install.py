@@ -22,6 +22,8 @@ import pytest
 
 from firmware_py import config as daemon_config
 
+pytestmark = pytest.mark.slow  # every test here starts a process
+
 CHECKOUT = Path(__file__).resolve().parent.parent
 SCRIPT = CHECKOUT / "install.sh"  # the file itself, for the static checks
 LEFT_OUT = (".git", ".venv", "build", "dist", "__pycache__", "*.egg-info", ".pytest_cache",

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.slowmarks import ProcessStarters
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -36,6 +38,7 @@ OUTSIDE = re.compile("|".join(re.escape(a + b) for a, b in (
     ("shared/", "tournament-rules"))))
 
 
+@pytest.mark.slow
 def test_nothing_points_outside_the_repository() -> None:
     """The repository stands alone: what the code and docs rely on (the design, the facts
     about the dependencies) is in README.md and docs/, not in files beside the checkout."""
@@ -55,3 +58,47 @@ def test_the_developer_page_has_every_section_the_code_cites() -> None:
         assert heading in readme, heading
     for number in ("4.1", "4.2", "4.3", "4.4", "4.5"):
         assert f"**{number} " in readme, number
+
+
+def test_every_test_that_starts_a_process_is_marked_slow() -> None:
+    """``pytest -m "not slow"`` runs only tests that start no process (tests/slowmarks.py
+    says which do: subprocess, Popen, the broker fixtures, ``office serve``, Chromium)."""
+    unmarked = list(ProcessStarters().unmarked())
+    assert not unmarked, "start a process but are not marked slow:\n" + "\n".join(unmarked)
+
+
+def test_the_slow_check_finds_a_process_however_it_is_started(tmp_path: Path) -> None:
+    tests = tmp_path / "tests"
+    (tests / "sub").mkdir(parents=True)
+    (tests / "helpers.py").write_text(
+        "import subprocess\n"
+        "def serve():\n    return subprocess.Popen(['office', 'serve'])\n"
+        "def pure():\n    return 1\n")
+    (tests / "conftest.py").write_text(
+        "import pytest\nfrom tests.helpers import serve\n"
+        "@pytest.fixture\ndef broker():\n    yield serve()\n")
+    (tests / "sub" / "test_cases.py").write_text(
+        "import os\nimport subprocess\nimport pytest\nfrom subprocess import Popen\n"
+        "from tests.helpers import pure, serve\n"
+        "def helper():\n    subprocess.run(['git'])\n"
+        "@pytest.fixture\ndef local():\n    helper()\n"
+        "def test_direct():\n    subprocess.run(['true'])\n"
+        "def test_popen():\n    Popen(['true'])\n"
+        "def test_fork():\n    os.fork()\n"
+        "def test_helper():\n    helper()\n"
+        "def test_imported():\n    serve()\n"
+        "def test_local_fixture(local):\n    pass\n"
+        "def test_conftest_fixture(broker):\n    pass\n"
+        "def test_pure():\n    pure()\n"
+        "@pytest.mark.slow\ndef test_marked():\n    subprocess.run(['true'])\n"
+        "@pytest.mark.slow\nclass TestMarked:\n    def test_in_class(self):\n"
+        "        subprocess.run(['true'])\n")
+    (tests / "sub" / "test_module_marked.py").write_text(
+        "import subprocess\nimport pytest\npytestmark = [pytest.mark.slow]\n"
+        "def test_direct():\n    subprocess.run(['true'])\n")
+    (tests / "sub" / "test_shares_marks.py").write_text(
+        "import subprocess\nfrom tests.sub.test_module_marked import pytestmark\n"
+        "def test_direct():\n    subprocess.run(['true'])\n")
+    found = sorted(ProcessStarters(tests).unmarked())
+    assert found == sorted(f"tests.sub.test_cases::test_{name}" for name in (
+        "direct", "popen", "fork", "helper", "imported", "local_fixture", "conftest_fixture"))

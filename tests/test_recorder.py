@@ -532,7 +532,7 @@ def test_journalled_events_that_disagree_with_the_inputs_give_a_warning_and_the_
 
 def test_a_placeholder_team_survives_a_restart_and_is_still_refused_start(
         tmp_path: Path) -> None:
-    # Issue 17: a match whose team is not known yet stays unplayable after a restart too.
+    # A placeholder team: a match whose team is not known yet stays unplayable after a restart too.
     path = tmp_path / "hall-1" / "SF1.journal"
     setup = MatchSetup(match_id="SF1", stage=Stage.PLAYOFF,
                        home=TeamInfo("1st A", ("#10233f", "#ffffff"), placeholder=True),
@@ -551,7 +551,7 @@ def test_a_placeholder_team_survives_a_restart_and_is_still_refused_start(
 
 def test_the_rosters_are_part_of_the_journalled_setup_and_survive_a_restart(
         tmp_path: Path) -> None:
-    # Issue 15: a restart names the scorers as before it; a team without a roster
+    # Rosters: a restart names the scorers as before it; a team without a roster
     # journals exactly as it always did (no key).
     path = tmp_path / "hall-1" / "A3.journal"
     setup = replace(SETUP, home=replace(SETUP.home, roster=((7, "A. Sjöberg"), (19, "B. B"))))

@@ -153,6 +153,7 @@ def test_demo_plays_every_example(capsys: pytest.CaptureFixture[str]) -> None:
     assert "final 1:2 (overtime)" in out
 
 
+@pytest.mark.slow
 def test_the_installed_console_script_runs(tmp_path: Path) -> None:
     scoreboard = Path(sys.executable).parent / "scoreboard"
     path = script(tmp_path, START)
@@ -162,6 +163,7 @@ def test_the_installed_console_script_runs(tmp_path: Path) -> None:
     assert json.loads(done.stdout)["result"]["decided_by"] == "regulation"
 
 
+@pytest.mark.slow
 def test_horn_off_drives_the_relay_off_and_fails_clearly_without_gpio() -> None:
     scoreboard = Path(sys.executable).parent / "scoreboard"
     env = {k: v for k, v in os.environ.items() if k != "GPIOZERO_PIN_FACTORY"}

@@ -23,7 +23,8 @@ import serial
 
 from arena.core.commands import Goal, Horn, Start, Stop
 from arena.core.phase import Team
-from arena.core.units import NS_PER_S, Nanos, ms, seconds
+from arena.core.units import NS_PER_S, ms, seconds
+from arena.timesource import FakeClock
 from hardware.serial_link import (
     TOO_LONG,
     LineSplitter,
@@ -34,17 +35,6 @@ from hardware.serial_link import (
 
 DEADLINE = 5.0  # seconds; reached only if the link hangs
 LOGGER = "hardware.serial_link"
-
-
-class FakeClock:
-    def __init__(self, now: Nanos = 5 * NS_PER_S) -> None:
-        self.now = now
-
-    def __call__(self) -> Nanos:
-        return self.now
-
-    def advance(self, ns: Nanos) -> None:
-        self.now += ns
 
 
 class Doorbell:
@@ -134,7 +124,7 @@ def make_link() -> Iterator[Callable[..., SerialLink]]:
     made: list[SerialLink] = []
 
     def make(url: str, *, start: bool = True, **options: Any) -> SerialLink:
-        options.setdefault("clock", FakeClock())
+        options.setdefault("clock", FakeClock(5 * NS_PER_S))
         options.setdefault("backoff_base", 0.01)
         options.setdefault("backoff_max", 0.05)
         link = SerialLink(url, **options)
@@ -195,7 +185,7 @@ def test_a_command_is_stamped_with_the_clock_when_its_line_arrives(
 
     pty.write(b'{"do": "goal", "team": "home", "player": 7}\n')
     bell.wait_for(lambda: link.stats.commands_in == 1)
-    clock.advance(seconds(1))  # the daemon drains later: the arrival time still counts
+    clock.advance_ns(seconds(1))  # the daemon drains later: the arrival time still counts
     assert link.drain() == [Goal(at=seconds(5), team=Team.HOME, player=7)]
 
     pty.write(b'{"do": "start"}\n{"do": "stop"}\n')
@@ -337,20 +327,20 @@ def test_a_running_clock_is_resent_on_the_injected_clocks_cadence(
     # The writer waits until the next re-send is due by the injected clock. The fake clock
     # stands still unless the test moves it, so each move by one period gives exactly one
     # re-send (20 ms of real time at most is spent waiting for the writer to look again).
-    pty, clock = make_pty(), FakeClock()
+    pty, clock = make_pty(), FakeClock(5 * NS_PER_S)
     link = make_link(pty.name, clock=clock, resend_every=0.02)
     running = state(running=True)
 
     link.send_state(running)
     assert pty.readline() == compact(running)
     for _ in range(3):
-        clock.advance(ms(20))
+        clock.advance_ns(ms(20))
         assert pty.readline() == compact(running)
 
     stopped, corrected = state(clock_ms=1190000), state(clock_ms=1190500)
     link.send_state(stopped)
     assert pty.readline() == compact(stopped)
-    clock.advance(seconds(10))  # a stopped clock is not re-sent, however long it stands
+    clock.advance_ns(seconds(10))  # a stopped clock is not re-sent, however long it stands
     link.send_state(corrected)
     assert pty.readline() == compact(corrected)
 
@@ -455,12 +445,12 @@ def test_no_thread_outlives_close(make_pty: Callable[[], Pty]) -> None:
     baseline = threading.active_count()
     for _ in range(3):
         pty = make_pty()
-        with SerialLink(pty.name, clock=FakeClock()) as link:
+        with SerialLink(pty.name, clock=FakeClock(5 * NS_PER_S)) as link:
             link.send_state(state())
             assert pty.readline() == compact(state())
             assert threading.active_count() == baseline + 2
         assert threading.active_count() == baseline
-    SerialLink("never-started", clock=FakeClock()).close()  # harmless
+    SerialLink("never-started", clock=FakeClock(5 * NS_PER_S)).close()  # harmless
 
 
 # -- ordering: a re-send never carries an older state than one already written ------------

@@ -253,6 +253,7 @@ def _verify(tmp_path: Path, units: dict[str, str]) -> subprocess.CompletedProces
         capture_output=True, text=True, check=False, timeout=60)
 
 
+@pytest.mark.slow
 def test_systemd_analyze_verify_passes_on_both_units(tmp_path: Path) -> None:
     units = {name: (UNITS / name).read_text(encoding="utf-8")
              for name in ("scoreboard.service", "office.service")}
@@ -261,6 +262,7 @@ def test_systemd_analyze_verify_passes_on_both_units(tmp_path: Path) -> None:
     assert done.returncode == 0 and not output, f"systemd-analyze verify:\n{output}"
 
 
+@pytest.mark.slow
 def test_systemd_analyze_verify_would_catch_a_mistake(tmp_path: Path) -> None:
     # The check above is only worth something if verify speaks up: a misspelt key, a bad
     # value and a missing binary must each show in its output.

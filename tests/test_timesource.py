@@ -7,11 +7,19 @@ from __future__ import annotations
 
 import ast
 import threading
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from arena.timesource import SystemTime, sleep_until, wait_until
+from arena.timesource import (
+    NS_PER_S,
+    FakeClock,
+    SystemTime,
+    ns_since_epoch,
+    sleep_until,
+    wait_until,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 HOME = ROOT / "arena" / "timesource.py"
@@ -67,42 +75,22 @@ def test_the_system_time_hits_a_deadline_and_can_be_cancelled() -> None:
     assert wait_until(far, cancel=cancel) < far  # returns at once: the caller's plan changed
 
 
-class SteppedClock:
-    """A clock that moves only in ``sleep``, by what was asked times ``share`` (a nap that
-    ends early: a signal) plus ``late_ns`` (the OS's overshoot)."""
-
-    def __init__(self, share: float = 1.0, late_ns: int = 0) -> None:
-        self.now = 0
-        self.share = share
-        self.late_ns = late_ns
-        self.reads = 0
-        self.naps: list[float] = []
-
-    def clock(self) -> int:
-        self.reads += 1
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.naps.append(seconds)
-        self.now += max(1, int(seconds * 1e9 * self.share)) + self.late_ns
-
-
 def test_sleep_until_sleeps_all_that_is_left_and_never_spins() -> None:
     """The display's wait: one nap for the whole way, no look at the clock in a loop, and a
     late wake-up accepted as it is; where sleep_until spun the last 2 ms, wait_until does
     (the horn's exactness)."""
-    late = SteppedClock(late_ns=150_000)
-    assert sleep_until(10_000_000, clock=late.clock, sleep=late.sleep) == 10_150_000
+    late = FakeClock(0, late_ns=150_000)
+    assert sleep_until(10_000_000, clock=late.monotonic_ns, sleep=late.sleep) == 10_150_000
     assert late.naps == [0.01] and late.reads == 2
-    early = SteppedClock(share=0.5)  # every nap ends half way: each one sleeps the rest
-    assert sleep_until(8_000_000, clock=early.clock, sleep=early.sleep) >= 8_000_000
+    early = FakeClock(0, nap_share=0.5)  # every nap ends half way: each one sleeps the rest
+    assert sleep_until(8_000_000, clock=early.monotonic_ns, sleep=early.sleep) >= 8_000_000
     assert all(b < a for a, b in zip(early.naps, early.naps[1:], strict=False))
     assert early.reads == len(early.naps) + 1
-    exact = SteppedClock(share=1.0)
-    assert sleep_until(0, clock=exact.clock, sleep=exact.sleep) == 0 and exact.naps == []
+    exact = FakeClock(0)
+    assert sleep_until(0, clock=exact.monotonic_ns, sleep=exact.sleep) == 0 and exact.naps == []
     cancel = threading.Event()
     cancel.set()
-    assert sleep_until(10**12, clock=exact.clock, sleep=exact.sleep, cancel=cancel) == 0
+    assert sleep_until(10**12, clock=exact.monotonic_ns, sleep=exact.sleep, cancel=cancel) == 0
 
 
 def test_the_system_time_sleeps_until_an_instant_and_can_be_cancelled() -> None:
@@ -113,3 +101,69 @@ def test_the_system_time_sleeps_until_an_instant_and_can_be_cancelled() -> None:
     cancel.set()
     far = real.monotonic_ns() + 60 * 1_000_000_000
     assert real.sleep_until(far, cancel=cancel) < far
+
+
+# -- the fake clock the tests share
+
+
+def test_the_fake_clock_moves_only_when_told_or_waited_on() -> None:
+    fake = FakeClock(5 * NS_PER_S)
+    assert fake.monotonic_ns() == fake.monotonic_ns() == 5 * NS_PER_S  # reading moves nothing
+    assert fake() == 5 * NS_PER_S and fake.monotonic() == 5.0 and fake.reads == 4
+    assert fake.advance(1.5) == 6_500_000_000
+    assert fake.advance_ns(1) == 6_500_000_001
+    assert fake.jump_to(7 * NS_PER_S) == 7 * NS_PER_S
+    with pytest.raises(ValueError, match="does not go back"):
+        fake.jump_to(6 * NS_PER_S)
+    with pytest.raises(ValueError, match="does not go back"):
+        fake.advance(-1)
+    assert fake.now == 7 * NS_PER_S
+
+
+def test_the_fake_clocks_waits_jump_to_their_end_and_count() -> None:
+    fake = FakeClock(0)
+    assert fake.wait_until(3 * NS_PER_S) == 3 * NS_PER_S and fake.waits == 1
+    assert fake.wait_until(NS_PER_S) == 3 * NS_PER_S  # past: at once, the clock stays
+    assert fake.sleep_until(4 * NS_PER_S) == 4 * NS_PER_S and fake.naps == [1.0]
+    assert fake.sleep_until(4 * NS_PER_S) == 4 * NS_PER_S and fake.slept == 1  # no nap at all
+    fake.sleep(0.25)
+    fake.sleep(0)  # a loop that went round without sleeping: still 1 ns, never stuck
+    assert fake.now == 4_250_000_001 and fake.naps == [1.0, 0.25, 0] and fake.empty_naps == 1
+    cancel = threading.Event()
+    cancel.set()
+    assert fake.wait_until(10 * NS_PER_S, cancel) == fake.now == 4_250_000_001
+    assert fake.sleep_until(10 * NS_PER_S, cancel) == 4_250_000_001
+
+
+def test_the_fake_clock_misbehaves_only_when_asked() -> None:
+    late = FakeClock(0, late_ns=150_000)
+    assert late.sleep_until(NS_PER_S) == NS_PER_S + 150_000
+    late.sleep(0.001)
+    assert late.now == NS_PER_S + 1_000_000 + 300_000
+    short = FakeClock(0, nap_share=0.5)
+    short.sleep(1.0)
+    assert short.now == NS_PER_S // 2
+    stepping = FakeClock(0, step_ns=1_000)
+    assert [stepping.monotonic_ns() for _ in range(3)] == [1_000, 2_000, 3_000]
+
+
+def test_the_fake_wall_clock_is_unknown_until_set_and_moves_with_the_monotonic() -> None:
+    fake = FakeClock()
+    assert fake.wall() is None
+    with pytest.raises(LookupError):
+        fake.wall_ns()
+    start = datetime(2026, 12, 5, 9, 30, 0, 250_000, tzinfo=UTC)
+    fake.set_wall(start)
+    wall = fake.wall()
+    assert wall is not None and wall() == start.timestamp()
+    fake.advance(90.5)
+    assert fake.wall_datetime() == start + timedelta(seconds=90.5)  # exact, no float
+    assert fake.realtime_ns() == ns_since_epoch(start) + 90_500_000_000
+    naive = FakeClock(wall=datetime(2026, 12, 5, 8, 0))
+    naive.advance(60)
+    assert naive.wall_datetime() == datetime(2026, 12, 5, 8, 1)  # naive in, naive out
+    seconds = FakeClock(wall=1_800_000_000.0)
+    seconds.advance(2)
+    assert seconds.wall_time() == 1_800_000_002.0
+    seconds.set_wall(None)  # the clock is no longer known to be set
+    assert seconds.wall() is None

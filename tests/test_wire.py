@@ -431,7 +431,7 @@ def test_bad_standings_are_refused_naming_the_field(topic: str, body: bytes,
     assert reason in refused(wire.check_standings, topic, body, T).reason
 
 
-# -- categories (issue 17): an event of several shares one tree ---------------------------
+# -- categories: an event of several shares one tree ------------------------------------
 
 
 def test_an_events_tables_carry_their_category_in_the_topic_and_the_document() -> None:
@@ -470,7 +470,7 @@ def test_next_may_name_the_matchs_category() -> None:
 
 
 def test_a_waiting_next_round_trips_with_its_placeholder_sides() -> None:
-    # Issue 17: the office names the match but not yet its teams; the hall must not load it.
+    # The office names the match but not yet its teams (placeholders): the hall must not load it.
     held = Next("SF1", "floorball-2x15", "playoff",
                 Team("1st A", ("#10233f", "#ffffff"), placeholder=True), A_NEXT.away,
                 waiting=True)
@@ -492,7 +492,7 @@ def test_a_placeholder_team_is_never_a_next_to_load(body: bytes, reason: str) ->
 
 
 def test_a_replay_next_round_trips_and_only_a_replay_carries_the_key() -> None:
-    # Issue 17: the office voided the result; the hall numbers the new game above 37.
+    # A replay: the office voided the result; the hall numbers the new game above 37.
     again = Next(**{**{f: getattr(A_NEXT, f) for f in A_NEXT.__dataclass_fields__},
                     "replay_above": 37})
     payload = wire.build_next(again)

@@ -455,7 +455,7 @@ def test_the_state_document_names_the_scorer_for_a_few_seconds_after_a_goal() ->
 
 
 def test_the_scorers_name_comes_from_his_teams_roster_and_only_from_it() -> None:
-    """Issue 15: after a goal the scorer's number and, when the roster has one, his name.
+    """After a goal the scorer's number and, when the roster has one, his name.
     The name is looked up in the scoring side's roster alone (the other side's #9 is
     another player); a number not in it, or none, leaves ``goal`` as it always was."""
     setup = MatchSetup(

@@ -1,4 +1,4 @@
-"""A match whose team is still a placeholder is not played (issue 17): START is refused
+"""A match whose team is still a placeholder is not played: START is refused
 with the reason the timekeeper reads, and nothing happens."""
 
 from __future__ import annotations

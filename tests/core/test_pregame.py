@@ -1,4 +1,4 @@
-"""The match day as preset data (issue 16): the pregame before a scheduled start and the
+"""The match day as preset data: the pregame before a scheduled start and the
 timekeeper's catch-up suggestion, pure (arena/core/pregame.py, core/catchup.py).
 
 Rules 002 'Match format': the ice is resurfaced before the warm-up and after the first

@@ -24,7 +24,7 @@ from arena.core.state import state_document
 from arena.core.values import MatchSetup
 from firmware_py.journal import Record, scan
 from firmware_py.script import ScriptLine
-from tests.mqtt.conftest import wait_for
+from tests.fixtures import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,9 +1,9 @@
 """A whole scoreboard in the test's own process, on a fake clock.
 
-``FakeTime`` is a ``TimeSource`` whose clock moves only when the daemon waits: a nap or a
-wait for a deadline jumps straight to its end (as trio's MockClock does with autojump). So a
-40-minute game runs in milliseconds and every instant is exact: a frame is computed for the
-instant the daemon planned, with nothing of the machine's load in it.
+The time source is ``arena.timesource.FakeClock``, whose clock moves only when the daemon
+waits: a nap or a wait for a deadline jumps straight to its end (as trio's MockClock does
+with autojump). So a 40-minute game runs in milliseconds and every instant is exact: a frame
+is computed for the instant the daemon planned, with nothing of the machine's load in it.
 
 ``TestParts`` are the real parts where they can run here, fakes where they cannot or where
 they only cost time:
@@ -23,7 +23,6 @@ they only cost time:
 
 from __future__ import annotations
 
-import threading
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -31,8 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.core.match import Match
-from arena.core.units import NS_PER_S
-from arena.timesource import TimeSource, WallClock
+from arena.timesource import FAKE_START_NS, FakeClock, TimeSource
 from firmware_py.config import Config, parse
 from firmware_py.daemon import Daemon
 from firmware_py.linkconfig import LinkConfig
@@ -56,51 +54,7 @@ from hardware.console import HornAudio
 from hardware.horn import HornDriver, HornOutput, HornRelay
 from hardware.keymap import KeypadConfig
 
-START_NS = 1_000 * NS_PER_S  # a monotonic clock some time after boot
-
-
-class FakeTime:
-    """Time that passes only when waited for.
-
-    It keeps count of how it is used, so a test can tell a sleeping loop from a spinning
-    one: clock ``reads``, naps (``slept``: ``sleep`` and ``sleep_until``), naps asked for
-    nothing (``empty_naps``: a deadline already reached; a loop going round without
-    sleeping), and exact ``waits`` (``wait_until``, which spins its last 2 ms on the real
-    clock). ``late_ns``: every nap ends that much after its instant, as the OS's do."""
-
-    def __init__(self, now: int = START_NS, wall: WallClock | None = None, *,
-                 late_ns: int = 0) -> None:
-        self.now = now
-        self._wall = wall
-        self.late_ns = late_ns
-        self.slept = 0  # naps taken (a measure of how busy the loop is)
-        self.reads = 0
-        self.empty_naps = 0
-        self.waits = 0
-
-    def monotonic_ns(self) -> int:
-        self.reads += 1
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.slept += 1
-        self.empty_naps += seconds <= 0
-        self.now += max(1, round(seconds * NS_PER_S)) + self.late_ns
-
-    def wait_until(self, deadline_ns: int, cancel: threading.Event | None = None) -> int:
-        self.waits += 1
-        self.now = max(self.now, deadline_ns)
-        return self.now
-
-    def sleep_until(self, deadline_ns: int, cancel: threading.Event | None = None) -> int:
-        if deadline_ns <= self.now:
-            return self.now  # as the real one: no nap at all
-        self.slept += 1
-        self.now = deadline_ns + self.late_ns
-        return self.now
-
-    def wall(self) -> WallClock | None:
-        return self._wall
+START_NS = FAKE_START_NS  # a monotonic clock some time after boot
 
 
 @dataclass(frozen=True)
@@ -328,12 +282,12 @@ class InProcessHall:
     """One hall: a state directory and a config, and the daemons run on it one after the
     other (a crash is simply a daemon dropped without ``shutdown``)."""
 
-    def __init__(self, directory: Path, config: str = "", *, time: FakeTime | None = None,
+    def __init__(self, directory: Path, config: str = "", *, time: FakeClock | None = None,
                  boot: str = "boot-1") -> None:
         self.dir = directory
         self.state_dir = directory / "state"
         self.config: Config = parse(tomllib.loads(config), "test config")
-        self.time = time or FakeTime()
+        self.time = time or FakeClock()
         self.boot = boot
         self.daemon: Daemon | None = None
         self.parts: TestParts | None = None

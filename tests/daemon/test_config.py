@@ -142,6 +142,7 @@ def test_errors_name_the_file_the_key_and_the_problem(tmp_path: Path, text: str,
     assert message in str(caught.value)
 
 
+@pytest.mark.slow
 def test_scoreboard_run_reports_a_config_error_and_exits_2(tmp_path: Path) -> None:
     path = write(tmp_path, "[serial]\nbuad = 9600\n")
     done = subprocess.run([sys.executable, "-m", "firmware_py.cli", "run", "--config",
@@ -151,6 +152,7 @@ def test_scoreboard_run_reports_a_config_error_and_exits_2(tmp_path: Path) -> No
     assert "hall.toml: serial.buad: unknown key" in done.stderr
 
 
+@pytest.mark.slow
 def test_horn_off_reads_the_pin_from_the_config(tmp_path: Path) -> None:
     path = write(tmp_path, "[gpio]\npin_factory = \"mock\"\n[console.horn]\npin = 21\n"
                  "active_high = false\n")

@@ -1,5 +1,5 @@
 """The horn's outputs in a whole in-process hall (tests/daemon/inprocess.py), and on the real
-deadline thread: the relay and the audio horn (issue 14, console) switched by one
+deadline thread: the relay and the audio horn (the console's) switched by one
 ``HornDriver`` at the same fake instants.
 
 The audio horn is the real one on pygame's mixer with SDL's dummy driver (tests/conftest.py),
@@ -22,6 +22,7 @@ from arena import presets
 from arena.core.commands import Start
 from arena.core.match import Match, feed
 from arena.core.units import NS_PER_S
+from arena.timesource import FakeClock
 from display._pygame import pygame
 from display.audiohorn import AudioHorn
 from firmware_py.config import parse
@@ -30,7 +31,7 @@ from firmware_py.parts import HallParts
 from firmware_py.timeline import Timeline
 from hardware.horn import HornDriver, HornRelay
 from tests.daemon.conftest import write_script
-from tests.daemon.inprocess import FakeTime, InProcessHall, TestParts
+from tests.daemon.inprocess import InProcessHall, TestParts
 
 CONFIG = '[match]\npreset = "floorball-2x15"\n'
 
@@ -60,7 +61,7 @@ def test_relay_and_audio_sound_together_from_the_same_instants(tmp_path: Path) -
     script = write_script(tmp_path / "s.jsonl", [
         {"t": 0, "do": "start"}, {"t": 5, "do": "horn", "on": True},
         {"t": 8, "do": "horn", "on": False}])
-    clock = FakeTime()
+    clock = FakeClock()
     hall = InProcessHall(tmp_path, CONFIG, time=clock)
     start = clock.now
     daemon = hall.start(script=script, parts=TestParts(audio=True))
@@ -93,9 +94,9 @@ def test_audio_false_keeps_the_mixer_closed(tmp_path: Path) -> None:
     daemon.shutdown()
 
 
-class GatedTime(FakeTime):
+class GatedTime(FakeClock):
     """Fake time for the real horn thread: each wait for a deadline blocks until the test
-    lets time reach it (``advance``), so the test sees every output between two instants."""
+    lets time reach it (``jump_to``), so the test sees every output between two instants."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -115,10 +116,11 @@ class GatedTime(FakeTime):
         with self._gate:
             return self._gate.wait_for(lambda: self.waiting == deadline_ns, timeout_s)
 
-    def advance(self, to_ns: int) -> None:
+    def jump_to(self, instant_ns: int) -> int:
         with self._gate:
-            self.now = to_ns
+            super().jump_to(instant_ns)
             self._gate.notify_all()
+            return self.now
 
 
 def test_the_horn_thread_switches_relay_and_audio_together(tmp_path: Path) -> None:
@@ -139,11 +141,11 @@ def test_the_horn_thread_switches_relay_and_audio_together(tmp_path: Path) -> No
     try:
         assert time_source.waits_for(line.to_real(period_end))
         assert not relay.is_on and not audio.is_on and not channel_busy()
-        time_source.advance(line.to_real(period_end))  # the period's end: both, at once
+        time_source.jump_to(line.to_real(period_end))  # the period's end: both, at once
         assert time_source.waits_for(line.to_real(period_end + 2 * NS_PER_S))
         assert relay.is_on and factory.pin(17).state and audio.is_on and channel_busy()
         match.advance(period_end)  # the daemon's loop journals the end meanwhile
-        time_source.advance(line.to_real(period_end + 2 * NS_PER_S))  # the preset's 2 s
+        time_source.jump_to(line.to_real(period_end + 2 * NS_PER_S))  # the preset's 2 s
         break_end = match.horn_outlook(period_end + 2 * NS_PER_S).next_change
         assert break_end is not None and break_end > period_end + 2 * NS_PER_S
         assert time_source.waits_for(line.to_real(break_end))  # the break's end is next
@@ -163,7 +165,7 @@ def test_the_hall_parts_give_the_horn_thread_what_the_config_says(text: str,
     cfg = parse(tomllib.loads(f"[console.horn]\n{text}\n"), "test config")
     factory = MockFactory()
     relay = HornRelay(17, pin_factory=factory)
-    time_source = FakeTime()
+    time_source = FakeClock()
     horn = HallParts().horn(cfg, relay, Timeline(time_source.monotonic_ns), time_source,
                             lambda: Match(presets.load("floorball-2x15")))
     try:

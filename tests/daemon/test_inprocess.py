@@ -25,9 +25,10 @@ from arena.core.phase import Stage, Team
 from arena.core.state import state_document
 from arena.core.units import NS_PER_S
 from arena.core.values import MatchSetup
+from arena.timesource import FakeClock
 from firmware_py.script import ScriptLine, parse_script
 from tests.daemon.conftest import ROOT, reference_state, script_origin, write_script
-from tests.daemon.inprocess import START_NS, FakeTime, Frame, InProcessHall, TestParts
+from tests.daemon.inprocess import START_NS, Frame, InProcessHall, TestParts
 
 GAME = ROOT / "examples" / "replay" / "ice-hockey-2x20-playoff.jsonl"
 PRESET = "ice-hockey-2x20"
@@ -127,7 +128,7 @@ def test_a_crash_anywhere_resumes_exactly_where_the_game_is(tmp_path: Path) -> N
     (the monotonic clock kept running, so a running clock resumes where the game is), and
     the journal ends with exactly the reference's events, none twice, none lost."""
     lines = game_lines()
-    clock = FakeTime()
+    clock = FakeClock()
     hall = InProcessHall(tmp_path, CONFIG, time=clock)
     rng = random.Random(20261201)
     daemon = hall.start(script=GAME)
@@ -172,7 +173,7 @@ def test_a_power_loss_comes_back_stopped_at_the_last_journalled_instant(
     stopped at the last journalled value and says so until the timekeeper confirms it."""
     script = write_script(tmp_path / "s.jsonl", [{"t": 0, "do": "start"},
                                                  {"t": 30, "do": "goal", "team": "home"}])
-    clock = FakeTime()
+    clock = FakeClock()
     hall = InProcessHall(tmp_path, '[match]\npreset = "floorball-2x15"\n', time=clock)
     daemon = hall.start(script=script)
     daemon.run_until(clock.now + 100 * NS_PER_S + NS_PER_S // 3)
@@ -181,7 +182,7 @@ def test_a_power_loss_comes_back_stopped_at_the_last_journalled_instant(
     last_at = max(r["at"] for r in records(hall) if isinstance(r.get("at"), int))
     hall.crash()
     # A new boot: the monotonic clock starts again near zero.
-    hall.time = FakeTime(now=7 * NS_PER_S)
+    hall.time = FakeClock(now=7 * NS_PER_S)
     hall.boot = "boot-2"
     daemon = hall.start(script=script)
     daemon.run_until(hall.time.now + 2 * NS_PER_S)

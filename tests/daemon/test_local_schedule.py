@@ -376,7 +376,7 @@ def test_the_board_draws_why_the_schedule_is_not_used(tmp_path: Path) -> None:
 
 def test_a_hall_on_its_own_names_the_scorers_from_the_schedule_files_rosters(
         tmp_path: Path) -> None:
-    """Issue 15 without an office: the local schedule's teams carry the file's rosters as
+    """The rosters without an office: the local schedule's teams carry the file's rosters as
     an office's ``next`` would, a placeholder side's picked team's too (a slot's label has
     none), and a goal by a rostered number names the scorer."""
     path = tmp_path / "tournament.toml"

@@ -20,11 +20,12 @@ from typing import Any
 import pytest
 
 from arena.core.units import NS_PER_S
+from arena.timesource import FakeClock
 from display.values import clock_text
 from firmware_py.daemon import NAP_NS
 from firmware_py.parts import Display, Keyboard
 from hardware.keymap import KeypadConfig
-from tests.daemon.inprocess import FakeTime, InProcessHall, RecordingDisplay, TestParts
+from tests.daemon.inprocess import InProcessHall, RecordingDisplay, TestParts
 
 CONFIG = '[match]\npreset = "ice-hockey-2x20"\n'
 LATE_NS = (300_000, 20_000_000)  # a sleep's overshoot: usual; loaded (timesource.py)
@@ -87,7 +88,7 @@ class Use:
 def test_the_last_minute_is_slept_through_frame_by_frame(tmp_path: Path, late_ns: int) -> None:
     script = tmp_path / "last-minute.jsonl"
     script.write_text(SCRIPT, encoding="utf-8")
-    clock = FakeTime(late_ns=late_ns)
+    clock = FakeClock(late_ns=late_ns)
     hall = InProcessHall(tmp_path, CONFIG, time=clock)
     parts = CheckedParts()
     daemon = hall.start(script=script, parts=parts)

@@ -1,4 +1,4 @@
-"""The match day on a whole board (issue 16, docs/timekeeper.md, "The match day"): a scheduled
+"""The match day on a whole board (docs/timekeeper.md, "The match day"): a scheduled
 match's pregame on the hall display (resurfacing, the warm-up with its horn, the start countdown)
 and the timekeeper's schedule line on the operator view, never applied by itself.
 
@@ -18,10 +18,11 @@ from typing import Any
 
 from arena.core.phase import Phase
 from arena.core.units import NS_PER_S
+from arena.timesource import FakeClock
 from firmware_py.daemon import Daemon
 from firmware_py.matchday import MatchDay, Scheduled, wall_seconds
 from firmware_py.operatorweb import body_html
-from tests.daemon.inprocess import START_NS, FakeTime, Frame, InProcessHall
+from tests.daemon.inprocess import Frame, InProcessHall
 
 S = NS_PER_S
 MIN = 60 * S
@@ -70,7 +71,7 @@ def hall_at(tmp_path: Path, tournament: str, wall: str, extra: str = "") -> InPr
     path = tmp_path / "tournament.toml"
     path.write_text(tournament, encoding="utf-8")
     epoch = datetime.fromisoformat(wall).timestamp()
-    clock = FakeTime(wall=lambda: epoch + (clock.now - START_NS) / S)
+    clock = FakeClock(wall=epoch)
     config = f'[schedule]\nfile = "{path}"\nhall = "hall-1"\n{extra}'
     return InProcessHall(tmp_path, config, time=clock)
 
@@ -189,7 +190,7 @@ OFFICE = '[mqtt]\nbroker = "mqtt://127.0.0.1:1"\ntournament = "T1"\nhall = "H1"\
 
 def office_hall(tmp_path: Path, wall: str) -> InProcessHall:
     epoch = datetime.fromisoformat(wall).timestamp()
-    clock = FakeTime(wall=lambda: epoch + (clock.now - START_NS) / S)
+    clock = FakeClock(wall=epoch)
     return InProcessHall(tmp_path, OFFICE, time=clock)
 
 

@@ -14,15 +14,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from arena import wire
 from arena.core.units import NS_PER_S
 from firmware_py.linkconfig import LinkConfig
 from firmware_py.parts import HallParts, OfficeLink, OnNext, OnStandings
 from tests.daemon.conftest import write_script
 from tests.daemon.inprocess import InProcessHall, TestParts
-from tests.mqtt.conftest import Broker, Collector, broker, check_sequence, wait_for
+from tests.fixtures import Broker, wait_for
+from tests.mqtt.conftest import Collector, check_sequence
 
-__all__ = ["broker"]  # the fixture, shared with tests/mqtt
+pytestmark = pytest.mark.slow  # every test here starts a process
 
 NEXT = {"match": "A2", "preset": "floorball-2x15", "stage": "group",
         "teams": {"home": {"name": "Lions", "colours": ["#10233f", "#ffffff"]},

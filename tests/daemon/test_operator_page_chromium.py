@@ -17,10 +17,10 @@ from tests.daemon.test_operator import FLOORBALL, SERVED, press
 from tests.office.cdp import Chromium, find_chromium
 
 CHROMIUM = find_chromium()
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     CHROMIUM is None,
     reason="chromium is not installed (Debian: apt-get install chromium); "
-           "the operator page's browser test needs it")
+           "the operator page's browser test needs it")]
 PHONE = (390, 844)
 
 

@@ -16,6 +16,7 @@ from arena.core.commands import Goal, Start
 from arena.core.phase import Team
 from arena.core.units import NS_PER_S
 from arena.core.values import MatchSetup
+from arena.timesource import FakeClock
 from firmware_py.matchfiles import MatchFiles
 from firmware_py.outputs import status_text, steady_part
 from firmware_py.runconfig import resolve_display_mode
@@ -26,16 +27,8 @@ from firmware_py.timeline import Timeline, parse_scale
 PRESET = "floorball-2x15"
 
 
-class FakeReal:
-    def __init__(self, now: int) -> None:
-        self.now = now
-
-    def __call__(self) -> int:
-        return self.now
-
-
 def test_timeline_maps_both_ways_exactly() -> None:
-    real = FakeReal(10 * NS_PER_S)
+    real = FakeClock(10 * NS_PER_S)
     line = Timeline(real, Fraction(60), offset=-5)
     assert line.now() == 600 * NS_PER_S - 5
     for match_ns in (0, 1, 599 * NS_PER_S + 7, 600 * NS_PER_S - 5):
@@ -54,7 +47,7 @@ def open_match(path: Path, line: Timeline, boot: str) -> Session:
 
 
 def test_same_boot_keeps_the_timeline_and_the_running_clock(tmp_path: Path) -> None:
-    real = FakeReal(1000 * NS_PER_S)
+    real = FakeClock(1000 * NS_PER_S)
     line = Timeline(real=real)
     session = open_match(tmp_path / "M1.journal", line, "boot-a")
     session.recorder.command(Start(line.now()))
@@ -71,7 +64,7 @@ def test_same_boot_keeps_the_timeline_and_the_running_clock(tmp_path: Path) -> N
 
 
 def test_new_boot_stops_the_clock_at_the_last_journalled_instant(tmp_path: Path) -> None:
-    real = FakeReal(1000 * NS_PER_S)
+    real = FakeClock(1000 * NS_PER_S)
     line = Timeline(real=real)
     session = open_match(tmp_path / "M1.journal", line, "boot-a")
     session.recorder.command(Start(line.now()))

@@ -1,4 +1,4 @@
-"""A match the office replays (issue 17, docs/office.md, "Held matches, needs review and alerts"):
+"""A match the office replays (docs/office.md, "Held matches, needs review and alerts"):
 the hall on a fake clock gets the office's ``next`` of a match it already played, with
 ``replay``, and plays it as a fresh game in the same journal, numbered above the voided
 events; the timekeeper is told; a crash mid-replay comes back to the replayed game and does

@@ -13,7 +13,11 @@ import socket
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.daemon.conftest import Hall, write_script
+
+pytestmark = pytest.mark.slow  # every test here starts a process
 
 
 def test_sigterm_stops_in_order_with_the_horn_off(tmp_path: Path) -> None:

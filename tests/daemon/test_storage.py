@@ -22,11 +22,12 @@ from typing import Any
 import pytest
 
 from arena.core.units import NS_PER_S
+from arena.timesource import FakeClock
 from firmware_py import journal as journal_module
 from firmware_py.journal import scan
 from firmware_py.statelock import LOCK_NAME, StateLocked
 from tests.daemon.conftest import Hall, reference_state, script_origin
-from tests.daemon.inprocess import FakeTime, InProcessHall
+from tests.daemon.inprocess import InProcessHall
 from tests.daemon.test_inprocess import (
     CONFIG,
     GAME,
@@ -36,7 +37,7 @@ from tests.daemon.test_inprocess import (
     game_lines,
     records,
 )
-from tests.mqtt.conftest import wait_for
+from tests.fixtures import wait_for
 
 FLOORBALL = '[match]\npreset = "floorball-2x15"\n'
 LINKED = FLOORBALL + '[mqtt]\nbroker = "mqtt://127.0.0.1:1883"\ntournament = "T1"\nhall = "H1"\n'
@@ -102,6 +103,7 @@ def check_journal_is_the_reference(hall: InProcessHall, last_at: int) -> None:
 # ---------------------------------------------------------------- storage fails mid-game
 
 
+@pytest.mark.slow
 def test_a_full_disk_mid_game_keeps_the_game_and_catches_up_when_space_is_freed(
         disk: Path, caplog: pytest.LogCaptureFixture) -> None:
     """The disk fills at 5:00 of period 1 and is freed ten minutes into period 2: the
@@ -109,7 +111,7 @@ def test_a_full_disk_mid_game_keeps_the_game_and_catches_up_when_space_is_freed(
     the board says NOT RECORDING the whole time, the loop naps (no busy loop) and logs a
     bounded few lines; then the journal catches up and holds exactly the game."""
     caplog.set_level(logging.INFO, logger="firmware_py.daemon")
-    clock = FakeTime()
+    clock = FakeClock()
     hall = InProcessHall(disk, CONFIG, time=clock)
     daemon = hall.start(script=GAME)
     daemon.run_until(clock.now + NS_PER_S)
@@ -201,7 +203,7 @@ def test_a_card_gone_read_only_mid_game_stop_start_and_the_period_end_still_work
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="firmware_py.daemon")
-    clock = FakeTime()
+    clock = FakeClock()
     hall = InProcessHall(tmp_path, FLOORBALL, time=clock)
     daemon = hall.start()
     t0 = clock.now + NS_PER_S
@@ -240,10 +242,11 @@ def test_a_card_gone_read_only_mid_game_stop_start_and_the_period_end_still_work
     hall.stop()
 
 
+@pytest.mark.slow
 def test_a_read_only_state_folder_at_start_still_shows_a_board_and_records_once_writable(
         disk: Path, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="firmware_py.daemon")
-    clock = FakeTime()
+    clock = FakeClock()
     hall = InProcessHall(disk, LINKED, time=clock)
     hall.start()
     hall.stop()  # the folder, its journal and its lock file exist: a hall played before
@@ -294,6 +297,7 @@ def test_a_second_daemon_on_the_same_state_folder_is_refused_naming_it_and_the_p
     second.stop()
 
 
+@pytest.mark.slow
 def test_a_second_scoreboard_run_exits_with_a_clear_message(tmp_path: Path) -> None:
     hall = Hall(tmp_path / "a")
     proc = hall.start()
@@ -317,7 +321,7 @@ def test_a_second_scoreboard_run_exits_with_a_clear_message(tmp_path: Path) -> N
 def test_a_record_damaged_mid_journal_stops_and_asks_and_no_seq_is_used_twice(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="firmware_py.daemon")
-    clock = FakeTime()
+    clock = FakeClock()
     hall = InProcessHall(tmp_path, STRAIGHT_GOALS, time=clock)
     daemon = hall.start()
     t0 = clock.now + NS_PER_S
@@ -383,13 +387,14 @@ def test_a_record_damaged_mid_journal_stops_and_asks_and_no_seq_is_used_twice(
 
 
 
+@pytest.mark.slow
 def test_a_read_only_folder_of_another_tournament_is_neither_used_nor_sent(
         disk: Path, caplog: pytest.LogCaptureFixture) -> None:
     """Identity (issue [reliability]) on a card that cannot be written: last year's journals
     cannot be set aside, so the board plays this year's match from memory, says so, and
     sends nothing of theirs."""
     caplog.set_level(logging.INFO, logger="firmware_py.daemon")
-    clock = FakeTime()
+    clock = FakeClock()
     last_year = InProcessHall(disk, LINKED.replace('"T1"', '"T0"'), time=clock)
     daemon = last_year.start()
     press(last_year, "start_stop", clock.now)

@@ -1,4 +1,4 @@
-"""The audio horn (issue 14, console): the horn through the audio output, for a hall without a
+"""The audio horn (the console's): the horn through the audio output, for a hall without a
 relay or beside it.
 
 The mixer is pygame's real one on SDL's ``dummy`` audio driver (tests/conftest.py), which

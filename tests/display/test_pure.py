@@ -62,6 +62,7 @@ def test_the_project_modules_the_display_reads_are_pure_too(name: str) -> None:
     assert rest == set(), name
 
 
+@pytest.mark.slow
 def test_importing_the_layout_does_not_load_pygame() -> None:
     code = ("import sys, display.layout, display.pacing; "
             "print('pygame' in sys.modules)")
@@ -78,6 +79,7 @@ def test_only_the_display_package_imports_pygame() -> None:
         assert "pygame" not in imports(path), rel
 
 
+@pytest.mark.slow
 def test_the_layout_is_mypy_strict_clean() -> None:
     done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental",
                            "display/layout.py"], cwd=ROOT, capture_output=True, text=True,

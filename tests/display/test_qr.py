@@ -94,6 +94,7 @@ TEXTS = ["a", "http://results.local/", "https://tournament.example.org/halls/2/s
          "http://ÚSTÍ.example/výsledky", states.LONG_URL]
 
 
+@pytest.mark.slow
 @needs_zbar
 @pytest.mark.parametrize("level", "LMQH")
 def test_zbar_reads_back_every_version_and_level(level: qr.Level, tmp_path: Path) -> None:
@@ -108,6 +109,7 @@ def test_zbar_reads_back_every_version_and_level(level: qr.Level, tmp_path: Path
     assert len(versions) >= 6  # the small, the mid (alignment) and version-info sizes
 
 
+@pytest.mark.slow
 @needs_zbar
 @pytest.mark.parametrize("text", TEXTS)
 def test_zbar_reads_back_addresses(text: str, tmp_path: Path) -> None:
@@ -119,6 +121,7 @@ def _between(size: tuple[int, int], url: str | None = states.PUBLIC_URL) -> Fram
                   measure=fonts.measure)
 
 
+@pytest.mark.slow
 @needs_zbar
 @pytest.mark.parametrize("size", states.SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("url", [states.PUBLIC_URL, states.LONG_URL], ids=["short", "long"])

@@ -8,9 +8,11 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
 
+from arena.timesource import EPOCH, FakeClock
 from firmware_py.config import ConfigError, parse
 from hardware.keymap import (
     KEY_CODES,
@@ -30,18 +32,8 @@ T0 = 5_000 * NS  # the monotonic clock some time after boot
 PAD = "/dev/input/event3"
 
 
-class Clocks:
-    """The time source's monotonic clock and the kernel's realtime clock, 1.7e9 s apart."""
-
-    def __init__(self) -> None:
-        self.now = T0
-        self.realtime_offset = 1_700_000_000 * NS + 123_456_000
-
-    def monotonic(self) -> int:
-        return self.now
-
-    def realtime(self) -> int:
-        return self.now + self.realtime_offset
+# The kernel's realtime clock runs 1.7e9 s ahead of the monotonic one.
+REALTIME_OFFSET = 1_700_000_000 * NS + 123_456_000
 
 
 @pytest.fixture
@@ -52,17 +44,17 @@ def bus() -> Iterator[FakeBus]:
 
 
 @pytest.fixture
-def clocks() -> Clocks:
-    return Clocks()
+def clocks() -> FakeClock:
+    return FakeClock(T0, wall=EPOCH + timedelta(microseconds=(T0 + REALTIME_OFFSET) // 1_000))
 
 
-def reader(bus: FakeBus, clocks: Clocks, config: KeypadConfig | None = None) -> EvdevKeys:
-    return EvdevKeys(config or load_keypad_config(), monotonic=clocks.monotonic,
-                     realtime=clocks.realtime, list_paths=bus.paths, open_device=bus.open,
+def reader(bus: FakeBus, clocks: FakeClock, config: KeypadConfig | None = None) -> EvdevKeys:
+    return EvdevKeys(config or load_keypad_config(), monotonic=clocks.monotonic_ns,
+                     realtime=clocks.realtime_ns, list_paths=bus.paths, open_device=bus.open,
                      set_clock=bus.set_clock)
 
 
-def test_a_press_is_its_action_at_the_kernels_instant(bus: FakeBus, clocks: Clocks) -> None:
+def test_a_press_is_its_action_at_the_kernels_instant(bus: FakeBus, clocks: FakeClock) -> None:
     pad = bus.plug(PAD)
     keys = reader(bus, clocks)
     assert keys.poll(T0) == []
@@ -75,7 +67,7 @@ def test_a_press_is_its_action_at_the_kernels_instant(bus: FakeBus, clocks: Cloc
 
 
 def test_digits_and_entry_keys_are_keypad_keys_on_press_only(bus: FakeBus,
-                                                            clocks: Clocks) -> None:
+                                                            clocks: FakeClock) -> None:
     pad = bus.plug(PAD)
     keys = reader(bus, clocks)
     keys.poll(T0)
@@ -89,7 +81,7 @@ def test_digits_and_entry_keys_are_keypad_keys_on_press_only(bus: FakeBus,
                                        KeypadKey("dot", T0 + 7000)]
 
 
-def test_autorepeat_is_ignored(bus: FakeBus, clocks: Clocks) -> None:
+def test_autorepeat_is_ignored(bus: FakeBus, clocks: FakeClock) -> None:
     pad = bus.plug(PAD)
     keys = reader(bus, clocks)
     keys.poll(T0)
@@ -103,7 +95,7 @@ def test_autorepeat_is_ignored(bus: FakeBus, clocks: Clocks) -> None:
 
 
 def test_unplugged_mid_hold_releases_at_the_unplug_and_says_so_once(
-        bus: FakeBus, clocks: Clocks, caplog: pytest.LogCaptureFixture) -> None:
+        bus: FakeBus, clocks: FakeClock, caplog: pytest.LogCaptureFixture) -> None:
     pad = bus.plug(PAD)
     keys = reader(bus, clocks)
     keys.poll(T0)
@@ -123,7 +115,7 @@ def test_unplugged_mid_hold_releases_at_the_unplug_and_says_so_once(
         "device": PAD, "why": "unplugged", "released": 1}
 
 
-def test_a_replugged_keypad_is_found_at_the_next_rescan(bus: FakeBus, clocks: Clocks) -> None:
+def test_a_replugged_keypad_is_found_at_the_next_rescan(bus: FakeBus, clocks: FakeClock) -> None:
     pad = bus.plug(PAD)
     keys = reader(bus, clocks)
     keys.poll(T0)
@@ -140,7 +132,7 @@ def test_a_replugged_keypad_is_found_at_the_next_rescan(bus: FakeBus, clocks: Cl
     assert pad.closed
 
 
-def test_devices_without_mapped_keys_are_left_alone(bus: FakeBus, clocks: Clocks) -> None:
+def test_devices_without_mapped_keys_are_left_alone(bus: FakeBus, clocks: FakeClock) -> None:
     mouse = bus.plug("/dev/input/event0", FakeDevice(MOUSE_CODES))
     keys = reader(bus, clocks)
     for n in range(5):
@@ -150,7 +142,7 @@ def test_devices_without_mapped_keys_are_left_alone(bus: FakeBus, clocks: Clocks
 
 
 def test_a_device_that_cannot_be_opened_yet_is_tried_again(
-        bus: FakeBus, clocks: Clocks, caplog: pytest.LogCaptureFixture) -> None:
+        bus: FakeBus, clocks: FakeClock, caplog: pytest.LogCaptureFixture) -> None:
     pad = FakeDevice()
     denied = True
 
@@ -159,8 +151,8 @@ def test_a_device_that_cannot_be_opened_yet_is_tried_again(
             raise PermissionError(13, "Permission denied", path)
         return pad
 
-    keys = EvdevKeys(load_keypad_config(), monotonic=clocks.monotonic,
-                     realtime=clocks.realtime, list_paths=lambda: [PAD],
+    keys = EvdevKeys(load_keypad_config(), monotonic=clocks.monotonic_ns,
+                     realtime=clocks.realtime_ns, list_paths=lambda: [PAD],
                      open_device=open_device, set_clock=bus.set_clock)
     with caplog.at_level(logging.WARNING, logger="hardware.keypad"):
         keys.poll(T0)
@@ -174,7 +166,7 @@ def test_a_device_that_cannot_be_opened_yet_is_tried_again(
 
 
 def test_realtime_stamps_are_mapped_when_the_clock_cannot_be_set(
-        bus: FakeBus, clocks: Clocks, caplog: pytest.LogCaptureFixture) -> None:
+        bus: FakeBus, clocks: FakeClock, caplog: pytest.LogCaptureFixture) -> None:
     pad = bus.plug(PAD, FakeDevice(clock_ok=False))
     keys = reader(bus, clocks)
     with caplog.at_level(logging.WARNING, logger="hardware.keypad"):
@@ -185,12 +177,12 @@ def test_realtime_stamps_are_mapped_when_the_clock_cannot_be_set(
     said = [r for r in caplog.records if "CLOCK_REALTIME" in r.getMessage()]
     assert len(said) == 1  # once, not per device
     press = T0 + 2 * NS + 250_000  # monotonic; the kernel stamps it on the realtime clock
-    pad.key("KEY_KPPLUS", press + clocks.realtime_offset)
+    pad.key("KEY_KPPLUS", press + REALTIME_OFFSET)
     clocks.now = T0 + 3 * NS
     assert keys.poll(clocks.now) == [ButtonEdge("start_stop", press, True)]
 
 
-def test_pending_selects_on_the_devices(bus: FakeBus, clocks: Clocks) -> None:
+def test_pending_selects_on_the_devices(bus: FakeBus, clocks: FakeClock) -> None:
     pad = bus.plug(PAD)
     keys = reader(bus, clocks)
     assert not keys.pending()  # nothing open yet
@@ -202,13 +194,13 @@ def test_pending_selects_on_the_devices(bus: FakeBus, clocks: Clocks) -> None:
     assert not keys.pending()
 
 
-def test_without_python_evdev_there_are_no_keys(clocks: Clocks,
+def test_without_python_evdev_there_are_no_keys(clocks: FakeClock,
                                                 caplog: pytest.LogCaptureFixture) -> None:
     def missing() -> list[str]:
         raise ImportError("No module named 'evdev'")
 
-    keys = EvdevKeys(load_keypad_config(), monotonic=clocks.monotonic,
-                     realtime=clocks.realtime, list_paths=missing)
+    keys = EvdevKeys(load_keypad_config(), monotonic=clocks.monotonic_ns,
+                     realtime=clocks.realtime_ns, list_paths=missing)
     with caplog.at_level(logging.WARNING, logger="hardware.keypad"):
         assert keys.poll(T0) == [] and keys.poll(T0 + RESCAN_NS) == []
     assert [r.getMessage() for r in caplog.records] == ["input devices not listed"]
@@ -308,7 +300,7 @@ def test_a_real_virtual_keypad_is_stamped_on_the_monotonic_clock() -> None:  # p
             keys.close()
 
 
-def test_lost_events_release_what_was_held(bus: FakeBus, clocks: Clocks) -> None:
+def test_lost_events_release_what_was_held(bus: FakeBus, clocks: FakeClock) -> None:
     """SYN_DROPPED: the kernel's buffer overflowed and a release may be lost."""
     from .fake_evdev import EV_SYN, Event  # noqa: PLC0415
 
@@ -322,7 +314,7 @@ def test_lost_events_release_what_was_held(bus: FakeBus, clocks: Clocks) -> None
 
 
 def test_shift_is_read_per_device_and_a_release_ends_what_its_press_began(
-        bus: FakeBus, clocks: Clocks) -> None:
+        bus: FakeBus, clocks: FakeClock) -> None:
     board = bus.plug(PAD, FakeDevice(list(KEY_CODES.values())))
     pad = bus.plug("/dev/input/event4")
     keys = reader(bus, clocks, load_keypad_config({"layout": "keyboard"}))

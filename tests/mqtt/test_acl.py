@@ -10,21 +10,16 @@ from __future__ import annotations
 from typing import Any
 
 import paho.mqtt.client as paho
+import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from arena import wire
-from tests.mqtt.conftest import (
-    SHIPPED_USERS,
-    Collector,
-    ShippedBroker,
-    shipped_broker,
-    shipped_config,
-    wait_for,
-)
+from tests.fixtures import SHIPPED_USERS, ShippedBroker, wait_for
+from tests.mqtt.conftest import Collector
 
-__all__ = ["shipped_broker", "shipped_config"]  # the fixture; the old name's home
+pytestmark = pytest.mark.slow  # every test here starts a process
 
 T = "T1"
 USERS = SHIPPED_USERS

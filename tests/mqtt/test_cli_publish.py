@@ -4,16 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from firmware_py.cli import main
-from tests.mqtt.conftest import (
-    Broker,
-    Collector,
-    Office,
-    check_sequence,
-    stored_ids,
-    tournament_file,
-    wait_for,
-)
+from tests.fixtures import Broker, Office, stored_ids, tournament_file, wait_for
+from tests.mqtt.conftest import Collector, check_sequence
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "replay"
 
@@ -25,6 +20,7 @@ def cup_office(broker: Broker, tmp_path: Path) -> Office:
                                   [("SF1", "hall-1"), ("P1", "hall-2")]))
 
 
+@pytest.mark.slow
 def test_replay_publish_sends_every_event_of_the_game(broker: Broker, tmp_path: Path) -> None:
     collector = Collector(broker.port, "arena/v1/cup/hall-1/#", client_id="cli-collector",
                           persistent=False)
@@ -57,6 +53,7 @@ def test_replay_publish_needs_its_topic_names(capsys: object) -> None:
     assert code == 2
 
 
+@pytest.mark.slow
 def test_replay_publish_takes_the_broker_from_the_config_file(broker: Broker,
                                                               tmp_path: Path) -> None:
     config = tmp_path / "scoreboard.toml"

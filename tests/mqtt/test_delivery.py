@@ -24,17 +24,10 @@ from pathlib import Path
 import pytest
 
 from arena import wire
-from tests.mqtt.conftest import (
-    Broker,
-    Collector,
-    Office,
-    check_sequence,
-    game_script,
-    publisher,
-    stored_ids,
-    tournament_file,
-    wait_for,
-)
+from tests.fixtures import Broker, Office, stored_ids, tournament_file, wait_for
+from tests.mqtt.conftest import Collector, check_sequence, game_script, publisher
+
+pytestmark = pytest.mark.slow  # every test here starts a process
 
 TOTAL = 218
 EVERY_ID = [f"H1:M1:{seq}" for seq in range(1, TOTAL + 1)]

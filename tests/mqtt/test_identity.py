@@ -19,7 +19,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from arena import wire
 from office.peer import Message, OfficePeer
-from tests.mqtt.conftest import SHIPPED_USERS, ShippedBroker, wait_for
+from tests.fixtures import SHIPPED_USERS, ShippedBroker, wait_for
+
+pytestmark = pytest.mark.slow  # every test here starts a process
 
 T = "T1"
 USERS = SHIPPED_USERS

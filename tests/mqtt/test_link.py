@@ -13,10 +13,12 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from arena import wire
+from arena.timesource import FakeClock
 from firmware_py.journal import Journal
 from firmware_py.mqtt import HallLink
 from firmware_py.outbox import JournalTail, Outbox, stored_path
-from tests.mqtt.conftest import Broker, Collector, wait_for
+from tests.fixtures import Broker, wait_for
+from tests.mqtt.conftest import Collector
 from tests.mqtt.test_outbox import GOOD, events
 
 NEXT = "arena/v1/T1/H1/next"
@@ -44,6 +46,7 @@ def office_publish(port: int, items: list[tuple[str, bytes]]) -> None:
         c.loop_stop()
 
 
+@pytest.mark.slow
 def test_garbage_on_next_is_refused_and_the_link_keeps_working(
         broker: Broker, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING, logger="firmware_py.mqtt")
@@ -94,9 +97,10 @@ def test_garbage_on_next_is_refused_and_the_link_keeps_working(
     collector.close()
 
 
+@pytest.mark.slow
 def test_state_is_republished_at_least_every_10_s(broker: Broker) -> None:
-    now = [0.0]
-    link = HallLink("127.0.0.1", broker.port, "T1", "H1", clock=lambda: now[0])
+    clock = FakeClock(0)
+    link = HallLink("127.0.0.1", broker.port, "T1", "H1", clock=clock.monotonic)
     collector = Collector(broker.port, "arena/v1/T1/H1/state", persistent=False)
     link.start()
     try:
@@ -105,9 +109,9 @@ def test_state_is_republished_at_least_every_10_s(broker: Broker) -> None:
         link.publish_state({"clock_ms": 1})
         link.publish_state({"clock_ms": 1})  # unchanged: not sent again
         wait_for(lambda: len(collector.on("/state")) == 1, 5, "the first state")
-        now[0] = 9.9
+        clock.advance(9.9)
         link.pump()
-        now[0] = 10.0
+        clock.advance(0.1)
         link.pump()
         wait_for(lambda: len(collector.on("/state")) == 2, 5, "the refresh")
     finally:
@@ -115,6 +119,7 @@ def test_state_is_republished_at_least_every_10_s(broker: Broker) -> None:
         collector.close()
 
 
+@pytest.mark.slow
 def test_the_offices_group_tables_reach_the_hall_for_between_games(
         broker: Broker, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """The retained standings/<group> (the office's tables) are what the hall display shows
@@ -147,6 +152,7 @@ def test_the_offices_group_tables_reach_the_hall_for_between_games(
         link.close()
 
 
+@pytest.mark.slow
 def test_an_events_tables_reach_the_hall_by_category(broker: Broker) -> None:
     """In an event of several categories the office's tables are
     ``standings/<category>/<group>`` (group names repeat across categories): the hall

@@ -20,19 +20,22 @@ from typing import Any
 import pytest
 
 from arena import wire
+from arena.timesource import FakeClock
 from firmware_py.journal import Journal
 from firmware_py.mqtt import HallLink
 from firmware_py.outbox import JournalTail, Outbox, stored_path
 from office.storage.store import Store
-from tests.mqtt.conftest import (
+from tests.fixtures import (
     SHIPPED_USERS,
-    Collector,
     Office,
     ShippedBroker,
     stored_ids,
     tournament_file,
     wait_for,
 )
+from tests.mqtt.conftest import Collector
+
+pytestmark = pytest.mark.slow  # every test here starts a process
 
 T, HALL, MATCH = "T1", "hall-a", "M1"
 
@@ -61,13 +64,13 @@ class Hall:
     """A hall's journal, outbox and real ``HallLink`` on a clock the test moves."""
 
     def __init__(self, port: int, tmp_path: Path) -> None:
-        self.now = [1000.0]
+        self.clock = FakeClock()
         self.journal, _ = Journal.open(tmp_path / f"{MATCH}.journal")
         self.outbox = Outbox(stored_path(self.journal.path))
         self.tail = JournalTail(self.journal.path)
         self.link = HallLink("127.0.0.1", port, T, HALL, outbox=self.outbox,
                              username=HALL, password=SHIPPED_USERS[HALL],
-                             clock=lambda: self.now[0])
+                             clock=self.clock.monotonic)
         self.link.start()
 
     def play(self, *seqs: int) -> None:
@@ -154,11 +157,11 @@ def test_a_lost_last_event_is_re_sent_when_the_hall_times_out(
                             and hall.outbox.in_flight == 0), 10,
                  "1 and 2 stored, 3 lost after its PUBACK")
         hall.link.pump()  # the wait for the office's word on 3 starts on this clock
-        hall.now[0] += 4.9
+        hall.clock.advance(4.9)
         hall.link.pump()
         assert "has not stored" not in caplog.text  # 4.9 s: still waiting
         assert stored_ids(office.db) == ids(1, 2)  # nothing else re-sends it
-        hall.now[0] += 0.1
+        hall.clock.advance(0.1)
         wait_for(hall.until(lambda: hall.outbox.stored == 3), 10, "the last event stored")
         assert stored_ids(office.db) == ids(1, 2, 3)
         resends = [r.getMessage() for r in caplog.records if "has not stored" in r.getMessage()]

@@ -1,4 +1,4 @@
-"""The office's public address reaches the halls' between-games screens (issue 18): the
+"""The office's public address reaches the halls' between-games screens: the
 office is told it (``office serve --public-url``; here ``OfficeService(public_url=...)`` as
 ``office serve`` passes it), says it in every hall's ``next``, and a hall without a
 ``[display] public_url`` of its own shows it as a QR code a phone reads. The hall's own
@@ -34,14 +34,9 @@ from firmware_py.operatorview import operator_document
 from firmware_py.operatorweb import body_html
 from firmware_py.parts import HallParts, OfficeLink, OnNext, OnStandings
 from tests.daemon.inprocess import InProcessHall, TestParts
-from tests.mqtt.conftest import (
-    ROOT,
-    SHIPPED_USERS,
-    Office,
-    ShippedBroker,
-    tournament_file,
-    wait_for,
-)
+from tests.fixtures import ROOT, SHIPPED_USERS, Office, ShippedBroker, tournament_file, wait_for
+
+pytestmark = pytest.mark.slow  # every test here starts a process
 
 T = "qr-cup"
 OFFICE_URL = "http://results.qr-cup.example/"

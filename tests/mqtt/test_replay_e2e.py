@@ -1,4 +1,4 @@
-"""A replay from end to end (issue 17, docs/office.md, "Held matches, needs review and alerts"): a
+"""A replay from end to end (docs/office.md, "Held matches, needs review and alerts"): a
 real hall and the real office through the broker exactly as shipped.
 
 The hall (the in-process daemon with the real ``HallLink``, tests/daemon/inprocess.py) plays
@@ -16,12 +16,11 @@ wait for them is a bounded poll.
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
-import sys
 import urllib.request
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from arena.core.phase import Phase
 from arena.core.units import NS_PER_S
@@ -33,7 +32,9 @@ from firmware_py.parts import HallParts, OfficeLink, OnNext, OnStandings
 from office.cli.main import main as office
 from tests.daemon.conftest import write_script
 from tests.daemon.inprocess import InProcessHall, TestParts
-from tests.mqtt.conftest import ROOT, ShippedBroker, wait_for
+from tests.fixtures import ShippedBroker, office_serve, stop_gently, wait_for
+
+pytestmark = pytest.mark.slow  # every test here starts a process
 
 T = "replay-cup"
 # Rules 001 (floorball-2x15): two points a win; the first two of the group play the final.
@@ -103,19 +104,10 @@ def test_a_replay_ordered_by_the_office_is_played_by_the_hall_and_counts_once(
     cup = tmp_path / "cup.toml"
     cup.write_text(TOURNAMENT)
     db = tmp_path / "office.sqlite"
-    (tmp_path / "office-password").write_text(USERS["office"] + "\n")
     (tmp_path / "hall-password").write_text(USERS["hall-1"] + "\n")
     http = free_port()
-    log = open(tmp_path / "office.log", "ab")  # noqa: SIM115
-    try:
-        served = subprocess.Popen(
-            [sys.executable, "-m", "office", "serve", "--tournament", str(cup), "--db", str(db),
-             "--broker", f"mqtt://127.0.0.1:{broker.port}", "--username", "office",
-             "--password-file", str(tmp_path / "office-password"),
-             "--http", str(http), "--host", "127.0.0.1"],
-            cwd=ROOT, stdout=log, stderr=log)
-    finally:
-        log.close()
+    served = office_serve(tmp_path, broker.port, cup, username="office",
+                          password=USERS["office"], http=http)
     scripts = tmp_path / "scripts"
     scripts.mkdir()
     write_script(scripts / "G1.jsonl", game("home"))  # Lions 1:0 Bears
@@ -221,10 +213,5 @@ password_file = "{tmp_path / 'hall-password'}"
     finally:
         if hall.daemon is not None:
             hall.stop()
-        served.send_signal(signal.SIGTERM)
-        try:
-            served.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            served.kill()
-            served.wait()
+        stop_gently(served)
         broker.stop()

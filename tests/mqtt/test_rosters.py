@@ -1,4 +1,4 @@
-"""Issue 15, end to end: the scorer's name from the tournament file's roster on the hall's
+"""The rosters, end to end: the scorer's name from the tournament file's roster on the hall's
 screen. The office reads the rosters from its tournament file and sends them in the hall's
 ``next`` (docs/developer.md 4.4); the hall loads them with the match, journals them with its setup,
 and a goal by a rostered number has ``goal.name`` in the state document (docs/developer.md 4.3) for
@@ -6,7 +6,7 @@ the few seconds the scorer is shown, drawn on the screen by the real renderer (S
 driver). A number not in the roster shows the number only; a restart names the scorers as
 before it (the roster is in the journal, not asked of the office again).
 
-Through the broker exactly as shipped (tests/mqtt/conftest.py ``shipped_broker``); the hall
+Through the broker exactly as shipped (tests/conftest.py ``shipped_broker``); the hall
 is the in-process daemon with the real ``HallLink`` on a fake clock, the office the real
 ``OfficeService`` in real time, so every wait for them is a bounded poll.
 """
@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from arena.core.units import NS_PER_S
 from display._pygame import pygame
@@ -28,7 +30,9 @@ from firmware_py.mqtt import HallLink
 from firmware_py.parts import HallParts, OfficeLink, OnNext, OnStandings
 from tests.daemon.inprocess import InProcessHall, TestParts
 from tests.display.imagediff import difference
-from tests.mqtt.conftest import SHIPPED_USERS, Office, ShippedBroker, wait_for
+from tests.fixtures import SHIPPED_USERS, Office, ShippedBroker, wait_for
+
+pytestmark = pytest.mark.slow  # every test here starts a process
 
 T = "roster-cup"
 SIZE = (1920, 1080)

@@ -11,11 +11,10 @@ a bounded poll.
 
 from __future__ import annotations
 
-import signal
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from arena import wire
 from arena.core.units import NS_PER_S
@@ -24,7 +23,10 @@ from firmware_py.linkconfig import LinkConfig
 from firmware_py.parts import HallParts, OfficeLink, OnNext, OnStandings
 from tests.daemon.conftest import write_script
 from tests.daemon.inprocess import InProcessHall, TestParts
-from tests.mqtt.conftest import ROOT, Collector, ShippedBroker, wait_for
+from tests.fixtures import ShippedBroker, office_serve, stop_gently, wait_for
+from tests.mqtt.conftest import Collector
+
+pytestmark = pytest.mark.slow  # every test here starts a process
 
 T = "shipped-cup"
 TOURNAMENT = f"""
@@ -81,18 +83,9 @@ def test_the_offices_tables_reach_a_real_hall_through_the_shipped_broker(
     broker = ShippedBroker(tmp_path / "broker", USERS)
     broker.start()
     (tmp_path / "cup.toml").write_text(TOURNAMENT)
-    (tmp_path / "office-password").write_text(USERS["office"] + "\n")
     (tmp_path / "hall-password").write_text(USERS["hall-1"] + "\n")
-    log = open(tmp_path / "office.log", "ab")  # noqa: SIM115
-    try:
-        office = subprocess.Popen(
-            [sys.executable, "-m", "office", "serve", "--tournament", str(tmp_path / "cup.toml"),
-             "--db", str(tmp_path / "office.sqlite"),
-             "--broker", f"mqtt://127.0.0.1:{broker.port}", "--username", "office",
-             "--password-file", str(tmp_path / "office-password")],
-            cwd=ROOT, stdout=log, stderr=log)
-    finally:
-        log.close()
+    office = office_serve(tmp_path, broker.port, tmp_path / "cup.toml", username="office",
+                          password=USERS["office"])
     # What the office publishes, read as the display user reads it.
     watcher = Collector(broker.port, wire.standings_filter(T), client_id="tables-watcher",
                         persistent=False, username="display", password=USERS["display"])
@@ -164,10 +157,5 @@ password_file = "{tmp_path / 'hall-password'}"
         if hall.daemon is not None:
             hall.stop()
         watcher.close()
-        office.send_signal(signal.SIGTERM)
-        try:
-            office.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            office.kill()
-            office.wait()
+        stop_gently(office)
         broker.stop()

@@ -6,8 +6,14 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+import pytest
+
+from arena.timesource import FakeClock
 from firmware_py.mqtt import STATE_EVERY_S, HallLink
-from tests.mqtt.conftest import Broker, Collector, wait_for
+from tests.fixtures import Broker, wait_for
+from tests.mqtt.conftest import Collector
+
+pytestmark = pytest.mark.slow  # every test here starts a process
 
 
 def pumped(link: HallLink, condition: Callable[[], bool]) -> Callable[[], bool]:
@@ -18,8 +24,8 @@ def pumped(link: HallLink, condition: Callable[[], bool]) -> Callable[[], bool]:
 
 
 def test_a_refresh_and_a_reconnect_send_the_latest_state(broker: Broker) -> None:
-    now = [0.0]
-    link = HallLink("127.0.0.1", broker.port, "T1", "H1", clock=lambda: now[0])
+    clock = FakeClock(0)
+    link = HallLink("127.0.0.1", broker.port, "T1", "H1", clock=clock.monotonic)
     collector = Collector(broker.port, "arena/v1/T1/H1/state", persistent=False)
     running, stopped = {"running": True, "clock_ms": 5000}, {"running": False, "clock_ms": 4200}
     # Handed over before the link is connected: only the latest goes out, at connect.
@@ -31,7 +37,7 @@ def test_a_refresh_and_a_reconnect_send_the_latest_state(broker: Broker) -> None
         wait_for(pumped(link, lambda: len(collector.on("/state")) == 1), 5, "the state")
         link.publish_state(stopped)
         wait_for(lambda: len(collector.on("/state")) == 2, 5, "the stop")
-        now[0] = STATE_EVERY_S
+        clock.advance(STATE_EVERY_S)
         link.pump()  # the refresh is due
         wait_for(lambda: len(collector.on("/state")) == 3, 5, "the refresh")
         assert [json.loads(p) for p in collector.on("/state")] == [running, stopped, stopped]

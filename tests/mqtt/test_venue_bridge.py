@@ -32,21 +32,21 @@ import pytest
 from arena import wire
 from firmware_py.loopback import free_port
 from firmware_py.mqtt import HallLink
-from tests.mqtt.cable import Cable
-from tests.mqtt.conftest import (
+from tests.fixtures import (
     ROOT,
     SHIPPED_ACL,
-    Collector,
     Office,
     ShippedBroker,
-    game_script,
-    publisher,
     stored_ids,
     tournament_file,
     wait_for,
 )
+from tests.mqtt.cable import Cable
+from tests.mqtt.conftest import Collector, game_script, publisher
 from tests.mqtt.test_acl import V5Client
 from tests.mqtt.test_delivery import finish, journalled, mark
+
+pytestmark = pytest.mark.slow  # every test here starts a process
 
 T = "T1"
 VENUE = "north"

@@ -1,6 +1,6 @@
-"""The bracket: group places and winners/losers fill the scheduled matches (its job:
-"fills the bracket when a group is complete, and re-fills with a visible alert when a
-correction changes it"). The layout is rules 000's: semis A1-B2 and B1-A2, final, bronze."""
+"""The bracket: group places and winners/losers fill the scheduled matches: the
+office fills the bracket when a group is complete, and re-fills it with a visible alert when
+a correction changes it. The layout is rules 000's: semis A1-B2 and B1-A2, final, bronze."""
 
 from __future__ import annotations
 

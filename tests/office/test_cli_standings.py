@@ -1,4 +1,4 @@
-"""`office standings` and `office draw-lots` ('Ranking'), through ``main(argv)``.
+"""`office standings` and `office draw-lots` (the rules' 'Ranking'), through ``main(argv)``.
 
 The tournament is a small file written here: group A (Lions, Bears, Wolves) and group B
 (Hawks, Owls, Foxes) on preset ice-hockey-2x20, i.e. rules 000 'The ranking of each team in
@@ -307,6 +307,7 @@ def test_every_command_has_help(command: list[str], capsys: pytest.CaptureFixtur
     assert len(out.splitlines()) > 3
 
 
+@pytest.mark.slow
 def test_python_dash_m_office(cup: Path, tmp_path: Path) -> None:
     results = write(tmp_path, *LEVEL)
     done = subprocess.run([sys.executable, "-m", "office", "standings", "--tournament",

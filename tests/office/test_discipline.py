@@ -1,8 +1,8 @@
 """Suspensions from the match records, with the bundled presets' rules (each test cites the
 rule document it checks): rules 000 'Penalties' 3 (game misconduct) and 4 (match penalty),
-rules 001 'Exclusion of a player' (red cards). Issue 7: "A ban is served only by a match
-that is actually played and confirmed; it is resolved against the real schedule, including
-bracket matches filled later."
+rules 001 'Exclusion of a player' (red cards). A ban is served only by a match that
+is actually played and confirmed; it is resolved against the real schedule, including
+bracket matches filled later.
 """
 
 from __future__ import annotations
@@ -197,7 +197,7 @@ def test_001_two_red_cards_in_one_match_count_one_after_the_other() -> None:
     assert brief(found) == [(9, 2, "A1", 1, (), ("A3",), 0)]
 
 
-# Serving a ban ("served only by a match that is actually played and confirmed").
+# Serving a ban: only by a match that is actually played and confirmed.
 
 def test_a_ban_is_pending_through_a_final_but_unconfirmed_match() -> None:
     # Rules 000 'Penalties' 4: the next game; it serves the ban once its result is confirmed.

@@ -260,6 +260,7 @@ def tiny_disk(tmp_path: Path) -> Iterator[Path]:
         subprocess.run(["umount", "-l", str(where)], capture_output=True, check=False)
 
 
+@pytest.mark.slow
 def test_a_full_disk_leaves_the_service_up_read_only(tiny_disk: Path, cup: Tournament) -> None:
     store = Store(tiny_disk / "office.sqlite")
     peer, wall = FakePeer(), Wall()
@@ -283,6 +284,7 @@ def test_a_full_disk_leaves_the_service_up_read_only(tiny_disk: Path, cup: Tourn
     store.close()
 
 
+@pytest.mark.slow
 def test_a_read_only_disk_gets_a_clear_message_and_the_page_stays_up(
         tiny_disk: Path, cup: Tournament) -> None:
     Store(tiny_disk / "office.sqlite").close()

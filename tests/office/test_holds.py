@@ -395,7 +395,7 @@ def test_after_a_replay_the_events_above_the_voided_final_count_again(cup: Tourn
 
 def test_a_replay_played_in_another_hall_continues_the_numbering_and_is_acked_there(
         played_semi: Any) -> None:
-    """Issue 17: the replay moved to hall-3 (its journal holds nothing of SF1). Its `next`
+    """The replay moved to hall-3 (its journal holds nothing of SF1). Its `next`
     says what to number above; the office stores the new game after hall-1's events and
     tells hall-3 so in its own `acks` (a match's mark counts every hall's events)."""
     svc, peer, store, db, cup_file = played_semi

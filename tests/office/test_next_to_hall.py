@@ -64,7 +64,7 @@ def test_the_pregame_screen_names_the_suspended_and_the_expelled_of_both_teams()
 
 
 def test_the_offices_next_carries_the_rosters_and_the_hall_names_the_scorer() -> None:
-    """Issue 15: the tournament file's rosters ride on the office's ``next`` (docs/developer.md
+    """The tournament file's rosters ride on the office's ``next`` (docs/developer.md
     4.4), are checked and loaded as the hall does, and a goal by a rostered number puts the
     name in the state document's ``goal`` and on the game screen; a side without a roster
     has no key, and a number not in the roster shows the number only."""

@@ -27,10 +27,10 @@ from tests.office.cdp import Chromium, Tab, find_chromium
 from tests.office.test_web import sample_snapshot, table_row
 
 CHROMIUM = find_chromium()
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     CHROMIUM is None,
     reason="chromium is not installed (Debian: apt-get install chromium); "
-           "the office page's browser test needs it")
+           "the office page's browser test needs it")]
 
 
 @pytest.fixture(scope="module")
@@ -231,7 +231,7 @@ def test_an_events_page_names_each_tables_category(browser: Chromium, tmp_path: 
 
 def test_results_to_review_and_open_alerts_come_first_the_rest_in_the_history(
         tab: Tab, board: SnapshotBoard) -> None:
-    # Issue 17: a result that does not fit the schedule stays at the top with what to do;
+    # A result that does not fit the schedule stays at the top with what to do;
     # an acknowledged or resolved alert leaves the top and stays in the history.
     tab.wait_for(f"{cell('A', 'Lions', 'points')} === '4'")
     doc = sample_snapshot()

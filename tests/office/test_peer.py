@@ -6,7 +6,6 @@ missing broker at start-up is no problem."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,20 +14,15 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from office.peer import Message, OfficePeer
-from tests.mqtt.conftest import Broker, Collector, free_port, wait_for
+from tests.fixtures import Broker, free_port, wait_for
+from tests.mqtt.conftest import Collector
+
+pytestmark = pytest.mark.slow  # every test here starts a process
 
 T = "T1"
 EVENTS = f"arena/v1/{T}/hall-1/events"
 MARKER = f"arena/v1/{T}/hall-1/status"  # a QoS 1 message that says "the backlog is over"
 OFFICE_ID = "office-test"
-
-
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[Broker]:
-    b = Broker(tmp_path / "broker")
-    b.start()
-    yield b
-    b.stop()
 
 
 class Hall:

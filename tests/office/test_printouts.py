@@ -259,6 +259,7 @@ def test_the_language_comes_through_words(played: tuple[Path, Path], store: Stor
     assert '<html lang="cs">' in printouts(played, store, "cs").sheet("F")
 
 
+@pytest.mark.slow
 @needs_chromium
 @needs_pdftotext
 def test_office_sheet_pdf_has_the_events_in_its_text(played: tuple[Path, Path],
@@ -281,6 +282,7 @@ def test_office_sheet_pdf_has_the_events_in_its_text(played: tuple[Path, Path],
     assert any("Team official, Crvena Đorđević" in line for line in lines)
 
 
+@pytest.mark.slow
 @needs_chromium
 @needs_pdftotext
 def test_the_page_printed_by_the_browser_is_the_sheet(played: tuple[Path, Path],
@@ -421,6 +423,7 @@ def ods_cells(path: Path) -> list[list[str]]:
     return out
 
 
+@pytest.mark.slow
 @needs_soffice
 def test_libreoffice_opens_the_xlsx_exports_cell_by_cell(tmp_path: Path) -> None:
     doc = odd_snapshot()
@@ -438,6 +441,7 @@ def test_libreoffice_opens_the_xlsx_exports_cell_by_cell(tmp_path: Path) -> None
     assert ods_cells(soffice(results, "ods", tmp_path))[1][5:7] == [NAMES[0], NAMES[2]]
 
 
+@pytest.mark.slow
 @needs_soffice
 def test_libreoffice_reads_the_csv_as_utf8_with_its_quoting(tmp_path: Path) -> None:
     # A CSV carries no encoding: LibreOffice asks in its import dialog (headless: the

@@ -24,10 +24,10 @@ from tests.office.cdp import CdpError, Chromium, Tab, find_chromium
 from tests.office.test_web import sample_snapshot
 
 CHROMIUM = find_chromium()
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     CHROMIUM is None,
     reason="chromium is not installed (Debian: apt-get install chromium); "
-           "the public site's browser test needs it")
+           "the public site's browser test needs it")]
 
 # clientWidth, not innerWidth: a phone (mobile emulation) zooms out to show a page wider
 # than itself, and innerWidth grows with it; clientWidth stays the device's 360 px.

@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from arena.timesource import FakeClock
 from office.cli.main import main
 from office.views.board import SnapshotBoard
 from office.web.publicweb import CACHE_CONTROL, PublicSite, PublicWeb
@@ -31,25 +32,9 @@ from tests.office.test_web import sample_snapshot
 T0 = datetime(2026, 12, 5, 10, 30, 0, tzinfo=UTC)
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = T0
-        self.mono = 0.0
-
-    def wall(self) -> datetime:
-        return self.now
-
-    def monotonic(self) -> float:
-        return self.mono
-
-    def advance(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
-        self.mono += seconds
-
-
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> FakeClock:
+    return FakeClock(wall=T0)
 
 
 @pytest.fixture
@@ -58,8 +43,8 @@ def board() -> SnapshotBoard:
 
 
 @pytest.fixture
-def site(board: SnapshotBoard, clock: Clock) -> PublicSite:
-    return PublicSite(board, wall=clock.wall, monotonic=clock.monotonic)
+def site(board: SnapshotBoard, clock: FakeClock) -> PublicSite:
+    return PublicSite(board, wall=clock.wall_datetime, monotonic=clock.monotonic)
 
 
 @pytest.fixture
@@ -123,7 +108,7 @@ def test_pages_and_json_carry_validators_and_answer_304(
 
 
 def test_a_change_makes_a_new_etag_and_unchanged_pages_keep_theirs(
-        web: PublicWeb, board: SnapshotBoard, site: PublicSite, clock: Clock) -> None:
+        web: PublicWeb, board: SnapshotBoard, site: PublicSite, clock: FakeClock) -> None:
     publish(board, site, sample_snapshot())
     _, first, _ = request(web, "/")
     _, team, _ = request(web, "/team/hawks/")
@@ -134,7 +119,7 @@ def test_a_change_makes_a_new_etag_and_unchanged_pages_keep_theirs(
     publish(board, site, doc)
     status, resp, body = request(web, "/", headers={"If-None-Match": first.getheader("ETag")})
     assert status == 200 and resp.getheader("ETag") != first.getheader("ETag")
-    assert resp.getheader("Last-Modified") == format_datetime(clock.now, usegmt=True)
+    assert resp.getheader("Last-Modified") == format_datetime(clock.wall_datetime(), usegmt=True)
     assert b'class="score">4:1<' in body
     # Hawks' page did not change: the same tag, the same date, a 304.
     status, again, _ = request(web, "/team/hawks/",
@@ -210,9 +195,9 @@ def test_keep_alive_and_bad_requests_do_not_take_the_server_down(
 
 
 def test_the_export_holds_the_whole_site_and_follows_changes(
-        tmp_path: Path, board: SnapshotBoard, clock: Clock) -> None:
+        tmp_path: Path, board: SnapshotBoard, clock: FakeClock) -> None:
     out = tmp_path / "site"
-    site = PublicSite(board, export=out, export_every=1.0, wall=clock.wall,
+    site = PublicSite(board, export=out, export_every=1.0, wall=clock.wall_datetime,
                       monotonic=clock.monotonic)
     publish(board, site, sample_snapshot())
     assert site.exports == 1
@@ -289,7 +274,7 @@ def test_export_site_command_writes_from_the_store(tmp_path: Path,
 
 
 def test_a_clock_running_on_renders_only_the_pages_that_show_it(
-        board: SnapshotBoard, site: PublicSite, clock: Clock) -> None:
+        board: SnapshotBoard, site: PublicSite, clock: FakeClock) -> None:
     publish(board, site, sample_snapshot())
     before = site.current()
     assert before is not None

@@ -1,4 +1,4 @@
-"""The results file ('Ranking': results JSONL): parsing, clear errors, round trip."""
+"""The results file (the rules' 'Ranking': results JSONL): parsing, clear errors, round trip."""
 
 from __future__ import annotations
 

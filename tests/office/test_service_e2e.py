@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import json
 import random
-import signal
 import sqlite3
 import subprocess
 import sys
 import threading
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +24,18 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from arena.wire import event_document
 from firmware_py.journal import scan
-from tests.mqtt.conftest import ROOT, Broker, Collector, free_port, port_open, wait_for
+from tests.fixtures import (
+    ROOT,
+    Broker,
+    free_port,
+    office_serve,
+    port_open,
+    stop_gently,
+    wait_for,
+)
+from tests.mqtt.conftest import Collector
+
+pytestmark = pytest.mark.slow  # every test here starts a process
 
 TOURNAMENT = """
 name = "Two Hall Cup"
@@ -167,37 +176,10 @@ class Retained:
         self.collector.close()
 
 
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[Broker]:
-    b = Broker(tmp_path / "broker")
-    b.start()
-    yield b
-    b.stop()
-
-
 def start_office(tmp_path: Path, port: int, http: int | None = None
                  ) -> subprocess.Popen[bytes]:
     (tmp_path / "cup.toml").write_text(TOURNAMENT)
-    log = open(tmp_path / "office.log", "ab")  # noqa: SIM115
-    page = ["--http", str(http), "--host", "127.0.0.1"] if http is not None else []
-    try:
-        return subprocess.Popen(
-            [sys.executable, "-m", "office", "serve", "--tournament", str(tmp_path / "cup.toml"),
-             "--db", str(tmp_path / "office.sqlite"), "--broker", f"mqtt://127.0.0.1:{port}",
-             *page],
-            cwd=ROOT, stdout=log, stderr=log)
-    finally:
-        log.close()
-
-
-def stop(office: subprocess.Popen[bytes]) -> None:
-    """SIGTERM, as systemd stops it; SIGKILL only if it hangs."""
-    office.send_signal(signal.SIGTERM)
-    try:
-        office.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        office.kill()
-        office.wait()
+    return office_serve(tmp_path, port, tmp_path / "cup.toml", http=http)
 
 
 def stored_events(db: Path) -> int:
@@ -296,7 +278,7 @@ def test_two_halls_through_mosquitto_give_tables_bracket_and_next(
         assert nxt("hall-2")["match"] == "P3"
     finally:
         retained.close()
-        stop(office)
+        stop_gently(office)
     log = (tmp_path / "office.log").read_text()
     assert "Traceback" not in log, log
     assert office.returncode == 0, log
@@ -364,4 +346,4 @@ def test_an_office_killed_mid_game_loses_nothing(tmp_path: Path, broker: Broker)
         assert stored_events(db) == journalled
     finally:
         retained.close()
-        stop(office)
+        stop_gently(office)

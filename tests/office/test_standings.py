@@ -1,4 +1,4 @@
-"""Group tables ranked by each rule document ('Ranking').
+"""Group tables ranked by each rule document (the rules' 'Ranking').
 
 Rule documents (000-003; docs/developer.md, "The rules the core applies"):
 - 000 (ice hockey, preset ice-hockey-2x20): 'The ranking of each team in each group'.
@@ -302,7 +302,7 @@ def test_ranks_are_competition_ranks_around_a_level_pair() -> None:
 
 def test_no_lots_before_the_teams_have_played() -> None:
     # 000 'The ranking...' 8 (dice) only once the teams have played: at the start everyone
-    # shares rank 1 in name order and nothing asks for lots (the office's choice, see standings).
+    # shares rank 1 in name order and nothing asks for lots (our choice, see standings).
     table = rank_group(group("Wolves", "Bears", "Lions"), [], R000)
     assert order(table) == ["Bears", "Lions", "Wolves"]
     assert ranks(table) == [1, 1, 1]

@@ -149,6 +149,7 @@ def test_service_and_cli_see_each_others_writes(tmp_path: Path) -> None:
     cli.close()
 
 
+@pytest.mark.slow
 def test_a_process_that_dies_without_closing_loses_nothing_committed(tmp_path: Path) -> None:
     path = tmp_path / "office.db"
     script = textwrap.dedent(f"""

@@ -305,7 +305,7 @@ def test_parse_tournament_is_pure_and_names_its_source() -> None:
 
 
 def test_a_bracket_match_needs_a_preset_that_decides_a_tie() -> None:
-    # Issue 7: the bracket needs a winner; a preset whose draws stand cannot give one.
+    # The bracket needs a winner; a preset whose draws stand cannot give one.
     hockey = ALL_PRESETS["ice-hockey-2x20"]
     draws = dataclasses.replace(hockey, name="draws-stand", decision=Decision(frozenset()))
     data = tomllib.loads(edited('id = "F"\n', 'id = "F"\npreset = "draws-stand"\n'))

@@ -132,7 +132,7 @@ def test_publish_numbers_versions_and_keeps_a_copy() -> None:
 
 
 def test_a_later_part_is_made_by_the_first_reader_of_its_version_only() -> None:
-    """Issue 17: the scorers' entries are made when the page is read, once a version; no
+    """The scorers' entries are made when the page is read, once a version; no
     reader ever sees a part not yet made, and publishing makes nothing."""
     board = SnapshotBoard()
     made: list[int] = []
