@@ -35,6 +35,7 @@ def _reference() -> ModuleType:
     return _load("docs_reference", SCRIPT)
 
 
+@pytest.mark.slow  # runs the script as a process, as a developer would
 def test_the_reference_blocks_are_current() -> None:
     done = subprocess.run([sys.executable, str(SCRIPT), "--check"], capture_output=True,
                           text=True, check=False, timeout=120)
@@ -51,6 +52,7 @@ def test_a_stale_block_is_found_and_rewritten_from_the_code() -> None:
     assert reference.filled(fresh, "topics", reference.topics_table()) == fresh
 
 
+@pytest.mark.slow  # runs the script as a process
 def test_the_reference_script_answers_help() -> None:
     done = subprocess.run([sys.executable, str(SCRIPT), "--help"], capture_output=True,
                           text=True, check=False, timeout=120)
