@@ -70,7 +70,7 @@ while [ "$#" -gt 0 ]; do
 done
 # A venue: its name, the event broker and the halls, checked before anything is done.
 bad() { echo "install.sh: $*" >&2; exit 2; }
-# One topic level, as arena/wire.py checks hall ids (no '/', '+', '#', ':').
+# One topic level, as arena/wire/ checks hall ids (no '/', '+', '#', ':').
 is_name() { [[ "$1" =~ ^[A-Za-z0-9_.-]{1,64}$ ]]; }
 if [ -n "$VENUE" ] || [ -n "$EVENT_BROKER" ] || [ -n "$HALLS" ]; then
     [ -n "$VENUE" ] || bad "--event-broker and --halls go with --venue NAME"

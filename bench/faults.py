@@ -12,7 +12,7 @@ each: events lost, crashes, silent disagreements, with figures where there are a
    rate limit like a countdown), so the ratio shows what the fix bought.
 2. A misspelt key under ``[console.horn]``: the config is parsed; refused or accepted.
 3. Garbage, a huge payload, a lone surrogate, NaN and deep nesting to the office intake's
-   checkers (arena/wire.py ``check_event``/``check_state``/``check_status``).
+   checkers (arena/wire/ ``check_event``/``check_state``/``check_status``).
 4. A second daemon on one state folder: both are started in-process on a fake clock; if the
    second starts, each records a goal and the journal is read back.
 5. Storage full or read-only for the journal: listed with the tests that cover it.

@@ -3,7 +3,7 @@
 Before the first face-off: the match on the board (with the time the office scheduled it)
 and the office's group tables. After a final, once the result has been up for the final
 hold: the next match the office sent, if any, and the tables. A ``next`` whose teams the
-office does not know yet (``waiting``, arena/wire.py) is shown with its slots' labels
+office does not know yet (``waiting``, arena/wire/) is shown with its slots' labels
 and ``"waiting": true``: the display says "waiting for the office". The tables turn a page every
 ``PAGE_NS`` when they do not fit (the display picks the page from ``page``).
 """

@@ -186,7 +186,7 @@ def _records(match: Match) -> list[dict[str, Any]]:
 
 def suspended_players(next_doc: Mapping[str, Any] | None, match: str
                       ) -> dict[str, list[int]]:
-    """Who may not play in ``match``, by team, from the office's ``next`` (arena/wire.py
+    """Who may not play in ``match``, by team, from the office's ``next`` (arena/wire/
     ``Next.suspended``); nothing when the board's match did not come from the office."""
     out: dict[str, list[int]] = {"home": [], "away": []}
     if next_doc is None or next_doc.get(Nx.MATCH) != match:

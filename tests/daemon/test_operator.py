@@ -272,7 +272,7 @@ def test_the_json_is_what_the_loop_built() -> None:
 
 
 def test_the_view_lists_the_offices_suspended_players_and_the_link(tmp_path: Path) -> None:
-    """The office's ``next`` names who may not play (arena/wire.py ``Suspended``);
+    """The office's ``next`` names who may not play (arena/wire/ ``Suspended``);
     the timekeeper sees them for the match on the board, with the office link's state."""
     config = FLOORBALL + SERVED + ('[mqtt]\nbroker = "mqtt://127.0.0.1:1"\n'
                                    'tournament = "T1"\nhall = "H1"\n')

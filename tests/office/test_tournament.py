@@ -412,7 +412,7 @@ BAD: list[tuple[str, str, str]] = [
      "groups[0].teams[0].roster.x: 'x' is not a player number (0-99)"),
     ("roster number too big", edited('"Lions",', '{name = "Lions", roster = {100 = "A"}},'),
      "groups[0].teams[0].roster.100: '100' is not a player number (0-99)"),
-    # A name a hall would leave out of a `next` (arena/wire.py) is refused here.
+    # A name a hall would leave out of a `next` (arena/wire/) is refused here.
     ("roster name too long",
      edited('"Lions",', f'{{name = "Lions", roster = {{7 = "{"A" * 41}"}}}},'),
      "groups[0].teams[0].roster.7: must be at most 40 characters, got 41"),
