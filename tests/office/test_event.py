@@ -9,7 +9,6 @@ other categories 2 x 15 min in the groups and 2 x 20 min in the play-offs) and r
 from __future__ import annotations
 
 import json
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from arena.core.commands import End, Start
 from arena.core.match import Match, feed
 from arena.core.phase import Phase, Stage
 from arena.core.values import MatchSetup, TeamInfo
+from arena.timesource import FakeClock
 from arena.tournament.event import Event
 from arena.tournament.files import load_event, load_tournament
 from arena.tournament.model import ScheduledMatch
@@ -33,7 +33,7 @@ from office.views.ledger import Ledger
 from office.web import officepage as web
 
 from .games import Play, play
-from .test_service import FakeMessage, FakePeer, Wall, retained
+from .test_service import T0, FakeMessage, FakePeer, retained
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "examples/events"
@@ -41,10 +41,10 @@ FLOORBALL = EVENTS / "001-floorball-event.toml"
 FOOTBALL = EVENTS / "003-football-event.toml"
 
 
-def service(tmp_path: Path, event: Event) -> tuple[OfficeService, FakePeer, Wall]:
-    peer, wall = FakePeer(), Wall()
+def service(tmp_path: Path, event: Event) -> tuple[OfficeService, FakePeer, FakeClock]:
+    peer, wall = FakePeer(), FakeClock(wall=T0)
     svc = OfficeService(event, Store(tmp_path / "office.sqlite"), peer, SnapshotBoard(),
-                        wall=wall, monotonic=wall.seconds)
+                        wall=wall.wall_datetime, monotonic=wall.monotonic)
     return svc, peer, wall
 
 
@@ -71,14 +71,14 @@ def send(svc: OfficeService, m: ScheduledMatch, home_goals: int, away_goals: int
     svc.refresh_all()
 
 
-def play_all(svc: OfficeService, wall: Wall) -> None:
+def play_all(svc: OfficeService, wall: FakeClock) -> None:
     """Every match of the event in schedule order, the group games first and the bracket
     after their protest windows. The team listed first in a group beats every later one, by
     more the further apart they are listed, so no table needs lots; a bracket match is won
     by the home side."""
     for _, m in svc.event.schedule():
         if m.group is None:
-            wall.now += timedelta(hours=1)  # the protest windows pass
+            wall.advance(3600)  # the protest windows pass
             svc.refresh_all()
             send(svc, m, 2, 1)
             continue
@@ -89,7 +89,7 @@ def play_all(svc: OfficeService, wall: Wall) -> None:
         home, away = group.teams.index(m.home.team), group.teams.index(m.away.team)
         margin = abs(home - away)
         send(svc, m, margin if home < away else 0, margin if away < home else 0)
-    wall.now += timedelta(hours=1)
+    wall.advance(3600)
     svc.refresh_all()
 
 
@@ -388,7 +388,7 @@ def test_lots_drawn_in_one_category_stay_in_it(tmp_path: Path,
     u11 = event.categories[1].tournament
     for m in u11.group_matches("A"):
         send(svc, m, 1, 1)  # all level: lots needed (rules 001 tie-breaks exhausted)
-    wall.now += timedelta(hours=1)
+    wall.advance(3600)
     db = tmp_path / "office.sqlite"
     assert main(["draw-lots", "--tournament", str(FLOORBALL), "--db", str(db),
                  "--group", "A", "--random"]) == 2

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from arena import wire
+from arena.timesource import FakeClock
 from arena.tournament.model import Tournament
 from office.cli.main import main
 from office.service import OfficeService
@@ -23,7 +24,7 @@ from office.storage.store import DISCARDED, QUARANTINED, RELEASED, Store, StoreE
 from office.views import ledger
 from office.views.board import SnapshotBoard
 
-from .test_service import T0, FakeMessage, FakePeer, Wall, cup, messages_of, retained, service
+from .test_service import T0, FakeMessage, FakePeer, cup, messages_of, retained, service
 
 __all__ = ["cup"]  # the fixture, imported for its use here
 
@@ -146,9 +147,9 @@ def test_the_quarantine_command_lists_shows_releases_and_discards(
 
 
 def service_on(db: Path, t: Tournament) -> OfficeService:
-    wall = Wall()
-    return OfficeService(t, Store(db), FakePeer(), SnapshotBoard(), wall=wall,
-                         monotonic=wall.seconds)
+    wall = FakeClock(wall=T0)
+    return OfficeService(t, Store(db), FakePeer(), SnapshotBoard(), wall=wall.wall_datetime,
+                         monotonic=wall.monotonic)
 
 
 def test_a_conflicting_duplicate_is_flagged_an_identical_one_ignored(
@@ -263,8 +264,9 @@ def tiny_disk(tmp_path: Path) -> Iterator[Path]:
 @pytest.mark.slow
 def test_a_full_disk_leaves_the_service_up_read_only(tiny_disk: Path, cup: Tournament) -> None:
     store = Store(tiny_disk / "office.sqlite")
-    peer, wall = FakePeer(), Wall()
-    svc = OfficeService(cup, store, peer, SnapshotBoard(), wall=wall, monotonic=wall.seconds)
+    peer, wall = FakePeer(), FakeClock(wall=T0)
+    svc = OfficeService(cup, store, peer, SnapshotBoard(), wall=wall.wall_datetime,
+                        monotonic=wall.monotonic)
     first = cup.group_matches("A")[0]
     msgs = messages_of(cup, first.id, 1, 0)
     topic, doc = msgs[0].topic, json.loads(msgs[0].payload)
@@ -294,8 +296,9 @@ def test_a_read_only_disk_gets_a_clear_message_and_the_page_stays_up(
     assert main(["check", "--db", str(tiny_disk / "office.sqlite")]) == 0
     # What `office serve` does then: the page shows what is stored, nothing is acked.
     store = Store(tiny_disk / "office.sqlite", read_only=True)
-    peer, wall = FakePeer(), Wall()
-    svc = OfficeService(cup, store, peer, SnapshotBoard(), wall=wall, monotonic=wall.seconds)
+    peer, wall = FakePeer(), FakeClock(wall=T0)
+    svc = OfficeService(cup, store, peer, SnapshotBoard(), wall=wall.wall_datetime,
+                        monotonic=wall.monotonic)
     svc.refresh()
     first = cup.group_matches("A")[0]
     svc.handle(messages_of(cup, first.id, 1, 0)[0])

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from arena import wire
 from arena.core.phase import Stage as CoreStage
+from arena.timesource import FakeClock
 from arena.tournament.event import Event
 from arena.tournament.files import load_event, load_tournament
 from office.rules import rulings
@@ -35,7 +36,7 @@ from office.views.ledger import Review, ReviewAction
 from office.views.snapshot import event_snapshot
 
 from .games import Play, play
-from .test_service import T0, FakeMessage, FakePeer, Wall
+from .test_service import T0, FakeMessage, FakePeer
 
 ROOT = Path(__file__).resolve().parents[2]
 KINDS = ("minor", "game_misconduct", "match", "red_card", "minor")
@@ -73,12 +74,12 @@ def event_named(name: str) -> tuple[Event, dict[str, list[dict[str, Any]]]]:
     return EVENTS[name]
 
 
-def check(svc: OfficeService, peer: FakePeer, store: Store, wall: Wall) -> dict[str, Any]:
+def check(svc: OfficeService, peer: FakePeer, store: Store, wall: FakeClock) -> dict[str, Any]:
     """The service's page, retained standings and nexts are the fold from scratch's; the
     page it handed out."""
     event = svc.event
     assert svc.ledgers is not None
-    fresh = {c.name: ledger_from_store(c.tournament, store, wall.now,
+    fresh = {c.name: ledger_from_store(c.tournament, store, wall.wall_datetime(),
                                        None if event.plain else c.name)
              for c in event.categories}
     assert svc.ledgers == fresh
@@ -86,7 +87,7 @@ def check(svc: OfficeService, peer: FakePeer, store: Store, wall: Wall) -> dict[
         assert list(svc.ledgers[name].matches) == list(ledger.matches)
     page = dict(svc.board.current()) if svc.board is not None else {}
     page.pop("version")
-    expected = event_snapshot(event, fresh, svc.halls, svc._alerts, wall.now,
+    expected = event_snapshot(event, fresh, svc.halls, svc._alerts, wall.wall_datetime(),
                               office=svc.office_document(),
                               handled=alerts.handled(store.admin_actions()))
     page.pop("generated"), expected.pop("generated")  # when it was made: not what it says
@@ -118,8 +119,9 @@ def test_what_the_service_shows_and_publishes_is_the_fold_from_scratch(
     path = tmp_path_factory.mktemp("store") / "office.sqlite"
     store = Store(path)
     shell = Store(path)  # `office correct` and `office draw-lots`: another connection
-    peer, wall = FakePeer(), Wall()
-    svc = OfficeService(event, store, peer, SnapshotBoard(), wall=wall, monotonic=wall.seconds)
+    peer, wall = FakePeer(), FakeClock(wall=T0)
+    svc = OfficeService(event, store, peer, SnapshotBoard(), wall=wall.wall_datetime,
+                        monotonic=wall.monotonic)
     schedule = [m for _, m in event.schedule()]
     halls = event.halls()
     svc.pump()
@@ -145,13 +147,13 @@ def test_what_the_service_shows_and_publishes_is_the_fold_from_scratch(
                                       b"online" if b % 2 else b"offline")]
         elif kind == "correct":
             shell.admin("correct", {"match": m.id, "home": b % 4, "away": (b // 4) % 4,
-                                    "reason": "jury"}, wall.now)
+                                    "reason": "jury"}, wall.wall_datetime())
         elif kind == "draw":
             c = event.categories[a % len(event.categories)]
             group = c.tournament.groups[b % len(c.tournament.groups)]
             order = random.Random(b).sample(group.teams, len(group.teams))
             shell.admin("draw", {"group": group.name, "order": order,
-                                 "category": None if event.plain else c.name}, wall.now)
+                                 "category": None if event.plain else c.name}, wall.wall_datetime())
         elif kind == "review":
             # One of the results waiting for the office (else any match), kept for the teams
             # who played it or credited to the pairing the schedule names now.
@@ -162,31 +164,33 @@ def test_what_the_service_shows_and_publishes_is_the_fold_from_scratch(
             view = waiting[a % len(waiting)] if waiting else ledger.matches[
                 c.tournament.matches[a % len(c.tournament.matches)].id]
             pairing = ledger.pairings[view.scheduled.id]
-            review = Review(view.scheduled.id, ReviewAction.KEEP, "played", wall.now,
+            review = Review(view.scheduled.id, ReviewAction.KEEP, "played", wall.wall_datetime(),
                             *view.hall_teams) if b % 2 and view.hall_teams is not None \
-                else Review(view.scheduled.id, ReviewAction.SWAP, "credited", wall.now,
+                else Review(view.scheduled.id, ReviewAction.SWAP, "credited", wall.wall_datetime(),
                             pairing.home, pairing.away)
-            shell.admin(alerts.REVIEW, alerts.review_data(review, []), wall.now)
+            shell.admin(alerts.REVIEW, alerts.review_data(review, []), wall.wall_datetime())
         elif kind == "forfeit":
             # Few teams: two late forfeits of one eliminate it.
             team = m.home.team or m.away.team or m.home.text
             late = b % 4 != 0
             forfeit = rulings.Forfeit(m.id, team, rulings.ForfeitCause.LATE if late
-                                      else rulings.ForfeitCause.UNAUTHORISED, "jury", wall.now,
+                                      else rulings.ForfeitCause.UNAUTHORISED, "jury",
+                                      wall.wall_datetime(),
                                       None if late else 2 + b % 4)
             owner = event.category_of(m.id)
             assert owner is not None
             shell.admin(rulings.FORFEIT, rulings.forfeit_data(
-                forfeit, "home", forfeit_goals(owner.tournament, m.id)), wall.now)
+                forfeit, "home", forfeit_goals(owner.tournament, m.id)), wall.wall_datetime())
         elif kind == "green":
             team = m.home.team or m.away.team or m.home.text
             shell.admin(rulings.GREEN_CARD, {"match": m.id, "team": team,
-                                             "player": 2 + b % 5, "reason": ""}, wall.now)
+                                             "player": 2 + b % 5, "reason": ""},
+                         wall.wall_datetime())
         elif kind == "time":
-            wall.now += timedelta(minutes=b % 20)
+            wall.advance(timedelta(minutes=b % 20).total_seconds())
         svc.pump()
         # The page is made at most every VIEW_S after a state: let that pass, then compare.
-        wall.now += timedelta(seconds=1)
+        wall.advance(1)
         svc.pump()
         page = check(svc, peer, store, wall)
         # What the page cache kept between the refreshes is reused, never written to: the
@@ -194,7 +198,7 @@ def test_what_the_service_shows_and_publishes_is_the_fold_from_scratch(
         if handed and handed[0] != handed[1]:
             pytest.fail("the page handed out before was changed by the refresh after it")
         handed = (page, copy.deepcopy(page))
-    assert wall.now >= T0
+    assert wall.wall_datetime() >= T0
     shell.close()
     store.close()
 
@@ -207,8 +211,9 @@ def test_a_ban_earned_in_one_hall_reaches_the_next_of_another(tmp_path: Path) ->
     (category,) = event.categories
     t = category.tournament
     store = Store(tmp_path / "office.sqlite")
-    peer, wall = FakePeer(), Wall()
-    svc = OfficeService(event, store, peer, SnapshotBoard(), wall=wall, monotonic=wall.seconds)
+    peer, wall = FakePeer(), FakeClock(wall=T0)
+    svc = OfficeService(event, store, peer, SnapshotBoard(), wall=wall.wall_datetime,
+                        monotonic=wall.monotonic)
     for mid, pens in (("A2", []), ("B2", []), ("A1", [("away", 7, "match")])):
         m = t.match(mid)
         assert m is not None and m.home.team is not None and m.away.team is not None
@@ -234,8 +239,9 @@ def test_an_elimination_moves_the_next_of_the_halls_of_its_voided_matches(
     t = category.tournament
     path = tmp_path / "office.sqlite"
     store, shell = Store(path), Store(path)
-    peer, wall = FakePeer(), Wall()
-    svc = OfficeService(event, store, peer, SnapshotBoard(), wall=wall, monotonic=wall.seconds)
+    peer, wall = FakePeer(), FakeClock(wall=T0)
+    svc = OfficeService(event, store, peer, SnapshotBoard(), wall=wall.wall_datetime,
+                        monotonic=wall.monotonic)
     team = "Tartu Valk"
     own = [m for m in t.matches if m.group is not None and team in (m.home.team, m.away.team)]
     voided = own[1]  # its second match, its hall's next once that hall has played the others
@@ -251,14 +257,15 @@ def test_an_elimination_moves_the_next_of_the_halls_of_its_voided_matches(
     for m in own[-2:]:
         side = "home" if m.home.team == team else "away"
         shell.admin(rulings.FORFEIT, rulings.forfeit_data(
-            rulings.Forfeit(m.id, team, rulings.ForfeitCause.LATE, "late", wall.now), side,
-            forfeit_goals(t, m.id)), wall.now)
+            rulings.Forfeit(m.id, team, rulings.ForfeitCause.LATE, "late",
+                            wall.wall_datetime()), side,
+            forfeit_goals(t, m.id)), wall.wall_datetime())
         svc.pump()
         check(svc, peer, store, wall)
     assert svc.ledgers is not None and voided.id in svc.ledgers[category.name].voided
     assert json.loads(peer.retained[next_topic])["match"] != voided.id
     shell.admin("correct", {"match": own[-1].id, "home": 1, "away": 1,
-                            "reason": "protest upheld"}, wall.now)
+                            "reason": "protest upheld"}, wall.wall_datetime())
     svc.pump()
     check(svc, peer, store, wall)
     assert json.loads(peer.retained[next_topic])["match"] == voided.id
@@ -277,13 +284,14 @@ def test_rulings_and_reviews_after_the_results_are_shown_as_from_scratch(
     event, games = event_named(name)
     path = tmp_path / "office.sqlite"
     store, shell = Store(path), Store(path)
-    peer, wall = FakePeer(), Wall()
-    svc = OfficeService(event, store, peer, SnapshotBoard(), wall=wall, monotonic=wall.seconds)
+    peer, wall = FakePeer(), FakeClock(wall=T0)
+    svc = OfficeService(event, store, peer, SnapshotBoard(), wall=wall.wall_datetime,
+                        monotonic=wall.monotonic)
     for _, m in event.schedule():
         topic = wire.hall_topic(event.id, m.hall, wire.EVENTS)
         peer.inbox = [FakeMessage(topic, json.dumps(p).encode()) for p in games[m.id]]
         svc.pump()
-    wall.now += timedelta(hours=1)  # every protest window closed
+    wall.advance(3600)  # every protest window closed
     svc.pump()
     check(svc, peer, store, wall)
     category = event.categories[0]
@@ -293,20 +301,21 @@ def test_rulings_and_reviews_after_the_results_are_shown_as_from_scratch(
     own = [m for m in group if team in (m.home.team, m.away.team)]
     other = next(m for m in group if team not in (m.home.team, m.away.team))
     assert other.home.team is not None
-    forfeits = [rulings.Forfeit(m.id, team, rulings.ForfeitCause.LATE, "late", wall.now)
+    forfeits = [rulings.Forfeit(m.id, team, rulings.ForfeitCause.LATE, "late", wall.wall_datetime())
                 for m in own[:2]]
     forfeits.append(rulings.Forfeit(other.id, other.home.team,
-                                    rulings.ForfeitCause.UNAUTHORISED, "start", wall.now, 7))
+                                    rulings.ForfeitCause.UNAUTHORISED, "start",
+                                    wall.wall_datetime(), 7))
     for forfeit in forfeits:
         side = "home" if forfeit.team == category.tournament.match(forfeit.match).home.team \
             else "away"  # type: ignore[union-attr]
         shell.admin(rulings.FORFEIT, rulings.forfeit_data(
-            forfeit, side, forfeit_goals(category.tournament, forfeit.match)), wall.now)
+            forfeit, side, forfeit_goals(category.tournament, forfeit.match)), wall.wall_datetime())
         svc.pump()
         check(svc, peer, store, wall)
     assert svc.ledgers is not None and svc.ledgers[category.name].eliminations
     shell.admin(rulings.GREEN_CARD, {"match": other.id, "team": other.home.team, "player": 4,
-                                     "reason": ""}, wall.now)
+                                     "reason": ""}, wall.wall_datetime())
     svc.pump()
     check(svc, peer, store, wall)
     reviewed = 0
@@ -316,9 +325,9 @@ def test_rulings_and_reviews_after_the_results_are_shown_as_from_scratch(
             break
         _, view = waiting[0]
         assert view.hall_teams is not None
-        review = Review(view.scheduled.id, ReviewAction.KEEP, "played", wall.now,
+        review = Review(view.scheduled.id, ReviewAction.KEEP, "played", wall.wall_datetime(),
                         *view.hall_teams)
-        shell.admin(alerts.REVIEW, alerts.review_data(review, []), wall.now)
+        shell.admin(alerts.REVIEW, alerts.review_data(review, []), wall.wall_datetime())
         svc.pump()
         check(svc, peer, store, wall)
         reviewed += 1

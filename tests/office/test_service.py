@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from arena import wire
+from arena.timesource import FakeClock
 from arena.tournament.files import load_tournament
 from arena.tournament.model import Tournament
 from office.cli.main import main
@@ -55,18 +56,6 @@ class FakePeer:
         self.publishes += 1
 
 
-class Wall:
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def seconds(self) -> float:
-        """The fake monotonic clock: seconds since the start, moving with the wall."""
-        return (self.now - T0).total_seconds()
-
-
 @pytest.fixture
 def cup() -> Tournament:
     return load_tournament(CUP)
@@ -81,11 +70,11 @@ def messages_of(t: Tournament, match_id: str, hg: int, ag: int,
                                                  penalties))]
 
 
-def service(tmp_path: Path, t: Tournament) -> tuple[OfficeService, FakePeer, Wall, Store]:
+def service(tmp_path: Path, t: Tournament) -> tuple[OfficeService, FakePeer, FakeClock, Store]:
     store = Store(tmp_path / "office.sqlite")
-    peer, wall = FakePeer(), Wall()
-    return OfficeService(t, store, peer, SnapshotBoard(), wall=wall,
-                         monotonic=wall.seconds), peer, wall, store
+    peer, wall = FakePeer(), FakeClock(wall=T0)
+    return OfficeService(t, store, peer, SnapshotBoard(), wall=wall.wall_datetime,
+                         monotonic=wall.monotonic), peer, wall, store
 
 
 def retained(peer: FakePeer, topic: str) -> Any:
@@ -172,7 +161,7 @@ def test_an_event_stored_above_a_gap_repeats_the_acks_at_most_every_2_s(
     assert words()[before:] == [{first.id: 2}]
     svc.handle(good[4])  # within 2 s of the repeat: no second one
     assert len(words()) == before + 1
-    wall.now += timedelta(seconds=2)
+    wall.advance(2)
     svc.handle(good[5])
     assert words()[before:] == [{first.id: 2}, {first.id: 2}]
     svc.handle(good[2])  # the hall filled the gap: an ordinary, changed word
@@ -189,7 +178,7 @@ def test_the_protest_window_closing_republishes_without_any_message(
     svc.pump()
     topic = f"arena/v1/{cup.id}/standings/A"
     assert retained(peer, topic)["provisional"] is True
-    wall.now = T0 + timedelta(minutes=15)
+    wall.advance((T0 + timedelta(minutes=15) - wall.wall_datetime()).total_seconds())
     svc.pump()
     assert retained(peer, topic)["provisional"] is False
 
@@ -239,7 +228,7 @@ def test_a_hall_state_updates_the_page_without_re_ranking(
     svc.pump()
     assert svc.board is not None
     assert all(h["live"] is None for h in svc.board.current()["halls"])  # at most 4 a second
-    wall.now += timedelta(seconds=0.25)
+    wall.advance(0.25)
     svc.pump()
     assert svc.ledger is ledger  # not re-folded
     assert svc.board is not None
