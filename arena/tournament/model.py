@@ -15,7 +15,7 @@ from typing import Any
 
 from arena import wire
 from arena.core.phase import Stage
-from arena.core.preset import Criterion, StandingsRules
+from arena.core.preset import StandingsRules
 
 # The scoreboard's own: a result is decided the same way in the hall and in the office, and
 # a match has the same stages there.
@@ -176,32 +176,10 @@ class Draw:
     category: str | None = None  # in an event of several categories (group names repeat)
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
-    rank: int
-    team: str
-    played: int
-    won: int
-    drawn: int
-    lost: int
-    goals_for: int
-    goals_against: int
-    points: int
-    penalty_minutes: int
-    decided_by: Criterion | None  # what placed this row above the next; None on the last
-    lots_needed: bool = False  # level after every criterion and no draw recorded yet
-
-    def to_wire(self) -> wire.Row:
-        """The row as the MQTT contract has it (arena.wire)."""
-        return wire.Row(team=self.team, played=self.played, won=self.won, drawn=self.drawn,
-                        lost=self.lost, goals_for=self.goals_for,
-                        goals_against=self.goals_against, points=self.points, rank=self.rank,
-                        penalty_minutes=self.penalty_minutes,
-                        decided_by=self.decided_by.value if self.decided_by else None,
-                        lots_needed=self.lots_needed)
-
-    def to_json(self) -> dict[str, Any]:
-        return wire.row_document(self.to_wire())
+# A group table's row is the wire's (``arena.wire.Row``): the one row the office ranks, the
+# topic carries and the hall's display reads. Its ``decided_by`` holds the ``Criterion``
+# that placed it above the next row (a str enum: it is written as its value).
+Row = wire.Row
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,7 +193,7 @@ class GroupTable:
     under_review: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return wire.table_document(self.name, tuple(r.to_wire() for r in self.rows),
+        return wire.table_document(self.name, self.rows,
                                    self.provisional, self.complete)
 
 

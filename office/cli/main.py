@@ -191,7 +191,7 @@ def why(row: Row) -> str:
     """The "why" column: what placed this row above the next one."""
     if row.lots_needed:
         return "lots needed"
-    return _WHY[row.decided_by] if row.decided_by is not None else ""
+    return _WHY[Criterion(row.decided_by)] if row.decided_by is not None else ""
 
 
 def format_table(table: GroupTable) -> str:

@@ -424,7 +424,7 @@ def group_table(t: GroupTable, lang: str = "en") -> tuple[str, str, Table]:
     rows = [[str(r.rank), r.team, str(r.played), str(r.won), str(r.drawn), str(r.lost),
              f"{r.goals_for}:{r.goals_against}", _signed(r.goals_for - r.goals_against),
              str(r.points), str(r.penalty_minutes),
-             why(r.decided_by.value if r.decided_by else None, r.lots_needed, lang)]
+             why(r.decided_by, r.lots_needed, lang)]
             for r in t.rows]
     return (word("print.group", lang, group=t.name), ", ".join(status),
             _tab([word(f"print.{k}", lang) for k in keys], rows,

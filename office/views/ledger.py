@@ -231,7 +231,7 @@ class Ledger:
     def standings(self, group: str) -> wire.Standings:
         """The retained ``standings/<group>`` (also what a hall shows between games)."""
         table = self.tables[group]
-        return wire.Standings(group=group, rows=tuple(r.to_wire() for r in table.rows),
+        return wire.Standings(group=group, rows=table.rows,
                               tournament=self.tournament.id, provisional=table.provisional,
                               complete=table.complete)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from arena import presets
+from arena import presets, wire
 from arena.core.commands import SetClock, Start, Stop
 from arena.core.lengths import phase_length, play_length
 from arena.core.phase import PLAYED_STAGES, Phase, Stage
@@ -53,6 +53,12 @@ def test_the_sources_are_read() -> None:
 def test_stage_is_defined_once_in_the_core() -> None:
     assert where(ast.ClassDef, lambda n: n.name == "Stage") == ["arena/core/phase.py"]
     assert model.Stage is Stage
+
+
+def test_a_standings_row_is_defined_once_in_the_wire() -> None:
+    # The office ranks into it, the topic carries it, the hall's display reads it.
+    assert where(ast.ClassDef, lambda n: n.name == "Row") == ["arena/wire/standings.py"]
+    assert model.Row is wire.Row
 
 
 def test_the_tournament_files_stages_and_the_scoreboards() -> None:

@@ -68,7 +68,8 @@ def table(name: str, order: Sequence[str], *, ranks: Sequence[int] | None = None
           lots: Sequence[str] = (), complete: bool = True,
           provisional: bool = False) -> GroupTable:
     ranks = ranks if ranks is not None else range(1, len(order) + 1)
-    rows = tuple(Row(rank, team, 2, 0, 0, 0, 0, 0, 0, 0, None, team in lots)
+    rows = tuple(Row(team=team, played=2, won=0, drawn=0, lost=0, goals_for=0, goals_against=0,
+                     points=0, rank=rank, penalty_minutes=0, lots_needed=team in lots)
                  for rank, team in zip(ranks, order, strict=True))
     return GroupTable(name, rows, provisional=provisional, complete=complete)
 
