@@ -52,17 +52,18 @@ def join_all(procs: list[mp.Process], timeout_s: float = 5) -> None:
             proc.join()
 
 
-def whole_number(limit: int | None = None) -> Callable[[str], int]:
-    """An argparse type: a whole number from 1 (to ``limit``), with a clear error."""
+def whole_number(limit: int | None = None, low: int = 1) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` (to ``limit``), with a clear error."""
 
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError as err:
             raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from err
-        if value < 1 or (limit is not None and value > limit):
+        if value < low or (limit is not None and value > limit):
             upper = f"..{limit}" if limit is not None else " or more"
-            raise argparse.ArgumentTypeError(f"must be a whole number 1{upper}, got {value}")
+            raise argparse.ArgumentTypeError(
+                f"must be a whole number {low}{upper}, got {value}")
         return value
 
     return parse

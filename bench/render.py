@@ -421,9 +421,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         ),
     )
     parser.add_argument(
-        "--seconds", type=whole_number(MAX_PHASE_S), default=10,
+        # 2 at least: a phase's first half second is not measured, then one sample a second.
+        "--seconds", type=whole_number(MAX_PHASE_S, low=2), default=10,
         help=f"wall time of each phase of the CPU-share runs, ours and naive (default 10, "
-             f"at most {MAX_PHASE_S}: the last minute and the break must last; 6 phases, so "
+             f"2 to {MAX_PHASE_S}: the last minute and the break must last; 6 phases, so "
              "the three runs take 18 times this)",
     )
     parser.add_argument(

@@ -73,7 +73,7 @@ def load_demo_event(folder: Path = DEMO_DIR, key: str = DEMO_EVENT) -> DemoEvent
         colours = {name: (team.colours[0], team.colours[1])
                    for name, team in t.teams.items() if team.colours}
         matches.append(DemoMatch(
-            m.id, m.preset, "playoff" if m.stage.decided else "group", m.home.label(),
+            m.id, m.preset, m.stage.played_as.value, m.home.label(),
             m.away.label(), colours.get(m.home.label()), colours.get(m.away.label()),
             category.name, m.hall))
     categories = tuple(

@@ -134,7 +134,7 @@ def next_document(tournament: Tournament, m: ScheduledMatch, home: str | None = 
         teams[side] = wire.Team(name, colours, roster=roster)
     label = match_label(m)
     doc = wire.next_document(wire.Next(
-        match=m.id, preset=m.preset, stage="playoff" if m.stage.decided else "group",
+        match=m.id, preset=m.preset, stage=m.stage.played_as.value,
         home=teams["home"], away=teams["away"],
         scheduled=m.start.isoformat(timespec="minutes"),
         label=label if known else f"{label} - {NOT_KNOWN}"))

@@ -216,7 +216,7 @@ class Ledger:
             for side in ("home", "away") if s.team == names[side]
         )
         return wire.Next(match=m.id, preset=m.preset,
-                         stage="playoff" if m.stage.decided else "group",
+                         stage=m.stage.played_as.value,
                          home=teams["home"], away=teams["away"],
                          scheduled=m.start.isoformat(timespec="minutes"), label=_label(m),
                          suspended=suspended,
