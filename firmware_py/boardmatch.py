@@ -140,7 +140,8 @@ class MatchLoader:
             daemon.feedback.note(new.match_id, None, daemon.timeline.now(),
                                  key="press.replay")
         daemon.office.follow(new)
-        console.new_match(list(new.recorder.match.preset.penalties.kinds))
+        preset = new.recorder.match.preset
+        console.new_match(list(preset.penalties.kinds), preset.forfeit_goals)
         daemon.plan.offer_choices()
         daemon.screen.lay_out()
         daemon.outputs.forget()

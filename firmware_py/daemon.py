@@ -311,6 +311,8 @@ class Daemon:
         session = self.loader.open_first()
         console = parts.console(cfg, pins, list(session.recorder.match.preset.penalties.kinds),
                                 self.timeline.ticks_to_ns)
+        console.new_match(list(session.recorder.match.preset.penalties.kinds),
+                          session.recorder.match.preset.forfeit_goals)
         self.console = console
         self.plan.offer_choices()
         console.on_edge(self._wake.set)

@@ -272,9 +272,11 @@ class Console:
             return [Penalty(at, _TEAM[side], 0, kinds[0])]
         return []
 
-    def new_match(self, penalty_kinds: list[str]) -> None:
-        """Another match on the board: its preset's penalty kinds, no entry pending."""
+    def new_match(self, penalty_kinds: list[str], forfeit_goals: int = 5) -> None:
+        """Another match on the board: its preset's penalty kinds and forfeit score, no
+        entry pending."""
         self.keypad.kinds = list(penalty_kinds)
+        self.keypad.forfeit_goals = forfeit_goals
         self.keypad.pending = None
 
     def offer_schedule(self, choices: tuple[ScheduledChoice, ...], teams: tuple[str, ...]

@@ -100,7 +100,7 @@ class Undo(Command):
 
 @dataclass(frozen=True, slots=True)
 class Forfeit(Command):
-    """``team`` is the team that loses (a technical loss, 0:5)."""
+    """``team`` is the team that loses (a technical loss by the preset's ``[forfeit] goals``)."""
 
     name: ClassVar[str] = "forfeit"
     team: Team

@@ -241,8 +241,11 @@ def _clock_text(text: str) -> str:
 
 
 class KeypadEntry:
-    def __init__(self, kinds: list[str], *, timeout: Nanos = DEFAULT_TIMEOUT) -> None:
+    def __init__(self, kinds: list[str], *, timeout: Nanos = DEFAULT_TIMEOUT,
+                 forfeit_goals: int = 5) -> None:
         self.kinds = kinds  # the preset's penalty kinds, in order: 1 is the first
+        # The preset's [forfeit] goals: what FORFEIT's confirmation says the loser loses by.
+        self.forfeit_goals = forfeit_goals
         self.timeout = timeout
         self.pending: Entry | None = None
         # The console refreshes these from the match before each key: what cancel offers.
@@ -574,7 +577,8 @@ class KeypadEntry:
             side = say(f"side.{e.team.value}") if e.team else ""
             does = {EntryWhat.END: say("key.end"), EntryWhat.NEXT: say("key.next"),
                     EntryWhat.UNDO: say("key.undo"),
-                    EntryWhat.FORFEIT: say("key.forfeit", side=side)}
+                    EntryWhat.FORFEIT: say("key.forfeit", side=side,
+                                           score=f"0:{self.forfeit_goals}")}
             return say("prompt.confirm", head=head), "", [("enter", does[e.what]), drop]
         if stage is EntryStage.LIST:
             listed = self._numbered(e.choice, [r.phrase() for r in self.records])

@@ -90,7 +90,7 @@ ENGLISH: Mapping[str, str] = {
     "key.end": "end the period or break now",
     "key.next": "next",
     "key.undo": "undo the last action",
-    "key.forfeit": "forfeit: {side} loses 0:5",
+    "key.forfeit": "forfeit: {side} loses {score}",
     "key.pick": "pick it",
     "key.load": "load it",
     "key.correct": "correct to #{n}",

@@ -404,7 +404,7 @@ WORDS: dict[str, str] = {
     "entry.key.end": "ukončit periodu nebo přestávku",
     "entry.key.next": "další",
     "entry.key.undo": "vrátit poslední akci",
-    "entry.key.forfeit": "kontumace: {side} prohrávají 0:5",
+    "entry.key.forfeit": "kontumace: {side} prohrávají {score}",
     "entry.key.pick": "vybrat",
     "entry.key.load": "načíst",
     "entry.key.correct": "opravit na #{n}",

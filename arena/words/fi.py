@@ -403,7 +403,7 @@ WORDS: dict[str, str] = {
     "entry.key.end": "lopeta erä tai tauko nyt",
     "entry.key.next": "seuraava",
     "entry.key.undo": "kumoa viimeisin toiminto",
-    "entry.key.forfeit": "luovutus: {side} häviää 0:5",
+    "entry.key.forfeit": "luovutus: {side} häviää {score}",
     "entry.key.pick": "valitse",
     "entry.key.load": "lataa",
     "entry.key.correct": "korjaa numeroksi #{n}",

@@ -401,7 +401,7 @@ WORDS: dict[str, str] = {
     "entry.key.end": "završi period ili pauzu",
     "entry.key.next": "dalje",
     "entry.key.undo": "poništi poslednju radnju",
-    "entry.key.forfeit": "službeni rezultat: {side} gubi 0:5",
+    "entry.key.forfeit": "službeni rezultat: {side} gubi {score}",
     "entry.key.pick": "izaberi",
     "entry.key.load": "učitaj",
     "entry.key.correct": "ispravi na #{n}",

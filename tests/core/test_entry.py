@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from arena import presets
 from arena.core.commands import (
     Cancel,
     Correct,
@@ -279,6 +280,19 @@ def test_the_menu_reaches_every_action_with_one_or_two_digits() -> None:
             assert out == [Horn(S(11), on=True)]
         if action in expected_stage:
             assert pad.pending is not None and pad.pending.stage.value == expected_stage[action]
+
+
+@pytest.mark.parametrize(("preset", "score"), [("ice-hockey-2x20", "0:5"),
+                                               ("football-p10", "0:3")])
+def test_the_forfeit_confirmation_says_the_presets_score(preset: str, score: str) -> None:
+    # Rules 000 'Rules': a technical loss 0:5; rules 003 (the football presets' [forfeit]
+    # goals): 0:3. The keypad says what the core will record (Preset.forfeit_goals).
+    goals = presets.load(preset).forfeit_goals
+    pad = KeypadEntry(HOCKEY, forfeit_goals=goals)
+    pad.choose("forfeit_home", S(10))
+    described = pad.describe()
+    assert described is not None
+    assert ["enter", f"forfeit: home loses {score}"] in described["keys"]
 
 
 def test_the_menu_shows_the_numbers_that_are_left_and_drops_on_timeout() -> None:
