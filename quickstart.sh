@@ -5,6 +5,8 @@
 #   ./quickstart.sh demo [ARGS]   the scoreboard's demo (see `arena-demo --help`)
 #   ./quickstart.sh test [ARGS]   the whole test suite (pytest ARGS), style and type checks included
 #   ./quickstart.sh shell         a shell with the virtual environment active
+#   ./quickstart.sh device [ARGS] the virtual Pi: install, cold-boot and check the board under
+#                                 qemu (root; see `python -m tests.device --help`)
 #
 # Safe to run again: it installs only what is missing or changed.
 set -euo pipefail
@@ -70,9 +72,22 @@ if [ "$what" = test ]; then
     # 280 MB installed without the recommended extras (the GUI, Java), which it never needs.
     command -v soffice >/dev/null || apt_install --no-install-recommends libreoffice-calc-nogui
 fi
+if [ "$what" = device ]; then
+    need=()
+    # The virtual Pi (docs/developer.md, "The virtual Pi"): qemu, its image tool, a fresh
+    # Debian root, and an ext4 image made from a folder.
+    command -v qemu-system-x86_64 >/dev/null || need+=(qemu-system-x86)
+    command -v qemu-img >/dev/null || need+=(qemu-utils)
+    command -v debootstrap >/dev/null || [ -x /usr/sbin/debootstrap ] || need+=(debootstrap)
+    command -v mkfs.ext4 >/dev/null || [ -x /sbin/mkfs.ext4 ] || need+=(e2fsprogs)
+    apt_install "${need[@]}"
+fi
 case "$what" in
     demo) exec "$VENV/bin/arena-demo" "$@" ;;
     test) exec "$VENV/bin/python" -m pytest "$@" ;;
+    device)
+        if [ "$(id -u)" = 0 ]; then exec "$VENV/bin/python" -m tests.device "$@"; fi
+        exec sudo "$VENV/bin/python" -m tests.device "$@" ;;
     shell) say "virtual environment active; exit to leave"; PATH="$PWD/$VENV/bin:$PATH" exec "${SHELL:-bash}" ;;
-    *) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; [ -z "$what" ] || exit 2 ;;
+    *) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; [ -z "$what" ] || exit 2 ;;
 esac

@@ -1,0 +1,212 @@
+"""What the host makes of a virtual Pi run: one row per check, each with its figure.
+
+Tolerances, and why:
+- a press's edge time: the agent notes its clock, then writes the simulated line; the board's
+  stamp comes from the kernel's edge event, so it must fall after that note and within 50 ms
+  of it (the emulated CPU is slow; on a Pi it is well under a millisecond);
+- the relay line follows the horn command within 50 ms, both edges;
+- the audio horn: sound in the captured wav as long as the horn was held, within 0.25 s, and
+  starting where the board's clock says, within 0.5 s (the wav's own clock is the emulated
+  sound card's);
+- the clock after a SIGKILL: the stop after the restart shows exactly 20:00 minus the time
+  it ran (anchor arithmetic: to the millisecond, as the clock rounds);
+- the picture: the screendump and ``scoreboard snapshot`` of the same state document, pixel
+  for pixel; at most 0.1 % of the pixels may differ (scaling or dithering on the way to the
+  scanout would show as more).
+"""
+
+from __future__ import annotations
+
+import array
+import math
+import wave
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+PRESS_MS = 50.0
+RELAY_MS = 50.0
+AUDIO_LENGTH_S = 0.25
+AUDIO_START_S = 0.5
+PICTURE_SHARE = 0.001
+
+
+@dataclass(frozen=True)
+class Row:
+    check: str
+    ok: bool | None  # None: not measured (said why in the figure)
+    figure: str
+
+
+def table(rows: list[Row]) -> str:
+    width = max(len(r.check) for r in rows)
+    lines = [f"{'CHECK':<{width}}  RESULT  FIGURE"]
+    for r in rows:
+        mark = "ok" if r.ok else ("n/a" if r.ok is None else "FAIL")
+        lines.append(f"{r.check:<{width}}  {mark:<6}  {r.figure}")
+    return "\n".join(lines)
+
+
+def sound_spans(path: Path, *, window_s: float = 0.01, threshold_db: float = -30.0
+                ) -> tuple[list[tuple[float, float]], float]:
+    """(start, end) seconds of each stretch louder than ``threshold_db`` (RMS, full scale),
+    and the file's length. 16-bit PCM, any channel count (qemu's wav backend writes that)."""
+    with wave.open(str(path)) as w:
+        rate, channels, width = w.getframerate(), w.getnchannels(), w.getsampwidth()
+        frames = w.readframes(w.getnframes())
+    if width != 2:
+        raise ValueError(f"{path}: {8 * width}-bit samples, expected 16")
+    samples = array.array("h")
+    samples.frombytes(frames[: len(frames) - len(frames) % 2])
+    step = max(1, int(rate * window_s)) * channels
+    spans: list[tuple[float, float]] = []
+    start: float | None = None
+    for i in range(0, len(samples) - step + 1, step):
+        chunk = samples[i:i + step]
+        rms = math.sqrt(sum(s * s for s in chunk) / len(chunk)) / 32768
+        loud = rms > 0 and 20 * math.log10(rms) > threshold_db
+        t = i / channels / rate
+        if loud and start is None:
+            start = t
+        elif not loud and start is not None:
+            spans.append((start, t))
+            start = None
+    length = len(samples) / channels / rate
+    if start is not None:
+        spans.append((start, length))
+    # Merge gaps shorter than two windows (a loop point, a mixer buffer).
+    merged: list[tuple[float, float]] = []
+    for a, b in spans:
+        if merged and a - merged[-1][1] < 2 * window_s:
+            merged[-1] = (merged[-1][0], b)
+        else:
+            merged.append((a, b))
+    return merged, length
+
+
+def compare_pictures(screen: Path, snapshot: Path) -> tuple[int, int, int, tuple[int, int]]:
+    """(pixels that differ, all pixels, largest channel difference, size) of two PNGs."""
+    import pygame  # noqa: PLC0415 - the host's dev venv has it; nothing else here needs it
+
+    a = pygame.image.load(str(screen))
+    b = pygame.image.load(str(snapshot))
+    if a.get_size() != b.get_size():
+        return -1, a.get_width() * a.get_height(), 255, a.get_size()
+    ra = pygame.image.tobytes(a.convert(24) if a.get_bitsize() != 24 else a, "RGB")
+    rb = pygame.image.tobytes(b.convert(24) if b.get_bitsize() != 24 else b, "RGB")
+    differ = 0
+    worst = 0
+    for i in range(0, len(ra), 3):
+        if ra[i:i + 3] != rb[i:i + 3]:
+            differ += 1
+            worst = max(worst, *(abs(ra[i + k] - rb[i + k]) for k in range(3)))
+    return differ, len(ra) // 3, worst, a.get_size()
+
+
+def lit_share(path: Path) -> float:
+    """The share of pixels that are not black: a black screen is 0."""
+    import pygame  # noqa: PLC0415
+
+    surface = pygame.image.load(str(path))
+    raw = pygame.image.tobytes(surface, "RGB")
+    lit = sum(1 for i in range(0, len(raw), 3) if raw[i] or raw[i + 1] or raw[i + 2])
+    return lit / (len(raw) // 3)
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+def rows_for(update: dict[str, Any], boot: dict[str, Any], *, first_frame_s: float | None,
+             out: Path) -> list[Row]:
+    rows: list[Row] = []
+    rows.append(Row("update with no network (install.sh)", update.get("rc") == 0
+                    and update.get("network") == 0,
+                    f"rc {update.get('rc')} in {update.get('seconds')} s; "
+                    + next((t for t in reversed(update.get("tail", [])) if t.startswith(
+                        ("Done:", "Nothing"))), "no summary line")))
+    unit = boot.get("unit", {})
+    rows.append(Row("unit active at boot", unit.get("ActiveState") == "active"
+                    and unit.get("NRestarts") == "0" and unit.get("UnitFileState") == "enabled",
+                    f"{unit.get('ActiveState')}, NRestarts {unit.get('NRestarts')}, "
+                    f"status \"{unit.get('StatusText', '')}\""))
+    first = boot.get("first_frame") or {}
+    rows.append(Row("power-on to first frame", first_frame_s is not None,
+                    f"{first_frame_s:.1f} s (qemu TCG), {first.get('size', '?')}"
+                    if first_frame_s is not None else "no first frame logged"))
+    start, stop = boot.get("start", {}), boot.get("stop", {})
+    for name, press in (("START", start), ("STOP", stop)):
+        at, pressed = press.get("at"), press.get("pressed")
+        if at is None or pressed is None:
+            rows.append(Row(f"{name} at its edge time", False, "the board logged no command"))
+            continue
+        err = at - pressed
+        rows.append(Row(f"{name} at its edge time", 0 <= err * 1000 <= PRESS_MS,
+                        f"stamped {ms(err)} after the line was pulled"))
+    horn = boot.get("horn", {})
+    relay = horn.get("relay", [])
+    rises = [t for t, v in relay if v == 1]
+    falls = [t for t, v in relay if v == 0][1:] if relay and relay[0][1] == 0 else []
+    if horn.get("on_at") and horn.get("off_at") and rises and falls:
+        rise_err, fall_err = rises[0] - horn["on_at"], falls[0] - horn["off_at"]
+        rows.append(Row("relay line follows the horn", abs(rise_err) * 1000 <= RELAY_MS
+                        and abs(fall_err) * 1000 <= RELAY_MS,
+                        f"up {ms(rise_err)}, down {ms(fall_err)} after the commands; "
+                        f"held {falls[0] - rises[0]:.2f} s"))
+    else:
+        rows.append(Row("relay line follows the horn", False,
+                        f"commands {horn.get('on_at')}/{horn.get('off_at')}, relay {relay}"))
+    rows.append(audio_row(boot, out / "check-audio.wav"))
+    rows.append(picture_row(boot, out))
+    kill = boot.get("kill", {})
+    if start.get("at") and stop.get("at") and stop.get("clock_ms") is not None:
+        expected = 20 * 60_000 - round((stop["at"] - start["at"]) * 1000)
+        err = stop["clock_ms"] - expected
+        back = (kill.get("ready_again") or 0) - kill.get("killed", 0)
+        rows.append(Row("SIGKILL under systemd resumes exactly",
+                        kill.get("resumed") is not None and abs(err) <= 1
+                        and kill.get("NRestarts") == "1",
+                        f"READY again {back:.1f} s after the kill; clock at STOP "
+                        f"{stop['clock_ms']} ms, expected {expected} ms ({err:+d} ms)"))
+    else:
+        rows.append(Row("SIGKILL under systemd resumes exactly", False,
+                        f"kill {kill}, stop {stop}"))
+    return rows
+
+
+def audio_row(boot: dict[str, Any], wav: Path) -> Row:
+    audio, horn = boot.get("audio", {}), boot.get("horn", {})
+    if not audio.get("on_mono"):
+        return Row("audio horn sounds in the wav", False,
+                   f"the audio horn never came on: {audio.get('off_lines')}")
+    if not wav.exists():
+        return Row("audio horn sounds in the wav", False, "no wav captured")
+    spans, length = sound_spans(wav)
+    if not spans:
+        return Row("audio horn sounds in the wav", False, f"silence ({length:.1f} s captured)")
+    start, end = max(spans, key=lambda s: s[1] - s[0])
+    held = (horn.get("off_at") or 0) - (horn.get("on_at") or 0)
+    # The wav begins when the board's mixer starts the sound card's stream.
+    expected = (horn.get("on_at") or 0) - audio["on_mono"]
+    ok = abs((end - start) - held) <= AUDIO_LENGTH_S and abs(start - expected) <= AUDIO_START_S
+    return Row("audio horn sounds in the wav", ok,
+               f"sound {start:.2f}-{end:.2f} s ({end - start:.2f} s, held {held:.2f} s); "
+               f"onset {start - expected:+.2f} s from the board's clock; mixer on "
+               f"{audio['on_mono']:.1f} s after boot")
+
+
+def picture_row(boot: dict[str, Any], out: Path) -> Row:
+    screen, snap = out / "screen.png", out / "snapshot.png"
+    picture = boot.get("picture", {})
+    if not screen.exists() or not snap.exists():
+        return Row("picture = scoreboard snapshot", False,
+                   f"screendump {screen.exists()}, snapshot {snap.exists()}: {picture}")
+    differ, total, worst, size = compare_pictures(screen, snap)
+    lit = lit_share(screen)
+    if differ < 0:
+        return Row("picture = scoreboard snapshot", False,
+                   f"screen {size} is not the snapshot's size")
+    return Row("picture = scoreboard snapshot",
+               picture.get("same_state", False) and lit > 0 and differ <= PICTURE_SHARE * total,
+               f"{differ} of {total} pixels differ (largest {worst}/255), "
+               f"{100 * lit:.2f} % lit, {size[0]}x{size[1]}")
