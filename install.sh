@@ -448,7 +448,8 @@ pip_cmd() {  # pip_cmd VENV: the pip install command line, without what it insta
 }
 # pip_update VENV STAMP DEPS_STAMP: the program alone, from the local folder, with no
 # index (--no-index: pip cannot download; it still checks that every dependency is
-# installed). A missing one after all: the full install below.
+# installed, so the dependency stamp is true afterwards). A missing one after all: the
+# full install below.
 pip_update() {
     pip_cmd "$1"
     if ! "${PIP[@]}" --no-index "$PREFIX$EXTRA"; then
@@ -456,8 +457,8 @@ pip_update() {
         pip_install "$@"
         return 0
     fi
-    rm -f "$1"/.arena-installed-*
-    touch "$2"
+    rm -f "$1"/.arena-installed-* "$1"/.arena-deps-*
+    touch "$2" "$3"
 }
 # pip_install VENV STAMP DEPS_STAMP: the program and its dependencies (wheels from PyPI).
 # pip downloads before it changes anything: when it fails, what was installed stays.
@@ -477,6 +478,25 @@ pip_install() {
     rm -f "$1"/.arena-installed-* "$1"/.arena-deps-*
     touch "$2" "$3"
 }
+# venv_install VENV STAMP DEPS_STAMP: the program into the venv, with no network when the
+# dependencies are the ones installed last time (DEPS_STAMP), or when an install.sh that
+# kept no dependency stamp installed them (pip then checks they are all there).
+venv_install() {
+    local installed=0 recorded=0
+    compgen -G "$1/.arena-installed-*" >/dev/null && installed=1
+    compgen -G "$1/.arena-deps-*" >/dev/null && recorded=1
+    if [ -f "$3" ]; then
+        change "install Arena Scoreboard into $1 (pip, no network: its dependencies are installed)" \
+            pip_update "$@"
+    elif [ "$installed" = 1 ] && [ "$recorded" = 0 ]; then
+        change "install Arena Scoreboard into $1 (pip, no network if its dependencies are all installed)" \
+            pip_update "$@"
+    else
+        [ "$installed" = 0 ] || say "  the dependencies in pyproject.toml changed: this update needs the internet (PyPI)"
+        change "install Arena Scoreboard and its dependencies into $1 (pip, wheels from PyPI)" \
+            pip_install "$@"
+    fi
+}
 if is_real; then
     venv=$PREFIX/.venv
     if [ ! -x "$venv/bin/python" ]; then
@@ -490,16 +510,7 @@ if is_real; then
     # From the checkout: the same file as the prefix's once copied (also in a dry run).
     deps=$(deps_hash "$SRC/pyproject.toml" "$EXTRA") || deps=unknown
     deps_stamp=$venv/.arena-deps-$deps
-    if [ ! -f "$stamp" ] && [ -f "$deps_stamp" ]; then
-        change "install Arena Scoreboard into $venv (pip, no network: its dependencies are installed)" \
-            pip_update "$venv" "$stamp" "$deps_stamp"
-    elif [ ! -f "$stamp" ]; then
-        if compgen -G "$venv/.arena-installed-*" >/dev/null; then
-            say "  the dependencies in pyproject.toml changed: this update needs the internet (PyPI)"
-        fi
-        change "install Arena Scoreboard and its dependencies into $venv (pip, wheels from PyPI)" \
-            pip_install "$venv" "$stamp" "$deps_stamp"
-    fi
+    [ -f "$stamp" ] || venv_install "$venv" "$stamp" "$deps_stamp"
 else
     say "  skipped (--root): $PYTHON -m venv --system-site-packages $PREFIX/.venv; pip install --no-build-isolation --only-binary :all: $PREFIX$EXTRA"
 fi
@@ -707,7 +718,7 @@ fi
 udev_running() { [ -S /run/udev/control ] && udevadm control --ping >/dev/null 2>&1; }
 apply_gpio_rule() {
     udevadm control --reload-rules
-    udevadm trigger --subsystem-match=gpio --action=add
+    udevadm trigger --settle --subsystem-match=gpio --action=add
 }
 if [ "$ROLE" = hall ]; then
     say "Device permissions"

@@ -404,6 +404,37 @@ PREFIX=/opt/arena EXTRA='[hall]' UNIT=scoreboard.service
 """)
 
 
+CHANGE = "change() { local what=$1; shift; say \"  $what\"; \"$@\"; }\n"
+
+
+@pytest.mark.parametrize(("before", "offline_first", "says"), [
+    # The first install: the dependencies from PyPI.
+    ((), False, "wheels from PyPI"),
+    # Our code changed, the dependencies did not: no network.
+    ((".arena-installed-old", ".arena-deps-new"), True, "no network: its dependencies"),
+    # The dependencies changed: said plainly, then PyPI.
+    ((".arena-installed-old", ".arena-deps-old"), False, "this update needs the internet"),
+    # Installed by an install.sh that kept no dependency stamp: no index first.
+    ((".arena-installed-old",), True, "no network if its dependencies are all installed"),
+])
+def test_the_update_needs_the_network_only_for_new_dependencies(
+        tmp_path: Path, before: tuple[str, ...], offline_first: bool, says: str) -> None:
+    venv = fake_venv(tmp_path)
+    for name in before:
+        (venv / name).touch()
+    done = run_functions(("venv_install", *PIP_FUNCTIONS), CHANGE + f"""
+PREFIX=/opt/arena EXTRA='[hall]' UNIT=scoreboard.service
+venv_install "{venv}" "{venv}/.arena-installed-new" "{venv}/.arena-deps-new"
+""")
+    assert done.returncode == 0, done.stderr
+    assert says in done.stdout
+    [argv] = calls(venv)
+    assert ("--no-index" in argv) == offline_first
+    assert ("--only-binary" in argv) != offline_first
+    assert sorted(p.name for p in venv.glob(".arena-*")) == [".arena-deps-new",
+                                                            ".arena-installed-new"]
+
+
 def calls(venv: Path) -> list[list[str]]:
     return [line.split() for line in (venv / "calls").read_text().splitlines()]
 
