@@ -28,13 +28,11 @@ from arena.core.units import NS_PER_S
 from arena.timesource import FakeClock
 from display._pygame import pygame
 from display.audiohorn import AudioHorn, Output
-from firmware_py.config import Config
+from firmware_py.config import Config, parse
 from firmware_py.daemon import Daemon
-from firmware_py.operatorweb import body_html
-from firmware_py.parts import Horn, Relay
-from firmware_py.config import parse
 from firmware_py.hornthread import HornThread
-from firmware_py.parts import HallParts
+from firmware_py.operatorweb import body_html
+from firmware_py.parts import HallParts, Horn, Relay
 from firmware_py.timeline import Timeline
 from hardware.horn import HornDriver, HornRelay
 from tests.daemon.conftest import write_script
