@@ -135,6 +135,21 @@ system() {
     change "$@"
 }
 is_real() { [ -z "$ROOT" ]; }
+# systemd_running: this machine was booted with systemd (sd_booted()), not a chroot or a
+# container without it, where systemctl can enable units but neither reload nor start them.
+systemd_running() { [ -d /run/systemd/system ]; }
+enable_restart_mosquitto() { systemctl enable --quiet mosquitto; systemctl restart mosquitto; }
+# restart_mosquitto: the broker with its new configuration (enabled for the boot in any case).
+restart_mosquitto() {
+    if ! is_real; then
+        say "  skipped (--root): enable mosquitto and restart it with the new configuration"
+    elif ! systemd_running; then
+        change "enable mosquitto" systemctl enable --quiet mosquitto
+        say "  not restarted: systemd is not running here; mosquitto starts with the new configuration at the next boot"
+    else
+        change "enable mosquitto and restart it with the new configuration" enable_restart_mosquitto
+    fi
+}
 
 if [ "$DRY" = 0 ] && is_real && [ "$(id -u)" != 0 ]; then
     echo "install.sh: run it as root: sudo $0 $*" >&2
@@ -167,16 +182,21 @@ fi
 
 # --- Debian packages -------------------------------------------------------------------
 say "Debian packages"
-# The venv's ensurepip comes with python3-venv. A hall: lgpio from Raspberry Pi OS (it has
-# no aarch64 wheel on PyPI: docs/developer.md, "Dependency facts"), and the libraries SDL's KMSDRM driver loads at
-# run time (GBM, EGL, GLES and Mesa's GPU driver; the pygame-ce wheel does not bundle them).
-# The office: the broker and its mosquitto_passwd. A venue: those only.
+# The venv's ensurepip comes with python3-venv. Every Python dependency comes as a Debian
+# package or a wheel, never built here (a fresh Debian has no compiler): setuptools and wheel
+# from Debian build the program itself without a download (pip's --no-build-isolation);
+# evdev from Debian (PyPI has it as source only); a hall's lgpio from Raspberry Pi OS (it has
+# no aarch64 wheel on PyPI: docs/developer.md, "Dependency facts"), and the libraries SDL's
+# KMSDRM driver loads at run time (GBM, EGL, GLES and Mesa's GPU driver; the pygame-ce wheel
+# does not bundle them). The office: the broker and its mosquitto_passwd. A venue: those only.
+BUILD_PACKAGES=(python3-venv python3-setuptools python3-wheel)
 if [ "$ROLE" = hall ]; then
-    PACKAGES=(python3-venv python3-lgpio libgbm1 libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri)
+    PACKAGES=("${BUILD_PACKAGES[@]}" python3-evdev python3-lgpio
+              libgbm1 libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri)
 elif [ "$ROLE" = venue ]; then
     PACKAGES=(mosquitto mosquitto-clients)
 else
-    PACKAGES=(python3-venv mosquitto mosquitto-clients)
+    PACKAGES=("${BUILD_PACKAGES[@]}" mosquitto mosquitto-clients)
 fi
 apt_install() {
     apt-get update -qq
@@ -188,19 +208,64 @@ if is_real; then
         status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
         [ "$status" = "install ok installed" ] || missing+=("$p")
     done
-    if [ "${#missing[@]}" -gt 0 ]; then
-        if [[ " ${missing[*]} " == *" python3-lgpio "* ]] && ! apt-cache show python3-lgpio >/dev/null 2>&1; then
-            say "  note: python3-lgpio is not in this machine's package lists (not Raspberry Pi OS?):"
-            say "        no GPIO here; set [gpio] pin_factory = \"mock\" in the config to try it anyway"
-            missing=("${missing[@]/python3-lgpio/}")
-            read -r -a missing <<<"${missing[*]}"
-        fi
+    # Only Raspberry Pi OS has python3-lgpio; elsewhere lgpio may come another way (see the
+    # GPIO check below), so its absence from the package lists is no error.
+    if [[ " ${missing[*]} " == *" python3-lgpio "* ]] && ! apt-cache show python3-lgpio >/dev/null 2>&1; then
+        say "  note: python3-lgpio is not in this machine's package lists (not Raspberry Pi OS?): not installed"
+        missing=("${missing[@]/python3-lgpio/}")
+        read -r -a missing <<<"${missing[*]}"
     fi
     if [ "${#missing[@]}" -gt 0 ]; then
         change "apt-get install ${missing[*]}" apt_install "${missing[@]}"
     fi
 else
     say "  skipped (--root): apt-get install (if missing) ${PACKAGES[*]}"
+fi
+
+# gpio_report PYTHON DEV MODEL: what a hall's pins have here, said as found: whether lgpio
+# imports in PYTHON (the venv sees Debian's python3 packages), whether DEV has gpiochip
+# nodes, and what the config's [gpio] pin_factory = "auto" means on this machine (lgpio
+# where MODEL, the device tree's model, names a Raspberry Pi: firmware_py/runconfig.py).
+# Only reads.
+gpio_report() {
+    local python=$1 dev=$2 model_file=$3 chips=() c lgpio=0 model=""
+    for c in "$dev"/gpiochip*; do
+        [ -e "$c" ] && chips+=("$c")
+    done
+    if "$python" -c 'import lgpio' >/dev/null 2>&1; then lgpio=1; fi
+    [ -r "$model_file" ] && model=$(tr -d '\0' <"$model_file")
+    if [ "$lgpio" = 1 ]; then
+        printf '  lgpio: imports in %s\n' "$python"
+    else
+        printf '  lgpio: does not import in %s (Raspberry Pi OS: apt-get install python3-lgpio)\n' "$python"
+    fi
+    if [ "${#chips[@]}" -gt 0 ]; then
+        printf '  GPIO chips: %s\n' "${chips[*]}"
+    else
+        printf '  GPIO chips: none (no %s/gpiochip*: no GPIO driver loaded here)\n' "$dev"
+    fi
+    if [[ "$model" == *"Raspberry Pi"* ]]; then
+        printf '  model: %s: [gpio] pin_factory = "auto" means lgpio\n' "$model"
+        if [ "$lgpio" = 1 ] && [ "${#chips[@]}" -gt 0 ]; then
+            printf '  the buttons and the horn relay can use the pins\n'
+        else
+            printf '  the pins cannot open without both; [gpio] pin_factory = "mock" runs the board without them\n'
+        fi
+    else
+        printf '  model: not a Raspberry Pi (%s): [gpio] pin_factory = "auto" means mock pins\n' \
+            "${model:-no $model_file}"
+        if [ "$lgpio" = 1 ] && [ "${#chips[@]}" -gt 0 ]; then
+            printf '  [gpio] pin_factory = "lgpio" in the config would use these chips\n'
+        fi
+    fi
+}
+if [ "$ROLE" = hall ]; then
+    say "GPIO"
+    if is_real; then
+        gpio_report "$PYTHON" /dev /proc/device-tree/model
+    else
+        say "  skipped (--root): the check of lgpio ($PYTHON) and /dev/gpiochip*"
+    fi
 fi
 
 # --- The service user --------------------------------------------------------------------
@@ -344,8 +409,8 @@ tree_changed=$WROTE
 
 # --- The virtual environment ---------------------------------------------------------------
 say "Virtual environment $PREFIX/.venv"
-# --system-site-packages: lgpio comes from Debian (python3-lgpio). Debian's python3, not
-# whatever python3 comes first on root's PATH.
+# --system-site-packages: lgpio, evdev, setuptools and wheel come from Debian. Debian's
+# python3, not whatever python3 comes first on root's PATH.
 # Reinstalled when the program's sources changed (a stamp named by their hash).
 source_hash() {
     (cd "$1" && { find pyproject.toml arena firmware_py display hardware office demo -name __pycache__ \
@@ -359,10 +424,58 @@ case $ROLE in
     venue) EXTRA="" ;;
     *) EXTRA="[hall]" ;;
 esac
-pip_install() {  # pip_install VENV STAMP
-    "$1/bin/python" -m pip install -q --disable-pip-version-check --no-cache-dir "$PREFIX$EXTRA"
+# deps_hash PYPROJECT EXTRA: what pip fetches for this role (Python's version, the
+# project's requires-python, dependencies and the extra's list), hashed. A second stamp
+# named by it says those are installed: then an update of our own code needs no network.
+deps_hash() {
+    "$PYTHON" - "$1" "$2" <<'EOF' | sha256sum | cut -c1-16
+import json, sys, tomllib
+with open(sys.argv[1], "rb") as f:
+    project = tomllib.load(f)["project"]
+extra = sys.argv[2].strip("[]")
+print(json.dumps([list(sys.version_info[:2]), project.get("requires-python"),
+                  project.get("dependencies", []),
+                  project.get("optional-dependencies", {}).get(extra, []) if extra else []]))
+EOF
+}
+# pip never builds a dependency from source (no compiler on a fresh Debian): wheels only
+# (--only-binary :all:; the program itself is a local folder, which pip still builds), and
+# the program is built with Debian's setuptools and wheel, not ones fetched for an isolated
+# build (--no-build-isolation).
+pip_cmd() {  # pip_cmd VENV: the pip install command line, without what it installs
+    PIP=("$1/bin/python" -m pip install -q --disable-pip-version-check --no-cache-dir --progress-bar off
+         --no-build-isolation)
+}
+# pip_update VENV STAMP DEPS_STAMP: the program alone, from the local folder, with no
+# index (--no-index: pip cannot download; it still checks that every dependency is
+# installed). A missing one after all: the full install below.
+pip_update() {
+    pip_cmd "$1"
+    if ! "${PIP[@]}" --no-index "$PREFIX$EXTRA"; then
+        say "  a dependency is missing from $1 after all: installing with the internet (PyPI)"
+        pip_install "$@"
+        return 0
+    fi
     rm -f "$1"/.arena-installed-*
     touch "$2"
+}
+# pip_install VENV STAMP DEPS_STAMP: the program and its dependencies (wheels from PyPI).
+# pip downloads before it changes anything: when it fails, what was installed stays.
+pip_install() {
+    pip_cmd "$1"
+    if ! "${PIP[@]}" --only-binary :all: "$PREFIX$EXTRA"; then
+        if compgen -G "$1/.arena-installed-*" >/dev/null; then
+            say "install.sh: pip could not install the new dependencies (above: no internet, or no wheel" >&2
+            say "            for this machine). The version installed before is still in $1" >&2
+            say "            and a running $UNIT keeps running it; run install.sh again with the internet." >&2
+        else
+            say "install.sh: pip could not install the dependencies (above: no internet, or no wheel for" >&2
+            say "            this machine); run install.sh again with the internet." >&2
+        fi
+        exit 1
+    fi
+    rm -f "$1"/.arena-installed-* "$1"/.arena-deps-*
+    touch "$2" "$3"
 }
 if is_real; then
     venv=$PREFIX/.venv
@@ -374,12 +487,21 @@ if is_real; then
     else
         stamp=$venv/.arena-installed-$(source_hash "$PREFIX")
     fi
-    if [ ! -f "$stamp" ]; then
-        change "install Arena Scoreboard and its dependencies into $venv (pip)" \
-            pip_install "$venv" "$stamp"
+    # From the checkout: the same file as the prefix's once copied (also in a dry run).
+    deps=$(deps_hash "$SRC/pyproject.toml" "$EXTRA") || deps=unknown
+    deps_stamp=$venv/.arena-deps-$deps
+    if [ ! -f "$stamp" ] && [ -f "$deps_stamp" ]; then
+        change "install Arena Scoreboard into $venv (pip, no network: its dependencies are installed)" \
+            pip_update "$venv" "$stamp" "$deps_stamp"
+    elif [ ! -f "$stamp" ]; then
+        if compgen -G "$venv/.arena-installed-*" >/dev/null; then
+            say "  the dependencies in pyproject.toml changed: this update needs the internet (PyPI)"
+        fi
+        change "install Arena Scoreboard and its dependencies into $venv (pip, wheels from PyPI)" \
+            pip_install "$venv" "$stamp" "$deps_stamp"
     fi
 else
-    say "  skipped (--root): $PYTHON -m venv --system-site-packages $PREFIX/.venv; pip install $PREFIX$EXTRA"
+    say "  skipped (--root): $PYTHON -m venv --system-site-packages $PREFIX/.venv; pip install --no-build-isolation --only-binary :all: $PREFIX$EXTRA"
 fi
 fi
 
@@ -507,10 +629,7 @@ elif [ "$ROLE" = office ]; then
     else
         say "  skipped (--root): mosquitto_passwd $passwd office (from /etc/arena/office-password)"
     fi
-    restart_mosquitto() { systemctl enable mosquitto; systemctl restart mosquitto; }
-    if [ "$mosquitto_changed" = 1 ]; then
-        system "enable mosquitto and restart it with the new configuration" restart_mosquitto
-    fi
+    if [ "$mosquitto_changed" = 1 ]; then restart_mosquitto; fi
 else
     # A venue's broker (docs/technician.md, "Several venues"): the event broker's arena.conf and arena.acl,
     # one user per hall, and the bridge to the event broker as the venue's own user.
@@ -577,9 +696,30 @@ else
     fi
     # A bridge is read at start only (not on reload): restart. The halls reconnect and send
     # again whatever the office has not stored.
-    restart_mosquitto() { systemctl enable mosquitto; systemctl restart mosquitto; }
-    if [ "$mosquitto_changed" = 1 ]; then
-        system "enable mosquitto and restart it with the new configuration" restart_mosquitto
+    if [ "$mosquitto_changed" = 1 ]; then restart_mosquitto; fi
+fi
+
+# --- Device permissions -------------------------------------------------------------------
+# A hall: /dev/gpiochip* for the group gpio. Debian's own udev rules already give /dev/dri
+# to video and render, /dev/input to input, serial ttys to dialout and /dev/snd to audio;
+# only Raspberry Pi OS gives the GPIO chips to gpio, so the rule is ours (systemd/udev/).
+# udev_running: the udev daemon answers here (not in a chroot or an image build).
+udev_running() { [ -S /run/udev/control ] && udevadm control --ping >/dev/null 2>&1; }
+apply_gpio_rule() {
+    udevadm control --reload-rules
+    udevadm trigger --subsystem-match=gpio --action=add
+}
+if [ "$ROLE" = hall ]; then
+    say "Device permissions"
+    put_file "$SRC/systemd/udev/90-arena-gpio.rules" /etc/udev/rules.d/90-arena-gpio.rules 644
+    if [ "$WROTE" = 1 ]; then
+        if ! is_real; then
+            say "  skipped (--root): udevadm control --reload-rules; udevadm trigger --subsystem-match=gpio"
+        elif [ "$DRY" = 0 ] && ! udev_running; then
+            say "  udev is not running here (a chroot or an image build): the rule applies at the next boot"
+        else
+            change "reload the udev rules and apply them to /dev/gpiochip*" apply_gpio_rule
+        fi
     fi
 fi
 
@@ -589,10 +729,20 @@ say "Service $UNIT"
 unit_text "$UNIT" >"$TMP/$UNIT"
 put_file "$TMP/$UNIT" "/etc/systemd/system/$UNIT" 644
 unit_changed=$WROTE
-if [ "$unit_changed" = 1 ]; then
-    system "systemctl daemon-reload" systemctl daemon-reload
-fi
-if is_real; then
+if ! is_real; then
+    [ "$unit_changed" = 0 ] || say "  skipped (--root): systemctl daemon-reload"
+    say "  skipped (--root): systemctl enable$([ "$START" = 1 ] && printf ' --now') $UNIT"
+elif ! systemd_running; then
+    # A chroot or an image build: enabling only writes the links, which works offline;
+    # reloading and starting need the running systemd, so the next boot does them.
+    if ! systemctl is-enabled --quiet "$UNIT" 2>/dev/null; then
+        change "enable $UNIT" systemctl enable --quiet "$UNIT"
+    fi
+    say "  not started: systemd is not running here (a chroot or an image build); $UNIT starts at the next boot"
+else
+    if [ "$unit_changed" = 1 ]; then
+        change "systemctl daemon-reload" systemctl daemon-reload
+    fi
     if ! systemctl is-enabled --quiet "$UNIT" 2>/dev/null; then
         if [ "$START" = 1 ]; then
             change "enable and start $UNIT" systemctl enable --now "$UNIT"
@@ -605,8 +755,6 @@ if is_real; then
         # Never restarted behind the timekeeper's back: a game may be running.
         say "  $UNIT is running the old version: sudo systemctl restart ${UNIT%.service} when no game is on"
     fi
-else
-    say "  skipped (--root): systemctl enable$([ "$START" = 1 ] && printf ' --now') $UNIT"
 fi
 fi
 

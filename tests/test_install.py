@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -357,3 +358,278 @@ def test_venue_dry_run_writes_nothing(repo: Path, tmp_path: Path) -> None:
     out = ok(repo, *VENUE, "--dry-run", "--root", root)
     assert not root.exists()
     assert "would: install" in out and "nothing was changed" in out
+
+
+# --- A fresh Debian 12: no compiler, and updates with no network ---------------------------
+# install.sh's own functions, run alone with fakes in place of the machine (a venv's python
+# that records its command line, a /dev, a device-tree model): what needs root and a real
+# Debian (apt, the venv, pip against PyPI, systemctl in a chroot) is the device harness's.
+
+def script_function(*names: str) -> str:
+    """The definitions of install.sh's functions NAMES, as the script has them."""
+    text = SCRIPT.read_text()
+    found = []
+    for name in names:
+        start = text.index(f"\n{name}() {{") + 1
+        end = text.index("\n}\n", start) + 3
+        found.append(text[start:end])
+    return "".join(found)
+
+
+def run_functions(names: tuple[str, ...], body: str,
+                  env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    program = ("set -euo pipefail\nsay() { printf '%s\\n' \"$*\"; }\nPYTHON=python3\n"
+               + script_function(*names) + body)
+    return subprocess.run(["bash", "-c", program], capture_output=True, text=True, check=False,
+                          timeout=60, env={**os.environ, **(env or {})})
+
+
+def fake_venv(tmp_path: Path, exit_code: int = 0) -> Path:
+    """A venv whose python records each command line (one per line) and exits exit_code."""
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    python = venv / "bin/python"
+    python.write_text(f'#!/bin/sh\necho "$*" >>"{venv}/calls"\nexit {exit_code}\n')
+    python.chmod(0o755)
+    return venv
+
+
+PIP_FUNCTIONS = ("pip_cmd", "pip_install", "pip_update")
+
+
+def pip_run(venv: Path, call: str) -> subprocess.CompletedProcess[str]:
+    return run_functions(PIP_FUNCTIONS, f"""
+PREFIX=/opt/arena EXTRA='[hall]' UNIT=scoreboard.service
+{call} "{venv}" "{venv}/.arena-installed-new" "{venv}/.arena-deps-new"
+""")
+
+
+def calls(venv: Path) -> list[list[str]]:
+    return [line.split() for line in (venv / "calls").read_text().splitlines()]
+
+
+def test_first_install_takes_wheels_only_and_builds_with_debians_setuptools(
+        tmp_path: Path) -> None:
+    venv = fake_venv(tmp_path)
+    (venv / ".arena-deps-old").touch()
+    done = pip_run(venv, "pip_install")
+    assert done.returncode == 0, done.stderr
+    [argv] = calls(venv)
+    assert argv[:3] == ["-m", "pip", "install"]
+    assert "--no-build-isolation" in argv  # setuptools and wheel from Debian, no download
+    at = argv.index("--only-binary")
+    assert argv[at + 1] == ":all:"  # a dependency without a wheel fails, never compiles
+    assert "--no-index" not in argv
+    assert argv[-1] == "/opt/arena[hall]"
+    # Both stamps: the sources and the dependency list are installed; old ones are gone.
+    assert sorted(p.name for p in venv.glob(".arena-*")) == [".arena-deps-new",
+                                                            ".arena-installed-new"]
+
+
+def test_an_update_of_our_code_installs_with_no_index(tmp_path: Path) -> None:
+    venv = fake_venv(tmp_path)
+    (venv / ".arena-installed-old").touch()
+    (venv / ".arena-deps-new").touch()
+    done = pip_run(venv, "pip_update")
+    assert done.returncode == 0, done.stderr
+    [argv] = calls(venv)
+    assert "--no-index" in argv and "--no-build-isolation" in argv
+    assert "--only-binary" not in argv  # nothing is downloaded, so nothing to choose
+    assert sorted(p.name for p in venv.glob(".arena-*")) == [".arena-deps-new",
+                                                            ".arena-installed-new"]
+
+
+def test_a_failed_dependency_download_says_the_old_version_stays(tmp_path: Path) -> None:
+    venv = fake_venv(tmp_path, exit_code=1)
+    (venv / ".arena-installed-old").touch()
+    (venv / ".arena-deps-old").touch()
+    done = pip_run(venv, "pip_update")
+    assert done.returncode == 1
+    # First with no index, then with the internet: both failed.
+    assert ["--no-index" in argv for argv in calls(venv)] == [True, False]
+    assert "a dependency is missing" in done.stdout
+    assert "The version installed before is still in" in done.stderr
+    assert "a running scoreboard.service keeps running it" in done.stderr
+    assert "run install.sh again with the internet" in done.stderr
+    # Nothing claims the new version: the next run tries again.
+    assert sorted(p.name for p in venv.glob(".arena-*")) == [".arena-deps-old",
+                                                            ".arena-installed-old"]
+
+
+def test_a_failed_first_install_does_not_speak_of_an_old_version(tmp_path: Path) -> None:
+    venv = fake_venv(tmp_path, exit_code=1)
+    done = pip_run(venv, "pip_install")
+    assert done.returncode == 1
+    assert "could not install the dependencies" in done.stderr
+    assert "installed before" not in done.stderr
+    assert not list(venv.glob(".arena-*"))
+
+
+def deps_hash(pyproject: Path, extra: str) -> str:
+    done = run_functions(("deps_hash",), f'deps_hash "{pyproject}" "{extra}"\n')
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_the_dependency_stamp_follows_the_roles_dependencies_only(tmp_path: Path) -> None:
+    text = (CHECKOUT / "pyproject.toml").read_text()
+    base = tmp_path / "pyproject.toml"
+    base.write_text(text)
+    hall, office = deps_hash(base, "[hall]"), deps_hash(base, "[office]")
+    assert len(hall) == 16 and int(hall, 16) >= 0
+    assert hall != office
+    # Our own code, its description or the dev tools: the same stamp (no network needed).
+    base.write_text(text.replace('version = "0.1.0"', 'version = "0.1.1"')
+                    .replace('"ruff>=0.5"', '"ruff>=0.6"'))
+    assert deps_hash(base, "[hall]") == hall
+    # A dependency of the role: another stamp (pip must fetch it).
+    base.write_text(text.replace('"segno>=1.5"', '"segno>=1.6"'))
+    assert deps_hash(base, "[hall]") != hall
+    assert deps_hash(base, "[office]") == office
+    base.write_text(text.replace('"Jinja2>=3.1"', '"Jinja2>=3.1.4"'))
+    assert deps_hash(base, "[office]") != office
+
+
+def gpio_report(tmp_path: Path, *, lgpio: bool, chips: tuple[str, ...],
+                model: str | None) -> str:
+    python = tmp_path / "python3"
+    # The fake python: `import lgpio` works or fails, as a real one would.
+    python.write_text(f"#!/bin/sh\nexit {0 if lgpio else 1}\n")
+    python.chmod(0o755)
+    dev = tmp_path / "dev"
+    dev.mkdir()
+    for chip in chips:
+        (dev / chip).touch()
+    model_file = tmp_path / "model"
+    if model is not None:
+        model_file.write_bytes(model.encode() + b"\0")  # the device tree ends it with NUL
+    done = run_functions(("gpio_report",), f'gpio_report "{python}" "{dev}" "{model_file}"\n')
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_gpio_report_on_debian_on_a_pi_with_lgpio_from_elsewhere(tmp_path: Path) -> None:
+    out = gpio_report(tmp_path, lgpio=True, chips=("gpiochip0", "gpiochip1"),
+                      model="Raspberry Pi 4 Model B Rev 1.4")
+    assert f"lgpio: imports in {tmp_path}/python3" in out
+    assert f"GPIO chips: {tmp_path}/dev/gpiochip0 {tmp_path}/dev/gpiochip1" in out
+    assert 'Raspberry Pi 4 Model B Rev 1.4: [gpio] pin_factory = "auto" means lgpio' in out
+    assert "can use the pins" in out
+    assert "mock" not in out  # nothing is missing: no talk of running without pins
+
+
+def test_gpio_report_on_a_pi_without_lgpio(tmp_path: Path) -> None:
+    out = gpio_report(tmp_path, lgpio=False, chips=("gpiochip0",),
+                      model="Raspberry Pi 5 Model B Rev 1.0")
+    assert "lgpio: does not import" in out and "python3-lgpio" in out
+    assert "GPIO chips: " + str(tmp_path / "dev/gpiochip0") in out
+    assert "cannot open" in out and 'pin_factory = "mock"' in out
+
+
+def test_gpio_report_on_a_pc(tmp_path: Path) -> None:
+    out = gpio_report(tmp_path, lgpio=False, chips=(), model=None)
+    assert "lgpio: does not import" in out
+    assert "GPIO chips: none" in out
+    assert 'not a Raspberry Pi (no ' in out and '"auto" means mock pins' in out
+    assert "can use the pins" not in out
+
+
+def test_gpio_report_on_a_pc_with_lgpio_and_a_gpio_chip(tmp_path: Path) -> None:
+    # A USB GPIO adapter on a PC, say: auto still means mock (the model decides), and the
+    # report says how to use the chips instead.
+    out = gpio_report(tmp_path, lgpio=True, chips=("gpiochip0",), model="Generic board")
+    assert "lgpio: imports" in out
+    assert 'not a Raspberry Pi (Generic board): [gpio] pin_factory = "auto" means mock' in out
+    assert 'pin_factory = "lgpio" in the config would use these chips' in out
+
+
+def test_hall_packages_come_from_debian_with_the_build_tools(
+        hall_root: tuple[Path, str], office_root: tuple[Path, str]) -> None:
+    for (_, out), wanted in ((hall_root, ("python3-venv", "python3-setuptools", "python3-wheel",
+                                          "python3-evdev", "python3-lgpio")),
+                             (office_root, ("python3-venv", "python3-setuptools",
+                                            "python3-wheel", "mosquitto"))):
+        [line] = [x for x in out.splitlines() if "apt-get install (if missing)" in x]
+        packages = line.split("(if missing)")[1].split()
+        for package in wanted:
+            assert package in packages, (package, line)
+    assert "python3-evdev" not in office_root[1]
+    assert "--no-build-isolation --only-binary :all:" in hall_root[1]
+
+
+def version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in text.split("."))
+
+
+def lower_bound(requirement: str, name: str) -> tuple[int, ...]:
+    """The ">=" bound of a requirement that has only that one (else the test fails)."""
+    spec = requirement.split(";", maxsplit=1)[0].strip()
+    assert spec.startswith(name), requirement
+    bounds = [b.strip() for b in spec[len(name):].split(",") if b.strip()]
+    assert len(bounds) == 1 and bounds[0].startswith(">="), requirement
+    return version(bounds[0][2:])
+
+
+def test_the_build_and_evdev_need_no_more_than_debian_12_ships() -> None:
+    pyproject = tomllib.loads((CHECKOUT / "pyproject.toml").read_text())
+    # Debian 12 (Bookworm): python3-setuptools 66.1.1, python3-wheel 0.38.4, python3-evdev 1.6.1.
+    requires = {r.split(">")[0].split("=")[0].strip(): r for r in
+                pyproject["build-system"]["requires"]}
+    assert set(requires) == {"setuptools", "wheel"}
+    assert lower_bound(requires["setuptools"], "setuptools") <= version("66.1.1")
+    assert requires["wheel"] == "wheel" or lower_bound(requires["wheel"], "wheel") <= version(
+        "0.38.4")
+    [evdev] = [r for r in pyproject["project"]["optional-dependencies"]["hall"]
+               if r.startswith("evdev")]
+    assert lower_bound(evdev, "evdev") <= version("1.6.1")
+
+
+RULE_KEYS = {"match": {"SUBSYSTEM", "KERNEL", "ACTION", "DRIVER"},
+             "assign": {"GROUP", "MODE", "OWNER"}}
+
+
+def test_the_gpio_udev_rule_is_valid_and_gives_the_chips_to_the_units_group() -> None:
+    rules = CHECKOUT / "systemd/udev/90-arena-gpio.rules"
+    udevadm = shutil.which("udevadm")
+    if udevadm is not None and subprocess.run([udevadm, "verify", "--help"],
+                                              capture_output=True, check=False).returncode == 0:
+        done = subprocess.run([udevadm, "verify", str(rules)], capture_output=True, text=True,
+                              check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
+    # The syntax udev reads (systemd-udevd's rules parser, udev(7)), checked here too: udevadm
+    # verify is newer than Debian 12's systemd 252.
+    lines = [x for x in rules.read_text().splitlines() if x.strip() and not x.startswith("#")]
+    assert len(lines) == 1
+    pairs = {}
+    for token in lines[0].split(", "):
+        key, op, value = re.fullmatch(r'([A-Z]+)(==|!=|=|\+=|:=)"([^"]*)"',
+                                                    token).groups()
+        kind = "match" if op in ("==", "!=") else "assign"
+        assert key in RULE_KEYS[kind], token
+        pairs[key] = value
+    assert pairs == {"SUBSYSTEM": "gpio", "KERNEL": "gpiochip*", "GROUP": "gpio",
+                     "MODE": "0660"}
+    unit = (CHECKOUT / "systemd/scoreboard.service").read_text()
+    assert "SupplementaryGroups=gpio " in unit
+    assert "DeviceAllow=char-gpiochip rw" in unit
+
+
+def test_hall_install_puts_the_udev_rule_and_says_the_reload_is_skipped(
+        repo: Path, hall_root: tuple[Path, str]) -> None:
+    root, out = hall_root
+    rule = root / "etc/udev/rules.d/90-arena-gpio.rules"
+    assert rule.read_bytes() == (repo / "systemd/udev/90-arena-gpio.rules").read_bytes()
+    assert rule.stat().st_mode & 0o777 == 0o644
+    assert "skipped (--root): udevadm control --reload-rules" in out
+    assert "skipped (--root): the check of lgpio" in out
+
+
+def test_a_changed_udev_rule_is_replaced(repo: Path, tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    ok(repo, "--root", root)
+    rule = root / "etc/udev/rules.d/90-arena-gpio.rules"
+    rule.write_text('SUBSYSTEM=="gpio", MODE="0666"\n')
+    out = ok(repo, "--root", root)
+    assert f"install {rule}" in out and "udevadm control --reload-rules" in out
+    assert rule.read_bytes() == (repo / "systemd/udev/90-arena-gpio.rules").read_bytes()
+    assert "udevadm" not in ok(repo, "--root", root)  # unchanged: nothing to reload
