@@ -97,6 +97,10 @@ def operator_lines(view: Mapping[str, Any]) -> list[Line]:
     if office is not None and office.get("problem"):  # the office sent what was not taken
         out.append(Line(_say(view, "office_problem", reason=office["problem"]),
                         pal.WHITE, pal.FAULT_BOX, 2))
+    audio = view.get("audio")
+    if audio:  # the audio horn: on, or why it is silent (a hall without a relay hears none)
+        out.append(Line(str(audio.get("text", "")), pal.WHITE if audio.get("alert") else QUIET,
+                        pal.FAULT_BOX if audio.get("alert") else None, 2))
     schedule = view.get("schedule")
     if schedule:  # docs/timekeeper.md, "The match day": how far behind, the suggested periods
         out.append(Line(str(schedule.get("text", "")),

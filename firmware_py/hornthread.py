@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 
 from arena.core.match import Match
 from arena.timesource import TimeSource, make_realtime
+from display.audiostatus import OFF, AudioStatus
 from firmware_py.timeline import Timeline
 from hardware.horn import HornDriver
 
@@ -33,8 +34,12 @@ IDLE_S = 1.0  # with nothing scheduled, look again this often anyway
 class HornThread:
     def __init__(self, driver: HornDriver, timeline: Timeline,
                  current: Callable[[], Match], time: TimeSource,
-                 closing: Sequence[Callable[[], None]] = ()) -> None:
+                 closing: Sequence[Callable[[], None]] = (), *,
+                 audio: Callable[[], AudioStatus] = lambda: OFF) -> None:
+        """``audio``: the audio output's status for the timekeeper (``AudioHorn.status``);
+        off where the config has none."""
         self.driver = driver
+        self._audio = audio
         self._closing = tuple(closing)
         self.timeline = timeline
         self.time = time
@@ -54,6 +59,9 @@ class HornThread:
     def next_change(self, now: int) -> int | None:
         """None: this thread keeps the horn's own time; the loop need not wake for it."""
         return None
+
+    def audio(self) -> AudioStatus:
+        return self._audio()
 
     def stop(self) -> None:
         self._stopping.set()

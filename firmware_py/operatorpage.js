@@ -14,6 +14,7 @@ function entry(n){if(!n)return `<p class="quiet">${e(s("no_entry"))}</p>`;
  const keys=n.keys||(n.kinds||[]).map(k=>[k.split(" ")[0],k.split(" ").slice(1).join(" ")]);
  if(keys.length)o+='<table class="keys">'+keys.filter(p=>p.length==2).map(
   p=>`<tr><th>${e(p[0])}</th><td>${e(w(p[1]))}</td></tr>`).join("")+"</table>";return o}
+function aud(x){if(!x)return "";return `<p id="audio" class="${x.alert?"late":"quiet"}">${e(x.text)}</p>`}
 function sch(x){if(!x)return "";return `<p id="schedule" class="${x.behind_ms>0?"late":"quiet"}">${e(x.text)}</p>`}
 function body(d){W=d.words||W;if(d.match==null)return `<p class="quiet">${e(s("waiting"))}</p>`;
  const t=d.teams,sc=d.score,f=d.feedback,of=d.office;
@@ -24,7 +25,7 @@ function body(d){W=d.words||W;if(d.match==null)return `<p class="quiet">${e(s("w
  return `<section id="feedback">${f?`<p class="${f.accepted?"ok":"refused"}">${e(f.text)}</p>`:""}</section>`+
  `<section id="entry">${entry(d.entry)}</section>`+
   `<section id="game"><p class="big">${e(t.home)} ${e(sc.home)} : ${e(sc.away)} ${e(t.away)}</p>`+
-  `<p>${e(d.match)}${d.replay?" "+e(s("replay")):""} ${e(d.phase_text??d.phase)} ${e(d.period)}  <b>${e(d.clock)}</b> ${e(s(d.running?"running":"stopped"))}${d.horn?"  "+e(s("horn")):""}</p><p class="quiet">${e(link)}</p>${sch(d.schedule)}</section>`+
+  `<p>${e(d.match)}${d.replay?" "+e(s("replay")):""} ${e(d.phase_text??d.phase)} ${e(d.period)}  <b>${e(d.clock)}</b> ${e(s(d.running?"running":"stopped"))}${d.horn?"  "+e(s("horn")):""}</p><p class="quiet">${e(link)}</p>${aud(d.audio)}${sch(d.schedule)}</section>`+
   `<section id="records"><h2>${e(s("records"))}</h2><table>${rec}</table></section>`+
   `<section id="kinds"><h2>${e(s("kinds"))}</h2><table>${kinds}</table></section>`+
   `<section id="suspended"><h2>${e(s("suspended"))}</h2><p>${ban}</p></section>`}

@@ -23,6 +23,10 @@ Shape (docs/timekeeper.md, "The operator view")::
      "undo": null | {"seq": 14, "what": "goal"},   # what UNDO would take back
      "office": null | {"connected": true, "unacked": 0,
                        "problem": "..."},  # only when the office sent what was not taken
+     "audio": null | {"state": "on" | "opening" | "retrying" | "failed" | "off",
+                      "driver": "alsa", "silent": true, "problem": "...", "tries": 3,
+                      "text": "audio horn: on (alsa)", "alert": false},
+                      # display/audiostatus.py, worded; alert: no sound where asked for
      "suspensions": {"home": [7], "away": []},   # from the office's next
      "replay": false,                   # the office voided the result: a fresh game
      "schedule": null | {"behind_ms": 720000, "periods": 3, "period_ms": 660000,
@@ -47,6 +51,7 @@ from arena import words
 from arena.core.match import Match
 from arena.core.phase import Team
 from arena.wire import Nx
+from display.audiostatus import AudioStatus
 from firmware_py.feedback import Notice
 from firmware_py.outputs import clock_text
 
@@ -59,6 +64,7 @@ def operator_document(match: Match, state: Mapping[str, Any], *,
                       next_doc: Mapping[str, Any] | None = None,
                       schedule: Mapping[str, Any] | None = None,
                       records: int = RECORDS, replay: bool = False,
+                      audio: AudioStatus | None = None,
                       lang: str = words.DEFAULT) -> dict[str, Any]:
     """The operator view for ``state`` (the state document of the frame just drawn, with
     its ``entry``). ``office``: (connected, events not yet acknowledged, the latest thing
@@ -67,7 +73,8 @@ def operator_document(match: Match, state: Mapping[str, Any], *,
     ``schedule``: the timekeeper's schedule line (how far
     the hall runs behind, the suggested shortened periods), None without a scheduled
     start; ``replay``: the game on the board replays a match whose result the office
-    voided."""
+    voided; ``audio``: the audio horn's status (None: not known, e.g. before the horn
+    started)."""
     s = match.state
     top = s.undo[-1] if s.undo else None
     listed = _records(match)[:records]
@@ -97,6 +104,7 @@ def operator_document(match: Match, state: Mapping[str, Any], *,
         "office": None if office is None else {
             "connected": office[0], "unacked": office[1],
             **({"problem": office[2]} if office[2] is not None else {})},
+        "audio": None if audio is None else audio_line(audio, lang),
         "suspensions": suspended_players(next_doc, str(state.get("match"))),
         "schedule": None if schedule is None else dict(schedule),
         "replay": replay,
@@ -121,7 +129,8 @@ def _labels(lang: str) -> tuple[tuple[str, str], ...]:
     english = words.table(words.DEFAULT)
     out = []
     for key in english:
-        if key.startswith("operator.") and not key.startswith("operator.phase."):
+        if key.startswith("operator.") and not key.startswith(("operator.phase.",
+                                                                  "operator.audio.")):
             text = words.table(lang).get(key) if lang != words.DEFAULT else None
             out.append((key.removeprefix("operator."), text if text is not None
                         else english[key]))
@@ -130,6 +139,18 @@ def _labels(lang: str) -> tuple[tuple[str, str], ...]:
 
 def _word(key: str, lang: str, default: str) -> str:
     return words.word(key, lang) if key in words.table(words.DEFAULT) else default
+
+
+def audio_line(audio: AudioStatus, lang: str) -> dict[str, Any]:
+    """The audio horn's status with its line in ``lang``: "audio horn: on (alsa)", "...OFF,
+    no sound card yet, retrying", "off (config)"."""
+    name = "silent" if audio.state == "on" and audio.silent else audio.state
+    text = words.word(f"operator.audio.{name}", lang, driver=audio.driver,
+                      problem=audio.problem)
+    # Stands out where the horn the hall may count on makes no sound: the timekeeper can
+    # plug in a speaker, or know the relay alone sounds.
+    alert = audio.state in ("retrying", "failed") or (audio.state == "on" and audio.silent)
+    return {**audio.to_json(), "text": text, "alert": alert}
 
 
 def record_text(record: Mapping[str, Any], lang: str) -> str:

@@ -19,6 +19,7 @@ from arena.core.commands import Command
 from arena.core.entry import PickMatch, ScheduledChoice
 from arena.core.match import Match
 from arena.timesource import TimeSource
+from display.audiostatus import AudioStatus
 from firmware_py.config import Config, SerialConfig
 from firmware_py.linkconfig import LinkConfig
 from firmware_py.outbox import Outbox
@@ -62,6 +63,9 @@ class Horn(Protocol):
 
     def stop(self) -> None:
         """No more switching; every output off (the relay stays open: the daemon closes it)."""
+
+    def audio(self) -> AudioStatus:
+        """The audio output's status for the timekeeper (on, retrying, off by config)."""
 
 
 class Display(Protocol):
@@ -206,17 +210,20 @@ class HallParts:
         assert isinstance(relay, HornRelay)
         outputs: list[HornOutput] = [relay]
         closing: list[Callable[[], None]] = []
-        if config.console.horn_audio is not HornAudio.OFF:
-            from display.audiohorn import AudioHorn  # noqa: PLC0415
+        if config.console.horn_audio is HornAudio.OFF:
+            return HornThread(HornDriver(outputs, timeline.now), timeline, current, time)
+        from display.audiohorn import AudioHorn  # noqa: PLC0415
 
-            audio = AudioHorn(required=config.console.horn_audio is HornAudio.ON)
-            # The daemon never waits for an audio device; SDL's audio thread gets the horn
-            # thread's scheduling (SCHED_FIFO where allowed) from the thread that opens it.
-            audio.open_in_background(prepare=make_realtime)
-            outputs.append(audio)
-            closing.append(audio.close)
+        audio = AudioHorn(required=config.console.horn_audio is HornAudio.ON)
+        # The daemon never waits for an audio device; SDL's audio thread gets the horn
+        # thread's scheduling (SCHED_FIFO where allowed) from the thread that opens it.
+        # The thread keeps trying until a sound card is there (it may come after the
+        # board at boot, or be plugged in later).
+        audio.open_in_background(prepare=make_realtime)
+        outputs.append(audio)
+        closing.append(audio.close)
         return HornThread(HornDriver(outputs, timeline.now), timeline, current, time,
-                          closing=closing)
+                          closing=closing, audio=audio.status)
 
     def display(self, mode: str, size: tuple[int, int],
                 keys: KeypadConfig) -> tuple[Display, Keyboard]:

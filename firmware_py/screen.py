@@ -205,6 +205,7 @@ class Screen:
                                  office=daemon.office.view(),
                                  next_doc=daemon.loader.loaded_next, schedule=schedule,
                                  replay=daemon.replaying,
+                                 audio=None if daemon.horn is None else daemon.horn.audio(),
                                  lang=daemon.config.display_language)
         if view == self._view_last:
             return

@@ -344,6 +344,14 @@ WORDS: dict[str, str] = {
     "operator.minutes": "{n} min",
     "operator.goal": "gól",
     "operator.penalty": "trest",
+    "operator.audio.on": "siréna z reproduktorů: zapnuta ({driver})",
+    "operator.audio.silent": "siréna z reproduktorů: zapnuta ({driver}), BEZ ZVUKU",
+    "operator.audio.opening": "siréna z reproduktorů: otevírá se zvukový výstup",
+    "operator.audio.retrying": (
+        "siréna z reproduktorů: VYPNUTA, zatím bez zvukové karty, "
+        "zkouší se znovu"),
+    "operator.audio.failed": "siréna z reproduktorů: VYPNUTA ({problem})",
+    "operator.audio.off": "siréna z reproduktorů: vypnuta (nastavení)",
     "operator.phase.pregame": "před zápasem",
     "operator.phase.period": "perioda",
     "operator.phase.intermission": "přestávka",

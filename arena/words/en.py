@@ -185,6 +185,14 @@ WORDS: dict[str, str] = {
     "operator.minutes": "{n} min",
     "operator.goal": "goal",
     "operator.penalty": "penalty",
+    # The audio horn's line ({driver}: SDL's audio driver, e.g. alsa; {problem}: SDL's own
+    # words, English): a hall without a relay must see at the table that it is silent.
+    "operator.audio.on": "audio horn: on ({driver})",
+    "operator.audio.silent": "audio horn: on ({driver}), makes NO SOUND",
+    "operator.audio.opening": "audio horn: opening the sound output",
+    "operator.audio.retrying": "audio horn: OFF, no sound card yet, retrying",
+    "operator.audio.failed": "audio horn: OFF ({problem})",
+    "operator.audio.off": "audio horn: off (config)",
     # the phase, as the operator view names it beside the clock
     "operator.phase.pregame": "before the game",
     "operator.phase.period": "period",

@@ -343,6 +343,14 @@ WORDS: dict[str, str] = {
     "operator.minutes": "{n} min",
     "operator.goal": "maali",
     "operator.penalty": "jäähy",
+    "operator.audio.on": "kaiutinsummeri: päällä ({driver})",
+    "operator.audio.silent": "kaiutinsummeri: päällä ({driver}), EI ÄÄNTÄ",
+    "operator.audio.opening": "kaiutinsummeri: äänilähtöä avataan",
+    "operator.audio.retrying": (
+        "kaiutinsummeri: POIS, äänikorttia ei vielä ole, yritetään "
+        "uudelleen"),
+    "operator.audio.failed": "kaiutinsummeri: POIS ({problem})",
+    "operator.audio.off": "kaiutinsummeri: pois (asetus)",
     "operator.phase.pregame": "ennen ottelua",
     "operator.phase.period": "erä",
     "operator.phase.intermission": "erätauko",

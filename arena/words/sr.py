@@ -341,6 +341,14 @@ WORDS: dict[str, str] = {
     "operator.minutes": "{n} min",
     "operator.goal": "gol",
     "operator.penalty": "isključenje",
+    "operator.audio.on": "sirena preko zvučnika: uključena ({driver})",
+    "operator.audio.silent": "sirena preko zvučnika: uključena ({driver}), BEZ ZVUKA",
+    "operator.audio.opening": "sirena preko zvučnika: otvara se zvučni izlaz",
+    "operator.audio.retrying": (
+        "sirena preko zvučnika: ISKLJUČENA, još nema zvučne kartice, "
+        "pokušava ponovo"),
+    "operator.audio.failed": "sirena preko zvučnika: ISKLJUČENA ({problem})",
+    "operator.audio.off": "sirena preko zvučnika: isključena (podešavanje)",
     "operator.phase.pregame": "pre utakmice",
     "operator.phase.period": "period",
     "operator.phase.intermission": "pauza",

@@ -31,6 +31,7 @@ from typing import Any
 
 from arena.core.match import Match
 from arena.timesource import FAKE_START_NS, FakeClock, TimeSource
+from display.audiostatus import OFF, AudioStatus
 from firmware_py.config import Config, parse
 from firmware_py.daemon import Daemon
 from firmware_py.linkconfig import LinkConfig
@@ -99,14 +100,20 @@ class NoKeyboard:
         return False
 
 
+def no_audio() -> AudioStatus:
+    return OFF
+
+
 class LoopHorn:
     """The real relay (and audio horn) and ``HornDriver``, switched by the daemon's loop at
     the instants the driver names (``next_change``), instead of by a thread waiting in real
     time."""
 
     def __init__(self, driver: HornDriver, timeline: Timeline,
-                 current: Callable[[], Match], closing: list[Callable[[], None]]) -> None:
+                 current: Callable[[], Match], closing: list[Callable[[], None]],
+                 audio: Callable[[], AudioStatus] = no_audio) -> None:
         self.driver = driver
+        self._audio = audio
         self._closing = closing
         self.timeline = timeline
         self._current = current
@@ -130,6 +137,9 @@ class LoopHorn:
     def next_change(self, now: int) -> int | None:
         self.poke()  # the loop woke: switch for now first
         return self.driver.next_change(self._current(), now)
+
+    def audio(self) -> AudioStatus:
+        return self._audio()
 
     def stop(self) -> None:
         self.driver.fail_safe()
@@ -240,6 +250,7 @@ class TestParts(HallParts):
         assert isinstance(relay, HornRelay)
         outputs: list[HornOutput] = [relay]
         closing: list[Callable[[], None]] = []
+        status: Callable[[], AudioStatus] = no_audio
         if self.audio and config.console.horn_audio is not HornAudio.OFF:
             from display.audiohorn import AudioHorn  # noqa: PLC0415
 
@@ -248,8 +259,9 @@ class TestParts(HallParts):
             self.made["audio"] = audio
             outputs.append(audio)
             closing.append(audio.close)
+            status = audio.status
         self.made["horn"] = LoopHorn(HornDriver(outputs, timeline.now), timeline, current,
-                                     closing)
+                                     closing, status)
         return self.made["horn"]
 
     def display(self, mode: str, size: tuple[int, int],

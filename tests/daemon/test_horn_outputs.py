@@ -9,11 +9,14 @@ with a timeout; the match's instants are all fake.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 import tomllib
-from collections.abc import Iterator
+import urllib.request
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
@@ -24,16 +27,20 @@ from arena.core.match import Match, feed
 from arena.core.units import NS_PER_S
 from arena.timesource import FakeClock
 from display._pygame import pygame
-from display.audiohorn import AudioHorn
-from firmware_py.config import parse
+from display.audiohorn import AudioHorn, Output
+from firmware_py.config import Config, parse
+from firmware_py.daemon import Daemon
 from firmware_py.hornthread import HornThread
-from firmware_py.parts import HallParts
+from firmware_py.operatorweb import body_html
+from firmware_py.parts import HallParts, Horn, Relay
 from firmware_py.timeline import Timeline
 from hardware.horn import HornDriver, HornRelay
 from tests.daemon.conftest import write_script
-from tests.daemon.inprocess import InProcessHall, TestParts
+from tests.daemon.inprocess import InProcessHall, LoopHorn, TestParts
+from tests.display.test_audiohorn import FakeChannel
 
 CONFIG = '[match]\npreset = "floorball-2x15"\n'
+SERVED = '[operator]\nport = 0\nbind = "127.0.0.1"\n'
 
 
 @pytest.fixture(autouse=True)
@@ -180,3 +187,90 @@ def test_the_hall_parts_give_the_horn_thread_what_the_config_says(text: str,
         relay.close()
         factory.close()
     assert pygame.mixer.get_init() is None
+
+
+# ------------------------------------------------------------------ what the timekeeper sees
+
+
+def operator_view(daemon: Daemon) -> dict[str, Any]:
+    assert daemon.operator_web is not None
+    with urllib.request.urlopen(daemon.operator_web.url("/operator.json"),  # 127.0.0.1
+                                timeout=5) as answer:
+        doc: dict[str, Any] = json.loads(answer.read())
+    return doc
+
+
+@pytest.mark.parametrize(("text", "line", "alert"), [
+    ("", "audio horn: on (dummy), makes NO SOUND", True),  # the tests' silent driver
+    ("audio = false", "audio horn: off (config)", False)])
+def test_the_operator_view_says_whether_the_audio_horn_sounds(
+        tmp_path: Path, text: str, line: str, alert: bool) -> None:
+    hall = InProcessHall(tmp_path, CONFIG + SERVED + f"[console.horn]\n{text}\n")
+    daemon = hall.start(parts=TestParts(audio=True))
+    daemon.run_until(hall.time.now + NS_PER_S)
+    audio = operator_view(daemon)["audio"]
+    assert audio["text"] == line and audio["alert"] is alert
+    assert line in body_html(operator_view(daemon))
+    daemon.shutdown()
+
+
+class SoundCardLater(TestParts):
+    """The hall's audio horn as HallParts makes it (kept open in the background), on a
+    sound card that is not there until the test plugs it in (``plug_in``); the waits
+    between tries end when the test says (no real time passes)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.present = False
+        self.tried = threading.Event()
+        self.next_try = threading.Event()
+
+    def open(self, sound: object, buffer_frames: int) -> Output:
+        self.tried.set()
+        if not self.present:
+            raise pygame.error("ALSA: Couldn't open audio device: No such file or directory")
+        return Output(FakeChannel(), object(), "alsa", 48_000, 2, owned=False)
+
+    def wait(self, seconds: float) -> None:
+        self.next_try.wait(5.0)
+        self.next_try.clear()
+
+    def plug_in(self) -> None:
+        self.present = True
+        self.next_try.set()
+
+    def horn(self, config: Config, relay: Relay, timeline: Timeline, time: FakeClock,
+             current: Callable[[], Match]) -> Horn:
+        assert isinstance(relay, HornRelay)
+        audio = AudioHorn(opener=self.open, wait=self.wait)
+        self.made["audio"] = audio
+        audio.open_in_background()
+        assert self.tried.wait(5.0) and audio.opened.wait(5.0)
+        self.made["horn"] = LoopHorn(HornDriver([relay, audio], timeline.now), timeline,
+                                     current, [audio.close, self.next_try.set],
+                                     audio.status)
+        return self.made["horn"]
+
+
+def test_the_timekeeper_sees_the_audio_horn_retried_until_the_card_comes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SDL_AUDIODRIVER", "alsa")  # as the service runs: worth retrying
+    parts = SoundCardLater()
+    hall = InProcessHall(tmp_path, CONFIG + SERVED)
+    daemon = hall.start(parts=parts)
+    daemon.run_until(hall.time.now + NS_PER_S)
+    waiting = operator_view(daemon)["audio"]
+    assert waiting["state"] == "retrying" and waiting["alert"] is True
+    assert waiting["text"] == "audio horn: OFF, no sound card yet, retrying"
+    assert waiting["text"] in body_html(operator_view(daemon))
+
+    parts.plug_in()
+    audio = parts.made["audio"]
+    end = time.monotonic() + 5.0  # the keeping thread opens it: a condition, not a sleep
+    while not audio.ready and time.monotonic() < end:
+        time.sleep(0.002)
+    daemon.run_until(hall.time.now + NS_PER_S)
+    assert operator_view(daemon)["audio"] == {"state": "on", "driver": "alsa",
+                                              "text": "audio horn: on (alsa)",
+                                              "alert": False}
+    daemon.shutdown()

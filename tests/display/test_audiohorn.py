@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import threading
 import time
 import wave
 from collections.abc import Callable, Iterator
@@ -22,7 +23,8 @@ from arena import presets
 from arena.core.commands import Start
 from arena.core.match import Match, feed
 from display._pygame import pygame
-from display.audiohorn import RATE, SOUND, AudioHorn
+from display.audiohorn import RATE, SOUND, AudioHorn, Output, retry_delay
+from display.audiostatus import AudioStatus
 from display.sounds import make_horn
 from hardware.horn import HornDriver, HornRelay
 
@@ -120,10 +122,14 @@ def test_a_horn_set_before_the_mixer_opened_sounds_once_it_is_open() -> None:
     audio = AudioHorn()
     audio.set(True)
     assert not audio.ready and pygame.mixer.get_init() is None
-    audio.open_in_background().join(5.0)
-    assert audio.opened.is_set() and audio.ready
+    assert audio.status().state == "opening"
+    thread = audio.open_in_background()
+    assert audio.opened.wait(5.0) and audio.ready
     assert horn_channel().get_busy()
+    assert audio.status() == AudioStatus("on", driver="dummy", silent=True)
     audio.close()
+    thread.join(5.0)  # closing ends the thread that keeps it open
+    assert not thread.is_alive()
 
 
 @pytest.mark.usefixtures("mixer_closed")
@@ -245,3 +251,175 @@ def test_closed_while_opening_leaves_no_mixer_open() -> None:
     audio.close()
     assert audio.open() is False
     assert pygame.mixer.get_init() is None and not audio.ready
+
+
+# ------------------------------------------------------------------ a sound card that comes later
+
+
+class FakeChannel:
+    """What the audio horn asks of a mixer channel, noted."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+        self.broken = False
+
+    def set_volume(self, volume: float) -> None:
+        self.calls.append("volume")
+
+    def play(self, *args: object, **kwargs: object) -> None:
+        if self.broken:
+            raise pygame.error("device unplugged")
+        self.calls.append("play")
+
+    def fadeout(self, ms: int) -> None:
+        if self.broken:
+            raise pygame.error("device unplugged")
+        self.calls.append("fadeout")
+
+
+class FlakySoundCard:
+    """An opener that fails ``fails`` times (no card yet) and then opens ``channel``; every
+    open and close noted. ``waits`` are the pauses the audio horn asked for between tries:
+    answered at once (the test's time, not a real one). ``channel``: the latest opened."""
+
+    def __init__(self, fails: int) -> None:
+        self.fails = fails
+        self.tries = 0
+        self.closed = 0
+        self.channel = FakeChannel()
+        self.waits: list[float] = []
+        self.open_now = threading.Event()  # set at each successful open
+
+    def open(self, sound: object, buffer_frames: int) -> Output:
+        self.tries += 1
+        if self.tries <= self.fails:
+            raise pygame.error("ALSA: Couldn't open audio device: No such file or directory")
+        self.channel = FakeChannel()  # each open: a channel of its own
+        self.open_now.set()
+        return Output(self.channel, object(), "alsa", 48_000, 2, owned=True)
+
+    def close(self) -> None:
+        self.closed += 1
+
+    def wait(self, seconds: float) -> None:
+        self.waits.append(seconds)
+
+
+@pytest.fixture
+def a_sound_card_driver(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SDL told to use ALSA (as the service does): a failed try is worth another."""
+    monkeypatch.setenv("SDL_AUDIODRIVER", "alsa")
+
+
+def flaky_horn(card: FlakySoundCard, *, required: bool = False) -> AudioHorn:
+    return AudioHorn(required=required, opener=card.open, closer=card.close, wait=card.wait)
+
+
+def test_the_waits_between_tries_start_short_and_back_off() -> None:
+    assert [retry_delay(n) for n in range(1, 11)] == [2, 2, 2, 2, 2, 4, 8, 16, 30, 30]
+
+
+@pytest.mark.usefixtures("a_sound_card_driver")
+def test_a_sound_card_that_comes_after_the_board_is_found(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """At boot the card finished probing after the board's first try: fails, fails, opens;
+    a horn set meanwhile sounds once it is open; one line off, one line on."""
+    card = FlakySoundCard(fails=2)
+    audio = flaky_horn(card, required=True)
+    audio.set(True)  # a period ended before the card was there
+    with caplog.at_level(logging.DEBUG, logger="display.audiohorn"):
+        thread = audio.open_in_background()
+        assert card.open_now.wait(5.0)
+        assert audio.opened.wait(5.0)
+        assert wait_for(lambda: audio.ready)
+        assert card.tries == 3 and card.waits == [2.0, 2.0]
+        assert audio.status() == AudioStatus("on", driver="alsa")
+        assert card.channel.calls == ["volume", "play"]  # what the horn was set to, applied
+        audio.close()
+        thread.join(5.0)  # its lines all written
+    said = [(r.levelno, r.getMessage()) for r in caplog.records if r.levelno > logging.DEBUG]
+    assert said == [
+        (logging.WARNING, "audio horn off: cannot open the audio output: ALSA: Couldn't open "
+                          "audio device: No such file or directory; trying again"),
+        (logging.INFO, "audio horn on after 3 tries")]
+    assert not thread.is_alive() and card.closed == 1
+
+
+@pytest.mark.usefixtures("a_sound_card_driver")
+def test_while_there_is_no_card_the_timekeeper_is_told_it_is_retried() -> None:
+    card = FlakySoundCard(fails=10**6)
+    paused = threading.Event()
+
+    def wait(seconds: float) -> None:
+        card.waits.append(seconds)
+        if len(card.waits) == 7:
+            paused.set()
+            release.wait(5.0)  # hold the keeper here while the test looks
+
+    release = threading.Event()
+    audio = AudioHorn(opener=card.open, closer=card.close, wait=wait)
+    thread = audio.open_in_background()
+    try:
+        assert paused.wait(5.0)
+        status = audio.status()
+        assert status.state == "retrying" and status.tries == 7
+        assert "Couldn't open audio device" in status.problem
+        assert card.waits == [2, 2, 2, 2, 2, 4, 8]
+        audio.set(True)  # never raises, never waits
+        audio.set(False)
+    finally:
+        audio.close()
+        release.set()
+    thread.join(5.0)
+    assert not thread.is_alive() and card.closed == 0  # nothing was opened: nothing closed
+
+
+@pytest.mark.usefixtures("a_sound_card_driver")
+def test_a_speaker_pulled_out_is_tried_again(caplog: pytest.LogCaptureFixture) -> None:
+    """The mixer fails on a later set (the device went): off with one line, the mixer closed
+    by the keeping thread (not the horn's), and opened again when the card is back."""
+    card = FlakySoundCard(fails=0)
+    audio = flaky_horn(card)
+    thread = audio.open_in_background()
+    assert card.open_now.wait(5.0) and wait_for(lambda: audio.ready)
+    card.open_now.clear()
+    card.fails = card.tries + 1  # the next try fails, the one after opens
+    card.channel.broken = True
+    with caplog.at_level(logging.INFO, logger="display.audiohorn"):
+        audio.set(True)  # on the horn's thread: returns at once, no raise
+        assert not audio.ready
+        assert card.open_now.wait(5.0) and wait_for(lambda: audio.ready)
+        assert card.closed == 1  # the lost mixer was let go before trying again
+        assert card.channel.calls == ["volume", "play"]  # the horn still on: sounds again
+        audio.close()
+        thread.join(5.0)  # its lines all written
+    assert [r.getMessage() for r in caplog.records] == [
+        "audio horn off: the audio output failed: device unplugged; trying again",
+        "audio horn on after 2 tries"]
+    assert not thread.is_alive() and card.closed == 2
+
+
+@pytest.mark.usefixtures("mixer_closed")
+def test_on_a_silent_driver_a_failure_is_not_tried_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Headless and in tests (SDL's dummy driver) nothing changes: one try."""
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    card = FlakySoundCard(fails=1)
+    audio = flaky_horn(card)
+    audio.keep_open()  # returns: there is nothing to keep open
+    assert card.tries == 1 and card.waits == [] and audio.status().state == "failed"
+
+
+@pytest.mark.usefixtures("a_sound_card_driver")
+def test_a_missing_sound_file_is_not_tried_again() -> None:
+    def no_file(sound: object, buffer_frames: int) -> Output:
+        raise FileNotFoundError(2, "No such file or directory", "absent.wav")
+
+    audio = AudioHorn(opener=no_file, wait=lambda s: pytest.fail("waited"))
+    audio.keep_open()  # returns after one try: no sound card could bring the file
+    assert audio.status().state == "failed" and "absent.wav" in audio.status().problem
+
+
+def wait_for(condition: Callable[[], bool]) -> bool:
+    """A condition another thread makes true (polled with a timeout, not a fixed sleep)."""
+    return eventually(condition, 5.0)

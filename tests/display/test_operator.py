@@ -5,18 +5,23 @@ opens several windows, so the real ``pygame.Window`` is tested)."""
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from arena import words
 from arena.keys import KEYBOARD
 from display._pygame import pygame
+from display.audiostatus import AudioStatus
 from display.colour import ACCEPTED_BOX, BACKGROUND, FAULT_BOX
 from display.keyboard import Keyboard, QuitRequest
 from display.layout import layout
 from display.operatorwindow import OperatorWindow, draw_operator, operator_lines
 from display.screen import Display
+from firmware_py.operatorview import audio_line
+from firmware_py.operatorweb import body_html
 from tests.display import states
 from tests.display.checks import problems
 
@@ -149,3 +154,33 @@ def test_closing_the_operator_window_only_closes_it(hall_window: Display) -> Non
         assert keyboard.poll() == [QuitRequest()]
     finally:
         other.destroy()
+
+
+AUDIO_STATES = [(AudioStatus("on", driver="alsa"), "on", False),
+                (AudioStatus("on", driver="dummy", silent=True), "silent", True),
+                (AudioStatus("opening"), "opening", False),
+                (AudioStatus("retrying", problem="ALSA: no card", tries=3), "retrying", True),
+                (AudioStatus("failed", problem="no horn.wav"), "failed", True),
+                (AudioStatus("off"), "off", False)]
+
+
+@pytest.mark.parametrize("lang", words.LANGUAGES)
+def test_the_audio_horn_line_is_in_the_halls_language_on_the_page_and_the_window(
+        lang: str) -> None:
+    """On, on a silent driver, opening, retrying (no sound card yet), failed, off by the
+    config: each its own words, translated, on both of the timekeeper's views; the ones
+    where the horn makes no sound stand out."""
+    for status, key, alert in AUDIO_STATES:
+        assert f"operator.audio.{key}" in words.table(lang), f"{lang}: {key} untranslated"
+        line = audio_line(status, lang)
+        expected = words.word(f"operator.audio.{key}", lang, driver=status.driver,
+                              problem=status.problem)
+        assert line["text"] == expected and line["alert"] is alert
+        assert "{" not in expected
+        assert status.driver in expected and (key != "failed" or status.problem in expected)
+        shown = [(ln.text, ln.box) for ln in operator_lines({**VIEW, "audio": line})]
+        assert (expected, FAULT_BOX if alert else None) in shown
+        page = body_html({**VIEW, "language": lang, "audio": line})
+        assert f'class="{"late" if alert else "quiet"}">{html.escape(expected)}</p>' in page
+    # Without a status (before the horn started) neither view has the line.
+    assert "audio" not in body_html(VIEW)
