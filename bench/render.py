@@ -1,8 +1,10 @@
-"""Benchmark: what the hall display costs at 1920x1080, per frame and in CPU share.
+"""Benchmark: what the hall display costs at 1920x1080 (or the screen's size), per frame
+and in CPU share.
 
 Two measurements, each against a baseline run in the same process:
 
-1. Frame cost (layout + draw, ``perf_counter_ns``) over the same state documents of a running
+1. Frame cost (layout + draw + ``display.update``, ``perf_counter_ns``) over the same state
+   documents of a running
    game, taken at successive display deadlines: a full redraw of every item (the renderer
    forced to forget its previous frame, its image cache kept warm, a fresh layout) against
    the real path (``Renderer.render``, as ``Display.draw``), which lays out from its memory
@@ -24,20 +26,24 @@ Two measurements, each against a baseline run in the same process:
 The game on screen for the frame costs: period 1 of ice-hockey-2x20, 2:1, a minor penalty
 running.
 
-SDL's dummy video driver: ``pygame.display.update`` copies nothing to a real screen here, so
-what a Pi's kmsdrm update costs (much more for the naive full-screen update) is not in these
-figures. Figures depend on the machine: the header says which one. This is a benchmark, not
-a test: it asserts nothing and exits 0.
+By default on SDL's dummy video driver (headless, at 1920x1080): ``pygame.display.update``
+copies nothing to a real screen there, so what a Pi's kmsdrm update costs (much more for
+the naive full-screen update) is not in those figures. ``--driver kmsdrm`` (or any SDL
+video driver; ``--driver env`` takes ``SDL_VIDEODRIVER`` as the environment sets it) runs
+everything full screen on that driver at the screen's own size, the update to the screen
+included: on a Pi's console, or a virtual one with Mesa's llvmpipe. The audio horn's run
+always uses SDL's dummy audio driver. Figures depend on the machine: the header says which
+one. This is a benchmark, not a test: it asserts nothing and exits 0.
 
-    python bench/render.py [--seconds 10] [--frames 600]
+    python bench/render.py [--seconds 10] [--frames 600] [--driver dummy|kmsdrm|env|...]
 """
 
 from __future__ import annotations
 
 import os
 
-# Before pygame is imported (display imports it): headless, silent, whatever the desktop.
-os.environ["SDL_VIDEODRIVER"] = "dummy"
+# Before pygame is imported (display imports it): silent, whatever the desktop. The video
+# driver is chosen in main (``--driver``), before the display is opened (SDL reads it then).
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
 import argparse
@@ -72,7 +78,7 @@ from display._pygame import pygame
 from display.layout import FrameInputs, LayoutOptions, layout
 from display.options import options_for
 from display.render import Renderer
-from display.screen import Display
+from display.screen import HEADLESS_DRIVERS, Display, Mode
 from display.values import clock_text
 from firmware_py.between import between_games
 from firmware_py.config import Config
@@ -82,7 +88,7 @@ from firmware_py.parts import HallParts, KeySource, NoKeys
 from firmware_py.runconfig import RunOptions
 from firmware_py.script import parse_script
 
-SIZE = (1920, 1080)
+SIZE = (1920, 1080)  # headless; full screen the screen's own
 PRESET = "ice-hockey-2x20"
 MINUTE_MS = 60_000  # the preset shows tenths below this
 NAIVE_FPS = 60
@@ -151,33 +157,40 @@ class FrameCosts:
 
 def frame_costs(renderer: Renderer, first: Doc, docs: list[Doc], options: LayoutOptions, *,
                 full: bool) -> FrameCosts:
-    """Layout + draw of each document; ``full`` lays out afresh and forgets the previous
-    frame before each."""
+    """Layout + draw + update of each document; ``full`` lays out afresh, forgets the
+    previous frame and updates the whole screen, else as the daemon does (``Display.draw``
+    and ``present``: only the rectangles that changed)."""
+    size = renderer.surface.get_size()
     # The frame before the run: the daemon has always drawn one already, and it warms the
     # image cache as the daemon's would be (new digits still miss, as they would there).
     renderer.invalidate()
-    renderer.draw(layout(first, SIZE, measure=fonts.measure, options=options))
+    renderer.draw(layout(first, size, measure=fonts.measure, options=options))
+    pygame.display.update()
     out = FrameCosts([], [])
     for doc in docs:
         started = time.perf_counter_ns()
         if full:
-            frame = layout(doc, SIZE, measure=fonts.measure, options=options)
+            frame = layout(doc, size, measure=fonts.measure, options=options)
             renderer.invalidate()
             dirty = renderer.draw(frame)
+            pygame.display.update()
         else:  # as Display.draw does: the layout from the renderer's memory where it can
-            renderer.render(FrameInputs(doc, SIZE, options=options))
+            renderer.render(FrameInputs(doc, size, options=options))
             dirty = renderer.last_dirty
+            if dirty:
+                pygame.display.update([pygame.Rect(r) for r in dirty])
         out.costs_ns.append(time.perf_counter_ns() - started)
         out.repainted.append(sum(w * h for _x, _y, w, h in dirty))
     return out
 
 
-def layout_costs(docs: list[Doc], options: LayoutOptions) -> FrameCosts:
+def layout_costs(docs: list[Doc], size: tuple[int, int], options: LayoutOptions
+                 ) -> FrameCosts:
     """Layout alone: how much of a steady frame is pure Python before any pixel."""
     out = FrameCosts([], [])
     for doc in docs:
         started = time.perf_counter_ns()
-        layout(doc, SIZE, measure=fonts.measure, options=options)
+        layout(doc, size, measure=fonts.measure, options=options)
         out.costs_ns.append(time.perf_counter_ns() - started)
     return out
 
@@ -185,25 +198,28 @@ def layout_costs(docs: list[Doc], options: LayoutOptions) -> FrameCosts:
 def cold_frame_ns(surface: pygame.Surface, doc: Doc, options: LayoutOptions) -> int:
     """A first frame with an empty image cache (start-up, or a new window): every digit and
     name rasterised. The fonts' size tables are process-wide and already warm."""
-    renderer = Renderer(SIZE, surface=surface)
+    size = surface.get_size()
+    renderer = Renderer(size, surface=surface)
     started = time.perf_counter_ns()
-    renderer.draw(layout(doc, SIZE, measure=fonts.measure, options=options))
+    renderer.draw(layout(doc, size, measure=fonts.measure, options=options))
     return time.perf_counter_ns() - started
 
 
-def costs_line(label: str, run: FrameCosts) -> str:
+def costs_line(label: str, run: FrameCosts, size: tuple[int, int]) -> str:
     c = run.costs_ns
     line = (f"  {label:<34} p50 {ms(percentile(c, 50))}, p99 {ms(percentile(c, 99))}, "
             f"max {ms(max(c))}  ({len(c)} frames")
     if not run.repainted:
         return line + ")"
-    share = 100 * percentile(run.repainted, 50) / (SIZE[0] * SIZE[1])
+    share = 100 * percentile(run.repainted, 50) / (size[0] * size[1])
     return line + f", repainted p50 {share:.1f} % of the screen)"
 
 
 def bench_frame_costs(surface: pygame.Surface, frames: int, options: LayoutOptions) -> None:
-    print(f"frame cost at {SIZE[0]}x{SIZE[1]}: layout + draw, the same documents for both")
-    renderer = Renderer(SIZE, surface=surface)
+    size = surface.get_size()
+    print(f"frame cost at {size[0]}x{size[1]}: layout + draw + display.update, the same "
+          "documents for both")
+    renderer = Renderer(size, surface=surface)
     scenarios = [
         ("last minute (tenths)", MINUTE_MS),
         ("above a minute (whole seconds)", SECONDS_RUN_START_MS),
@@ -217,9 +233,10 @@ def bench_frame_costs(surface: pygame.Surface, frames: int, options: LayoutOptio
         ratio = percentile(full.costs_ns, 50) / percentile(changes.costs_ns, 50)
         print(f" {name}, clock {clock_text(docs[0]['clock_ms'])} to "
               f"{clock_text(docs[-1]['clock_ms'])}:")
-        print(costs_line("full redraw (every item)", full))
-        print(costs_line("only what changed (the real path)", changes))
-        print(costs_line("of which layout (no pixels)", layout_costs(docs, options)))
+        print(costs_line("full redraw (every item)", full, size))
+        print(costs_line("only what changed (the real path)", changes, size))
+        print(costs_line("of which layout (no pixels)", layout_costs(docs, size, options),
+                         size))
         print(f"  ratio of p50s full/changes        {ratio:.1f}x")
     doc = state_document(running_game(SIMULATED_START_NS, MINUTE_MS), SIMULATED_START_NS)
     print(f" first frame, empty image cache      {ms(cold_frame_ns(surface, doc, options))}"
@@ -299,6 +316,12 @@ class BenchParts(HallParts):
         return NoKeys()  # the bench must not read this machine's input devices
 
 
+def display_mode() -> Mode:
+    """Headless on a driver that shows nothing, else full screen (KMSDRM: the only way)."""
+    driver = os.environ.get("SDL_VIDEODRIVER", "")
+    return "headless" if driver.lower() in HEADLESS_DRIVERS else "fullscreen"
+
+
 def ours(seconds: int, folder: Path, horn: str = NO_AUDIO) -> list[PhaseUsage]:
     """The daemon itself (``Daemon.run_until`` on the OS clock): its loop, its waits, its
     journal and horn thread, the frames at the core's display deadlines; ``horn`` says
@@ -307,7 +330,7 @@ def ours(seconds: int, folder: Path, horn: str = NO_AUDIO) -> list[PhaseUsage]:
     script = folder / "phases.jsonl"
     script.write_text(phase_script(seconds), encoding="utf-8")
     config = parse_config(tomllib.loads(CPU_CONFIG + horn), "bench config")
-    options = RunOptions(display_mode="headless", pin_factory="mock",
+    options = RunOptions(display_mode=display_mode(), pin_factory="mock",
                          state_dir=folder / "state", script=script)
     daemon = Daemon(config, options, parts=BenchParts())
     daemon.start()
@@ -374,7 +397,7 @@ def bench_cpu(seconds: int, options: LayoutOptions) -> None:
           f"{os.environ['SDL_AUDIODRIVER']} audio driver): what its mixer thread adds")
     for label, usage, silent in zip(PHASES, sounding, mine, strict=True):
         print(f"{usage_line(label, usage)}; +{usage.share - silent.share:.2f} points")
-    display = Display("headless", SIZE)
+    display = Display(display_mode(), SIZE)
     try:
         theirs = naive(seconds, display, options)
     finally:
@@ -394,6 +417,12 @@ def bench_cpu(seconds: int, options: LayoutOptions) -> None:
 
 # ------------------------------------------------------------------------------- main
 
+def choose_driver(driver: str) -> None:
+    """``SDL_VIDEODRIVER`` for every display this run opens (``env``: as it is)."""
+    if driver != "env":
+        os.environ["SDL_VIDEODRIVER"] = driver
+
+
 def header() -> None:
     machine = platform.machine()
     pi = machine in ("aarch64", "armv7l", "armv6l")
@@ -405,8 +434,15 @@ def header() -> None:
     if not pi:
         print(f"          NOT a Raspberry Pi ({machine}): absolute figures will be higher on a "
               "Pi; compare the ratios")
-    print("          dummy video driver: display.update reaches no screen, its real cost "
-          "(kmsdrm) is not included")
+    driver = pygame.display.get_driver()
+    if driver in HEADLESS_DRIVERS:
+        print(f"          {driver} video driver: display.update reaches no screen, its real "
+              "cost (kmsdrm) is not included")
+    else:
+        hints = {h: os.environ[h] for h in ("SDL_FRAMEBUFFER_ACCELERATION",
+                                            "SDL_RENDER_DRIVER") if os.environ.get(h)}
+        print(f"          {driver} video driver, full screen: display.update to the screen "
+              f"included; {' '.join(f'{k}={v}' for k, v in hints.items()) or 'no hints'}")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -417,7 +453,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
             "share of the daemon's display loop in every phase of a match (pregame, "
             "running, last minute, stopped, break, shootout) against a naive loop that "
             "redraws everything at 60 fps (percentiles, and the ratio). Headless "
-            "(SDL dummy driver); asserts nothing, exits 0; figures depend on the machine."
+            "(SDL dummy driver) unless --driver says; asserts nothing, exits 0; figures "
+            "depend on the machine."
         ),
     )
     parser.add_argument(
@@ -432,13 +469,26 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="frames per frame-cost run (default 600; the last minute has at most 599 "
              "tenths before zero, so that run stops there)",
     )
+    parser.add_argument(
+        "--driver", default="dummy", metavar="NAME",
+        help="SDL video driver: dummy (default: headless at 1920x1080), kmsdrm (a Pi's "
+             "console, or a virtual one: full screen at its size, the update to the screen "
+             "measured), any other SDL knows, or env (SDL_VIDEODRIVER as set, else SDL's "
+             "own choice)",
+    )
     add_write_docs(parser)
     return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    display = Display("headless", SIZE)
+    choose_driver(args.driver)
+    try:
+        display = Display(display_mode(), SIZE)
+    except pygame.error as err:
+        print(f"bench/render.py: cannot open the display on SDL video driver "
+              f"{os.environ.get('SDL_VIDEODRIVER', '(SDL default)')}: {err}", file=sys.stderr)
+        return 2
     options = options_for(presets.load(PRESET))
     try:
         header()
