@@ -197,7 +197,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--snapshots", type=Path, default=None, metavar="DIR",
                    help="write a PNG of the display at each phase change and at the final")
     p.add_argument("--state-file", type=Path, default=None, metavar="PATH",
-                   help="write each frame's state document to PATH (atomically)")
+                   help="write each frame's state document to PATH (atomically), and "
+                   "while the between-games screen is up its data to PATH's name with "
+                   ".between.json (for scoreboard snapshot --between)")
     p.add_argument("--exit-when-done", action="store_true",
                    help="exit 0 once the script is played, the match is final and every "
                    "event is acknowledged (or no broker is configured)")

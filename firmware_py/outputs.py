@@ -95,6 +95,22 @@ def write_state_file(path: Path | None, doc: dict[str, Any], at: int) -> None:
         write_atomic(path, json.dumps({**doc, "at_ns": at}, separators=(",", ":")))
 
 
+def between_file(state_file: Path) -> Path:
+    """Beside ``--state-file``: the between-games screen's data of the same frame, there
+    while that screen is up (``scoreboard snapshot --between`` draws the same picture)."""
+    return state_file.with_name(f"{state_file.stem}.between.json")
+
+
+def write_between_file(state_file: Path | None, between: dict[str, Any] | None) -> None:
+    if state_file is None:
+        return
+    path = between_file(state_file)
+    if between is None:
+        path.unlink(missing_ok=True)
+    else:
+        write_atomic(path, json.dumps(between, separators=(",", ":")))
+
+
 def log_state(doc: dict[str, Any]) -> None:
     result = doc["result"]
     kv(log, logging.INFO, "state", match=doc["match"], phase=doc["phase"],

@@ -17,7 +17,7 @@ from firmware_py.feedback import Notice
 from firmware_py.logfmt import kv
 from firmware_py.operatorview import operator_document
 from firmware_py.operatorweb import OperatorWeb, Snapshot
-from firmware_py.outputs import status_text
+from firmware_py.outputs import status_text, write_between_file
 from firmware_py.timetable import SCHEDULE_VIEW_NS
 
 if TYPE_CHECKING:
@@ -156,8 +156,9 @@ class Screen:
         clock = daemon.time
         doc = daemon.document(present_at)  # through the daemon: a test wraps it
         started = clock.monotonic_ns()
-        dirty = display.draw(doc, between=self.between(present_at),
-                             status=self.status(present_at), options=self.layout)
+        between = self.between(present_at)
+        dirty = display.draw(doc, between=between, status=self.status(present_at),
+                             options=self.layout)
         frames.rendered(clock.monotonic_ns() - started)
         # Asleep until the instant the frame was computed for, never before it (nor does a
         # spin hold the core: a wake-up ~0.1 ms late still shows that instant's tenth).
@@ -167,6 +168,7 @@ class Screen:
         daemon.dirty = False
         self._shown_notice = daemon.feedback.current(present_at)
         self.publish_view(doc, present_at)
+        write_between_file(daemon.options.state_file, between)
         daemon.outputs.send(doc, present_at, link=daemon.link, serial=daemon.serial,
                             notifier=daemon.notifier, restored=session.restored,
                             on_change=lambda before, after: self._state_changed(

@@ -38,8 +38,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--out", type=Path, default=None, metavar="DIR",
                    help="keep the run's files here (screendump, snapshot, wav, journals, "
                    "consoles); default: a folder in the cache, replaced each run")
-    p.add_argument("--timeout", type=float, default=900, metavar="S",
-                   help="give up on a boot after this long (default 900 s)")
+    p.add_argument("--timeout", type=float, default=1200, metavar="S",
+                   help="give up on a boot after this long (default 1200 s)")
     return p.parse_args(argv)
 
 

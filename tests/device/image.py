@@ -179,6 +179,10 @@ def install_board(arch: Arch, root: Path, work: Path, say: Say) -> dict[str, str
         "the base root has a compiler: the install would not be checked"
     src = root / "root" / "arena-scoreboard"
     copy_checkout(REPO, src)
+    # The image holds an older version than any checkout it will check: the update boot
+    # then always has code of its own to install, with no network.
+    with (src / "arena" / "__init__.py").open("a") as older:
+        older.write("# (the virtual Pi's image: the version before the update)\n")
     say("image: install.sh in the fresh root (apt packages and wheels only)")
     started = time.monotonic()
     log = work / "install.log"

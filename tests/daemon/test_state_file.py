@@ -1,0 +1,46 @@
+"""``--state-file``: each frame's state document, and beside it the between-games data of the
+same frame while that screen is up, so that ``scoreboard snapshot --state F --between
+F.between.json`` draws what the board showed (the virtual Pi compares the two pictures)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from arena.core.units import NS_PER_S
+from firmware_py.outputs import between_file
+from tests.daemon.conftest import write_script
+from tests.daemon.inprocess import InProcessHall
+
+CONFIG = """
+[match]
+preset = "floorball-2x15"
+id = "M1"
+"""
+
+
+def test_the_between_data_lies_beside_the_state_while_its_screen_is_up(tmp_path: Path) -> None:
+    hall = InProcessHall(tmp_path, CONFIG)
+    state = tmp_path / "state.json"
+    script = write_script(tmp_path / "s.jsonl", [{"t": 2, "do": "start"}])
+    daemon = hall.start(script=script, state_file=state)
+    daemon.run_until(hall.time.now + NS_PER_S)
+    beside = between_file(state)
+    assert beside == tmp_path / "state.between.json"
+    last = hall.frames[-1]
+    assert last.between is not None, "the pregame board shows the between-games screen"
+    assert json.loads(beside.read_text()) == json.loads(json.dumps(last.between))
+    assert json.loads(state.read_text())["phase"] == last.doc["phase"]
+
+    daemon.run_until(hall.time.now + 3 * NS_PER_S)  # the game is on: the screen is gone
+    assert hall.frames[-1].between is None
+    assert not beside.exists()
+    hall.stop()
+
+
+def test_no_state_file_no_between_file(tmp_path: Path) -> None:
+    hall = InProcessHall(tmp_path, CONFIG)
+    daemon = hall.start()
+    daemon.run_until(hall.time.now + NS_PER_S)
+    assert not list(tmp_path.glob("*.between.json"))
+    hall.stop()
