@@ -217,6 +217,8 @@ def check(host: Host) -> dict[str, Any]:
     except (OSError, ValueError) as err:
         r["operator"] = {"error": str(err)}
 
+    chips = sorted(Path("/dev").glob("gpiochip*"))
+    r["gpiochips"] = [f"{c.name} {c.stat().st_mode & 0o777:o} {c.group()}" for c in chips]
     # The picture: the state document before and after the screendump must be the same one.
     time.sleep(2)  # let the frame that drew the last state reach the screen
     before = read_state()
