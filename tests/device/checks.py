@@ -135,6 +135,13 @@ def rows_for(update: dict[str, Any], boot: dict[str, Any], *, first_frame_s: flo
     rows.append(Row("power-on to first frame", first_frame_s is not None,
                     f"{first_frame_s:.1f} s (qemu TCG), {first.get('size', '?')}"
                     if first_frame_s is not None else "no first frame logged"))
+    chips = boot.get("gpiochips", [])
+    rows.append(Row("GPIO chip for the gpio group (udev rule)",
+                    bool(chips) and all(c.endswith(" 660 gpio") for c in chips),
+                    ", ".join(chips) or "no /dev/gpiochip*"))
+    audio_view = (boot.get("operator") or {}).get("audio") or {}
+    rows.append(Row("operator view shows the audio horn", audio_view.get("state") == "on",
+                    f"\"{audio_view.get('text', boot.get('operator'))}\""))
     start, stop = boot.get("start", {}), boot.get("stop", {})
     for name, press in (("START", start), ("STOP", stop)):
         at, pressed = press.get("at"), press.get("pressed")

@@ -211,12 +211,22 @@ def check(host: Host) -> dict[str, Any]:
     r["audio"] = {"on_mono": audio[0] if audio else None, **(audio[1] if audio else {}),
                   "off_lines": [f["text"] for _, f in journal() if "audio horn off" in
                                 f.get("text", "")][:3]}
-    try:
-        with urllib.request.urlopen("http://127.0.0.1:8080/operator.json", timeout=10) as page:
-            r["operator"] = json.loads(page.read())
-    except (OSError, ValueError) as err:
-        r["operator"] = {"error": str(err)}
+    # The operator view follows the horn's status (it may show "opening" a moment longer).
+    view: dict[str, Any] = {}
+    for _ in range(40):
+        try:
+            with urllib.request.urlopen("http://127.0.0.1:8080/operator.json",
+                                        timeout=10) as page:
+                view = json.loads(page.read())
+        except (OSError, ValueError) as err:
+            view = {"error": str(err)}
+        if (view.get("audio") or {}).get("state") == "on":
+            break
+        time.sleep(0.5)
+    r["operator"] = view
 
+    chips = sorted(Path("/dev").glob("gpiochip*"))
+    r["gpiochips"] = [f"{c.name} {c.stat().st_mode & 0o777:o} {c.group()}" for c in chips]
     # The picture: the state document before and after the screendump must be the same one.
     time.sleep(2)  # let the frame that drew the last state reach the screen
     before = read_state()
