@@ -49,13 +49,17 @@ class Boot:
 def command_line(arch: Arch, image: Image, run: Path, *, phase: str, src: Path, out: Path,
                  wav: Path) -> list[str]:
     overlay = run / f"{phase}.qcow2"
+    drive = f"file={overlay},format=qcow2,cache=unsafe"
+    disk = (["-drive", f"{drive},if=none,id=root", "-device", f"{arch.disk_device},drive=root"]
+            if arch.disk_device else ["-drive", f"{drive},if=virtio"])
     return [
         arch.qemu, *arch.machine, "-smp", "2", "-m", "2048", "-nodefaults", "-no-user-config",
         "-display", "none", *arch.display,
         "-kernel", str(image.kernel), "-initrd", str(image.initrd),
         "-append", f"root=/dev/vda rw console={arch.console} quiet loglevel=4 "
-                   f"systemd.show_status=0 arena.vpi={phase}",
-        "-drive", f"file={overlay},format=qcow2,if=virtio,cache=unsafe",
+                   f"systemd.show_status=0 arena.vpi={phase}"
+                   + "".join(f" {arg}" for arg in arch.kernel_args),
+        *disk,
         "-nic", "none",
         "-audiodev", f"wav,id=horn,path={wav}",
         "-device", "intel-hda", "-device", "hda-output,audiodev=horn",
