@@ -83,7 +83,9 @@ def run(*argv: str, timeout: float = 60, env: dict[str, str] | None = None,
 
 def journal(unit: str = UNIT) -> Iterator[tuple[float, dict[str, str]]]:
     """(monotonic seconds, key=value fields) of each line the unit logged this boot."""
-    done = run("journalctl", "-b", "-u", unit, "-o", "json", "--no-pager", timeout=60)
+    # A read of the whole boot's journal: over a minute on an emulated arm64 CPU whose host
+    # is busy (the callers' own deadlines say how long to wait for a line).
+    done = run("journalctl", "-b", "-u", unit, "-o", "json", "--no-pager", timeout=300)
     for line in done.stdout.splitlines():
         try:
             entry = json.loads(line)
