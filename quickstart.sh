@@ -80,6 +80,15 @@ if [ "$what" = device ]; then
     command -v qemu-img >/dev/null || need+=(qemu-utils)
     command -v debootstrap >/dev/null || [ -x /usr/sbin/debootstrap ] || need+=(debootstrap)
     command -v mkfs.ext4 >/dev/null || [ -x /sbin/mkfs.ext4 ] || need+=(e2fsprogs)
+    # An arm64 Pi: its qemu, and qemu-user through binfmt for the root's arm64 programs.
+    for arg in "$@"; do
+        if [ "$arg" = --arch=arm64 ] || { [ "${prev:-}" = --arch ] && [ "$arg" = arm64 ]; }; then
+            command -v qemu-system-aarch64 >/dev/null || need+=(qemu-system-arm)
+            command -v qemu-aarch64-static >/dev/null || need+=(qemu-user-static)
+            command -v update-binfmts >/dev/null || [ -x /usr/sbin/update-binfmts ] || need+=(binfmt-support)
+        fi
+        prev=$arg
+    done
     apt_install "${need[@]}"
 fi
 case "$what" in

@@ -18,7 +18,7 @@ from pathlib import Path
 from . import checks
 from .arches import ARCHES
 from .image import ImageError, copy_checkout, ensure_image
-from .machine import BootError, boot, clean_share
+from .machine import BootError, boot, clean_share, new_disk
 
 DEFAULT_CACHE = Path(os.environ.get("ARENA_VPI_CACHE", "/var/cache/arena-virtual-pi"))
 
@@ -74,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     src, out = run / "src", run / "out"
     copy_checkout(Path(__file__).resolve().parent.parent.parent, src)
     clean_share(out)
+    new_disk(image, run)
     boots = {}
     try:
         for phase in ("update", "check"):

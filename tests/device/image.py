@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -124,6 +125,7 @@ def ensure_image(arch: Arch, cache: Path, *, rebuild: bool = False,
         _unmount_all(work)
         shutil.rmtree(work)
     work.mkdir(parents=True)
+    ensure_binfmt(arch)
     facts: dict[str, str] = {}
     started = time.monotonic()
     root = work / "root"
@@ -152,17 +154,30 @@ def ensure_image(arch: Arch, cache: Path, *, rebuild: bool = False,
 
 def base_tarball(arch: Arch, cache: Path, work: Path, say: Say) -> Path:
     """debootstrap's fresh Debian 12, kept as a tarball (the slowest step, a few minutes)."""
-    name = hashlib.sha256(" ".join((arch.name, SUITE, *BASE_PACKAGES, arch.kernel_package))
-                          .encode()).hexdigest()[:12]
+    name = hashlib.sha256(" ".join((arch.name, SUITE, *BASE_PACKAGES, arch.kernel_package,
+                                    *arch.initrd_modules)).encode()).hexdigest()[:12]
     tarball = cache / arch.name / f"base-{name}.tar"
     if tarball.exists():
         return tarball
     say(f"image: debootstrap {SUITE} {arch.name} (a few minutes)")
     target = work / "debootstrap"
     started = time.monotonic()
+    log = work / "debootstrap.log"
+    # With a module list the kernel comes second: its initrd is packed once, already small.
+    first = (arch.kernel_package,) if not arch.initrd_modules else ()
     _run(["debootstrap", "--variant=minbase", f"--arch={arch.debian}",
-          "--include=" + ",".join((*BASE_PACKAGES, arch.kernel_package)),
-          SUITE, str(target), MIRROR], work / "debootstrap.log")
+          "--include=" + ",".join((*BASE_PACKAGES, *first)),
+          SUITE, str(target), MIRROR], log)
+    if arch.initrd_modules:
+        conf = target / "etc/initramfs-tools"
+        (conf / "conf.d").mkdir(parents=True, exist_ok=True)
+        (conf / "conf.d/arena-vpi.conf").write_text("MODULES=list\n")
+        (conf / "modules").write_text("".join(f"{m}\n" for m in arch.initrd_modules))
+        with chroot_mounts(target):
+            _chroot(target, ["apt-get", "install", "-y", "-q", "--no-install-recommends",
+                             arch.kernel_package], log,
+                    env={"DEBIAN_FRONTEND": "noninteractive"})
+        _chroot(target, ["apt-get", "clean"], log)
     say(f"image: debootstrap took {time.monotonic() - started:.0f} s")
     for old in tarball.parent.glob("base-*.tar"):
         old.unlink()
@@ -171,6 +186,23 @@ def base_tarball(arch: Arch, cache: Path, work: Path, say: Say) -> Path:
     tarball.with_suffix(".tmp").rename(tarball)
     shutil.rmtree(target)
     return tarball
+
+
+def ensure_binfmt(arch: Arch) -> None:
+    """A root of another architecture runs its programs (debootstrap's second stage, every
+    chroot) through qemu-user: its binfmt_misc entry must be there and enabled. The entry
+    qemu-user-static installs has the F flag: the emulator need not be copied into the root."""
+    if arch.uname == platform.machine():
+        return
+    binfmt = Path("/proc/sys/fs/binfmt_misc")
+    entry = binfmt / f"qemu-{arch.uname}"
+    if not (binfmt / "register").exists():
+        subprocess.run(["mount", "-t", "binfmt_misc", "binfmt_misc", str(binfmt)], check=False)
+    if not entry.exists() and shutil.which("update-binfmts"):
+        subprocess.run(["update-binfmts", "--enable", f"qemu-{arch.uname}"], check=False)
+    if not entry.exists() or "enabled" not in entry.read_text():
+        raise ImageError(f"no enabled binfmt entry qemu-{arch.uname} for a {arch.name} root "
+                         "(./quickstart.sh device --arch ARCH installs qemu-user-static)")
 
 
 def install_board(arch: Arch, root: Path, work: Path, say: Say) -> dict[str, str]:
@@ -214,8 +246,10 @@ def add_shims(arch: Arch, root: Path, work: Path, say: Say) -> dict[str, str]:
     shims = root / "root" / "shims"
     shutil.copytree(HERE / "shims", shims)
     _chroot(root, ["/root/shims/gpio-sim.sh", kver], work / "gpio-sim.log")
+    # PyPI has lgpio as source only: PYPI=1 builds the C library into the extension (the
+    # default links a system liblgpio, which Debian has not got).
     _chroot(root, ["/root/shims/lgpio.sh", LGPIO], work / "lgpio.log",
-            env={"PIP_CERT": "/etc/ssl/certs/ca-certificates.crt"})
+            env={"PIP_CERT": "/etc/ssl/certs/ca-certificates.crt", "PYPI": "1"})
     shutil.rmtree(shims)
     if added:
         _chroot(root, ["apt-get", "purge", "-y", "-q", "--autoremove", *added],

@@ -1,6 +1,6 @@
 """One boot of the virtual Pi under qemu, and the host's side of the talk with its agent.
 
-The machine: the cached disk behind a throw-away overlay (nothing a boot writes reaches the
+The machine: the cached disk behind the run's overlay (nothing a boot writes reaches the
 cache), the kernel booted directly, a DRM display, a sound card captured to a wav file, the
 checkout and a results folder shared over 9p, no network card (a hall without internet),
 QMP for screendumps, and the agent's serial port.
@@ -49,14 +49,18 @@ class Boot:
 
 def command_line(arch: Arch, image: Image, run: Path, *, phase: str, src: Path, out: Path,
                  wav: Path) -> list[str]:
-    overlay = run / f"{phase}.qcow2"
+    overlay = disk_of(run)
+    drive = f"file={overlay},format=qcow2,cache=unsafe"
+    disk = (["-drive", f"{drive},if=none,id=root", "-device", f"{arch.disk_device},drive=root"]
+            if arch.disk_device else ["-drive", f"{drive},if=virtio"])
     return [
         arch.qemu, *arch.machine, "-smp", "2", "-m", "2048", "-nodefaults", "-no-user-config",
         "-display", "none", *arch.display,
         "-kernel", str(image.kernel), "-initrd", str(image.initrd),
         "-append", f"root=/dev/vda rw console={arch.console} quiet loglevel=4 "
-                   f"systemd.show_status=0 arena.vpi={phase}",
-        "-drive", f"file={overlay},format=qcow2,if=virtio,cache=unsafe",
+                   f"systemd.show_status=0 arena.vpi={phase}"
+                   + "".join(f" {arg}" for arg in arch.kernel_args),
+        *disk,
         "-nic", "none",
         "-audiodev", f"wav,id=horn,path={wav}",
         "-device", "intel-hda", "-device", "hda-output,audiodev=horn",
@@ -68,6 +72,20 @@ def command_line(arch: Arch, image: Image, run: Path, *, phase: str, src: Path, 
         "-qmp", f"unix:{run / 'qmp.sock'},server=on,wait=off",
         "-serial", f"file:{run / (phase + '-console.log')}",
     ]
+
+
+def disk_of(run: Path) -> Path:
+    return run / "disk.qcow2"
+
+
+def new_disk(image: Image, run: Path) -> Path:
+    """The run's disk: an overlay on the cached image, the same for every boot of the run
+    (the check boot runs what the update boot installed; the cache is never written)."""
+    overlay = disk_of(run)
+    overlay.unlink(missing_ok=True)
+    subprocess.run(["qemu-img", "create", "-q", "-f", "qcow2", "-F", "raw", "-b",
+                    str(image.disk), str(overlay)], check=True)
+    return overlay
 
 
 class Qmp:
@@ -117,10 +135,9 @@ def _connect(path: Path, timeout: float = 30) -> socket.socket:
 def boot(arch: Arch, image: Image, run: Path, *, phase: str, src: Path, out: Path,
          timeout: float, say: Callable[[str], None]) -> Boot:
     """Boot once in ``phase``; return when the guest powers off (or fail after ``timeout``)."""
-    overlay = run / f"{phase}.qcow2"
-    overlay.unlink(missing_ok=True)
-    subprocess.run(["qemu-img", "create", "-q", "-f", "qcow2", "-F", "raw", "-b",
-                    str(image.disk), str(overlay)], check=True)
+    overlay = disk_of(run)
+    if not overlay.exists():
+        raise BootError(f"no disk for this run: new_disk({run}) first")
     for sock in ("ctl.sock", "qmp.sock"):
         (run / sock).unlink(missing_ok=True)
     wav = out / f"{phase}-audio.wav"
