@@ -139,11 +139,13 @@ class Header:
         dev = (SIM / "dev_name").read_text().strip()
         chip = (SIM / "bank0" / "chip_name").read_text().strip()
         self.base = Path("/sys/devices/platform") / dev / chip
+        self.written = 0.0
 
     def press(self, line: int) -> float:
         """Pull the line low, as a button to ground does; the time just before."""
         at = now()
         (self.base / f"sim_gpio{line}" / "pull").write_text("pull-down")
+        self.written = now()  # the edge lies between the two (a starved agent: far apart)
         return at
 
     def release(self, line: int) -> float:
@@ -259,7 +261,7 @@ def check(host: Host) -> dict[str, Any]:
     time.sleep(0.15)
     header.release(START_STOP)
     start_at = command_at("start", pressed)
-    r["start"] = {"pressed": pressed, "at": start_at}
+    r["start"] = {"pressed": pressed, "written": header.written, "at": start_at}
     time.sleep(1.0)
     relay: list[tuple[float, int]] = []
     horn_down = header.press(HORN_BUTTON)
@@ -300,6 +302,7 @@ def check(host: Host) -> dict[str, Any]:
     pressed = header.press(START_STOP)
     time.sleep(0.15)
     header.release(START_STOP)
+    written = header.written
     stop_at = command_at("stop", pressed)
     doc = None
     for _ in range(100):
@@ -307,7 +310,7 @@ def check(host: Host) -> dict[str, Any]:
         if doc is not None and doc.get("running") is False:
             break
         time.sleep(0.1)
-    r["stop"] = {"pressed": pressed, "at": stop_at,
+    r["stop"] = {"pressed": pressed, "written": written, "at": stop_at,
                  "clock_ms": doc.get("clock_ms") if doc else None,
                  "preset": doc.get("preset") if doc else None}
 
