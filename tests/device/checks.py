@@ -6,9 +6,10 @@ Tolerances, and why:
   of it (the emulated CPU is slow; on a Pi it is well under a millisecond);
 - a press stamped after the agent began the pull and within 50 ms of its write (a starved
   agent may take long over the write itself);
-- the relay line: up after the press, down after the release, closed as long as HORN was
-  held within 1 s (the emulated board applies presses up to seconds late; on a Pi the same
-  holds to a few ms);
+- the relay line: up after the press and down after the release, each within 5 s of its
+  edge (the emulated board applies a press 0.05-3.7 s late, varying from press to press, as
+  frames through software GL hold its loop; on a Pi it is a few ms). Both lateness figures
+  are printed;
 - the audio horn: sound in the captured wav where the board's clock says, within 2 s, for
   at least half the time the relay was closed. Loose on purpose: the wav's clock is the
   emulated sound card's, which on a busy host drops buffers, so over the ~30 s from the
@@ -40,7 +41,7 @@ RELAY_MS = 50.0
 AUDIO_SHARE = 0.5
 AUDIO_START_S = 2.0
 PICTURE_SHARE = 0.001
-RELAY_HELD_S = 1.0
+RELAY_LATE_S = 5.0
 
 
 @dataclass(frozen=True)
@@ -235,11 +236,10 @@ def horn_rows(horn: dict[str, Any]) -> list[Row]:
     rise_err, fall_err = rise - on_applied, fall - off_applied
     # The journal stamps a line when journald takes it, which a busy emulated machine
     # delays: the edges are judged against the press and the release instead. Never before
-    # them, and closed as long as the button was held, within the loop's lateness bound.
+    # them, and within the emulated loop's lateness bound.
     on_at, off_at = float(horn.get("on_at") or rise), float(horn.get("off_at") or fall)
-    held_err = (fall - rise) - (off_at - on_at)
-    rows = [Row("relay line follows the horn", rise >= on_at and fall >= off_at
-                and abs(held_err) <= RELAY_HELD_S,
+    rows = [Row("relay line follows the horn", on_at <= rise <= on_at + RELAY_LATE_S
+                and off_at <= fall <= off_at + RELAY_LATE_S,
                 f"up {ms(rise - on_at)} after the press, down {ms(fall - off_at)} after the "
                 f"release; journal lines {ms(rise_err)}/{ms(fall_err)}; "
                 f"held {fall - rise:.2f} s "
