@@ -41,6 +41,9 @@ class Screen:
         self.display: Display | None = None
         self.layout: LayoutOptions | None = None  # the preset's layout options
         self._shown_notice: Notice | None = None  # in the last frame drawn
+        # What the between file holds; "" (no document's text) so that the first frame
+        # writes it or removes a stale one left by an earlier run.
+        self._between_written: str | None = ""
         self.operator_web: OperatorWeb | None = None
         self.operator_window: OperatorWindow | None = None
         self.operator_line = True  # the hall display's operator line
@@ -168,7 +171,8 @@ class Screen:
         daemon.dirty = False
         self._shown_notice = daemon.feedback.current(present_at)
         self.publish_view(doc, present_at)
-        write_between_file(daemon.options.state_file, between)
+        self._between_written = write_between_file(daemon.options.state_file, between,
+                                                   self._between_written)
         daemon.outputs.send(doc, present_at, link=daemon.link, serial=daemon.serial,
                             notifier=daemon.notifier, restored=session.restored,
                             on_change=lambda before, after: self._state_changed(
