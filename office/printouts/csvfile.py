@@ -2,14 +2,15 @@
 
 A spreadsheet reads a CSV cell that starts with ``=``, ``+``, ``-`` or ``@`` as a formula
 and runs it when the file is opened (``=HYPERLINK(...)`` sends whoever clicks to a site of
-the team's choosing; in Excel ``+1+cmd|...`` once started programs); a leading tab or
-carriage return can hide such a start from a check but not from every spreadsheet. Team
-and player names come from tournament files and rosters that anyone may send the office,
-so, as OWASP's advice on CSV injection has it, such a text cell gets a single quote in
-front (``'=HYPERLINK(...)``): every spreadsheet then reads it as text and shows the quote.
-Only text is prefixed: numbers are written as numbers, so a goal difference of -3 stays
-the number -3 to the spreadsheet (sortable, summable). The ``.xlsx`` exports need none of
-this: their cells are typed, a string is never a formula (``office.printouts.xlsx``).
+the team's choosing; ``+1+cmd|...`` is the old Excel way to start a program, through DDE);
+a leading tab or carriage return can hide such a start from a check but not from every
+spreadsheet. Team and player names come from tournament files and rosters that anyone may
+send the office, so, as OWASP's advice on CSV injection has it, such a text cell gets a
+single quote in front (``'=HYPERLINK(...)``): the spreadsheet reads it as text (LibreOffice
+shows the quote with it; the tests open every export there). Only text is prefixed:
+numbers are written as numbers, so a goal difference of -3 stays the number -3 to the
+spreadsheet (sortable, summable). The ``.xlsx`` exports need none of this: their cells are
+typed, and a string cell is never a formula (``office.printouts.xlsx``).
 """
 
 from __future__ import annotations

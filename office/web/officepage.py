@@ -3,7 +3,8 @@
 Routes: ``/`` the page (one HTML file, inline CSS and JS, no build step), ``/api/snapshot``
 (long-poll: ``?since=N`` answers as soon as the board is past version N), ``/tables.csv``,
 ``/results.csv``, ``/placings.csv`` and ``/scorers.csv`` (exports for the office's
-spreadsheets; each also as ``.xlsx``, which opens with no import dialog), the printouts
+spreadsheets, written by ``office.printouts.csvfile``, which makes formula-like text inert;
+each also as ``.xlsx``, which opens with no import dialog), the printouts
 when given them (``/sheet/<match>``, ``/print/schedule?hall=``, ``/print/tables``,
 ``/print/placings``: ``office.printouts.printing``), ``/healthz``.
 
