@@ -379,7 +379,7 @@ def cmd_wiring(args: argparse.Namespace) -> int:
         with tempfile.TemporaryDirectory(prefix="scoreboard-wiring-") as work:
             os.environ.setdefault("LG_WD", work)
             pins = pin_factory(name)
-            wiring.test_hall(config.console, pins, name, keys=keys,
+            wiring.run_wiring(config.console, pins, name, keys=keys,
                              keypad=wiring.keypad_text(keys, config.keypad.layout,
                                                        config.keypad.grab),
                              audio=wiring.audio_for(config.console), stdin=sys.stdin.fileno(),

@@ -126,8 +126,12 @@ class WiringTest:
         self.start = clock()
         # The relay first: it is opened at its inactive level, so a relay a crashed board
         # left on goes off before anything else happens.
-        self.relay = HornRelay(console.horn_pin, active_high=console.horn_active_high,
-                               pin_factory=pins)
+        try:
+            self.relay = HornRelay(console.horn_pin, active_high=console.horn_active_high,
+                                   pin_factory=pins)
+        except Exception as err:
+            err.add_note(f"opening GPIO{console.horn_pin} for the horn relay")
+            raise
         try:
             self.panel = ButtonPanel(list(console.buttons), pins)
         except Exception:
@@ -177,16 +181,16 @@ class WiringTest:
     def _edge(self, edge: Edge) -> None:
         seen = self._seen.setdefault(edge.source, _Seen())
         notes = [edge.note] if edge.note else []
-        if seen.last_at is not None and edge.at - seen.last_at < self.console.debounce_ns:
-            notes.append(f"{(edge.at - seen.last_at) / NS_PER_MS:.1f} ms after its last "
-                         f"edge: chatter (the game counts edges within "
-                         f"{self.console.debounce_ns / NS_PER_MS:g} ms as one)")
         if edge.pressed:
             seen.presses += 1
             seen.pressed_at = edge.at
         elif seen.pressed_at is not None:
             notes.append(f"held {(edge.at - seen.pressed_at) / NS_PER_MS:.1f} ms")
             seen.pressed_at = None
+        if seen.last_at is not None and edge.at - seen.last_at < self.console.debounce_ns:
+            notes.append(f"{(edge.at - seen.last_at) / NS_PER_MS:.1f} ms after its last "
+                         f"edge: chatter (the game counts edges within "
+                         f"{self.console.debounce_ns / NS_PER_MS:g} ms as one)")
         seen.last_at = edge.at
         self.say(edge.at, edge.source,
                  "  ".join(["pressed" if edge.pressed else "released", *notes]))
@@ -355,13 +359,17 @@ class WiringTest:
                         now = self.clock()
                         self.command(line.decode("utf-8", "replace"), now)
                         self.drain(now)  # a mock press's edges before the next line
-                        if self.done:
+                        if self.finished():
                             break
                 self.drain(self.clock())
         finally:
             self.panel.on_edge = None
             os.close(wake_r)
             os.close(wake_w)
+
+    def finished(self) -> bool:
+        """``q`` was typed."""
+        return self.done
 
     def _timeout(self, now: int) -> float:
         """Seconds until something is due without a new input: the next switch-off, the
@@ -444,7 +452,7 @@ def keypad_text(keys: EvdevKeys | None, layout: str, grab: bool) -> str:
             "'found' when opened")
 
 
-def test_hall(console: ConsoleConfig, pins: Any, pins_name: str, *, keys: EvdevKeys | None,
+def run_wiring(console: ConsoleConfig, pins: Any, pins_name: str, *, keys: EvdevKeys | None,
               keypad: str, audio: AudioHorn | None, stdin: int, out: TextIO,
               clock: Clock) -> None:
     """Open the relay and the buttons on ``pins``, greet, run until told to stop, and
