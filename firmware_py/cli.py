@@ -386,9 +386,11 @@ def cmd_wiring(args: argparse.Namespace) -> int:
                              out=sys.stdout, clock=SYSTEM.monotonic_ns)
     except Exception as err:  # gpiozero and lgpio raise many kinds; the message matters
         where = "; ".join(getattr(err, "__notes__", []))
+        hint = ("lgpio is not installed here (install.sh installs python3-lgpio; on a PC: "
+                "--mock-pins)" if isinstance(err, ImportError) else "another program may "
+                "hold the pin (the scoreboard service: sudo systemctl stop scoreboard)")
         print(f"scoreboard wiring: {where or 'opening the pins'} ({name}): "
-              f"{err.__class__.__name__}: {err}. Another program may hold the pins (the "
-              "scoreboard service: sudo systemctl stop scoreboard)", file=sys.stderr)
+              f"{err.__class__.__name__}: {err}; {hint}", file=sys.stderr)
         return 1
     finally:
         lock.release()

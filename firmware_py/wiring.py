@@ -434,13 +434,16 @@ def audio_for(console: ConsoleConfig) -> AudioHorn | None:
 
 def stderr_logging() -> None:
     """The parts' own log lines (a keypad not opened for want of permission, the audio
-    output) on standard error, as key=value lines: the test's own lines are on stdout."""
+    output) on standard error, as key=value lines: the test's own lines are on stdout.
+    Where logging is set up already (a caller of ``main``, pytest) it is left alone."""
     from firmware_py.logfmt import KeyValueFormatter  # noqa: PLC0415
 
+    root = logging.getLogger()
+    if root.handlers:
+        return
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(KeyValueFormatter())
-    root = logging.getLogger()
-    root.handlers[:] = [handler]
+    root.addHandler(handler)
     root.setLevel(logging.INFO)
 
 

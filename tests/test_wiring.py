@@ -451,3 +451,28 @@ def test_as_a_process_it_shows_presses_switches_the_relay_and_keeps_the_daemon_o
         assert "no press seen on: horn, goal_home" in child.expect("no press seen on")
     finally:
         child.stop()
+
+
+def test_the_command_names_a_pin_another_program_holds(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, factory: MockFactory,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import hardware.pins  # noqa: PLC0415
+
+    holder = DigitalOutputDevice(26, pin_factory=factory)  # e.g. a daemon on another folder
+    monkeypatch.setattr(hardware.pins, "factory", lambda name: factory)
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    with open(os.devnull) as nothing:
+        monkeypatch.setattr(sys, "stdin", nothing)
+        try:
+            code = main(["wiring", "--mock-pins", "--state-dir", str(tmp_path / "state"),
+                         "--config", str(empty_config(tmp_path))])
+        finally:
+            holder.close()
+    assert code == 1
+    err = capsys.readouterr().err
+    assert "scoreboard wiring: opening GPIO26 for the horn relay (mock): GPIOPinInUse" in err
+    assert "another program may hold the pin (the scoreboard service: sudo systemctl stop " \
+           "scoreboard)" in err
+    lock = StateLock(tmp_path / "state")
+    lock.acquire()  # free again: the refusal let the lock go
+    lock.release()
