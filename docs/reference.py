@@ -7,7 +7,8 @@ Each table sits in a page between the markers ``<!-- ref:NAME:begin -->`` and
   ``firmware_py.config.KEYS`` (and the tables read whole by their own modules);
 - ``topics`` (docs/developer.md): every MQTT topic, who publishes it, retained, QoS, from
   ``arena.wire.TOPICS``;
-- ``office`` (docs/office.md): every subcommand of ``office``, from its argument parser.
+- ``office`` (docs/office.md): every subcommand of ``office``, from its argument parser;
+- ``scoreboard`` (docs/technician.md): every subcommand of ``scoreboard``, from its parser.
 
 Run it from anywhere: ``python docs/reference.py`` rewrites the blocks that are stale,
 ``--check`` only says which are (exit 1), for the tests.
@@ -28,6 +29,7 @@ if str(ROOT) not in sys.path:  # a script in docs/: the packages are beside this
 
 from arena import wire  # noqa: E402
 from firmware_py import config, linkconfig  # noqa: E402
+from firmware_py.cli import build_parser as scoreboard_parser  # noqa: E402
 from office.cli.main import build_parser  # noqa: E402
 
 STALE_HINT = "run python docs/reference.py"
@@ -92,10 +94,18 @@ def office_table() -> str:
     return "\n".join(rows)
 
 
+def scoreboard_table() -> str:
+    rows = ["| command | what it does |", "| --- | --- |"]
+    for name, help_text, _ in _subcommands(scoreboard_parser()):
+        rows.append(f"| `scoreboard {name}` | {_cell(help_text)} |")
+    return "\n".join(rows)
+
+
 BLOCKS: dict[str, tuple[str, Callable[[], str]]] = {
     "config": ("docs/technician.md", config_table),
     "topics": ("docs/developer.md", topics_table),
     "office": ("docs/office.md", office_table),
+    "scoreboard": ("docs/technician.md", scoreboard_table),
 }
 
 
@@ -128,7 +138,7 @@ def stale_pages(*, write: bool) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description="Fill the docs' reference blocks (config keys, MQTT topics, office "
-                    "commands) from the code. Default: rewrite the stale pages.")
+                    "and scoreboard commands) from the code. Default: rewrite the stale pages.")
     parser.add_argument("--check", action="store_true",
                         help="change nothing; exit 1 naming every stale page")
     args = parser.parse_args(argv)
