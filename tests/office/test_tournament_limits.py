@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from arena import presets, wire
@@ -86,42 +86,65 @@ def cup_of(home: str, away: str) -> dict[str, Any]:
                          "start": datetime(2026, 12, 5, 9), "home": home, "away": away}]}
 
 
+# Printable characters only (letters, marks, numbers, punctuation, symbols): names the
+# reader may accept at any length, so the property meets names right at the limit.
+PRINTABLE = st.characters(categories=("L", "M", "N", "P", "S"))
+
+
+def around(limit: int) -> st.SearchStrategy[str]:
+    """Printable text one character short of ``limit``, at it, or one over, as often."""
+    return st.integers(limit - 1, limit + 1).flatmap(
+        lambda n: st.text(PRINTABLE, min_size=n, max_size=n))
+
+
 NAMES = st.one_of(
     st.text(max_size=12),
     st.text(min_size=LIMIT - 2, max_size=LIMIT + 2),
+    around(LIMIT),
     st.text(st.characters(codec="utf-8"), min_size=1, max_size=30),
     st.sampled_from(["Lions", "1. FC Köln", "Åre IK", "HC \u00a0Davos", "A1", "W:SF1",
                      "Tre\u200bKronor", "x\x7f", "Jokerit\u2028", " Bears"]),
+)
+ROSTER_NAMES = st.one_of(
+    st.text(max_size=8),
+    around(wire.LIMITS.roster_name_chars),
 )
 
 
 @settings(max_examples=80, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow])
-@given(home=NAMES, away=NAMES)
-def test_any_name_the_reader_accepts_is_stored_in_a_final(home: str, away: str) -> None:
+@given(home=NAMES, away=NAMES, player=ROSTER_NAMES, short=around(wire.LIMITS.short_chars))
+@example(home="\U0001f3d2" * LIMIT, away="B" * LIMIT,
+         player="\U0001f3d2" * wire.LIMITS.roster_name_chars,
+         short="\U0001f3d2" * wire.LIMITS.short_chars)
+def test_any_name_the_reader_accepts_is_stored_in_a_final(home: str, away: str, player: str,
+                                                          short: str) -> None:
     assume(home != away)
+    cup = cup_of(home, away)
+    cup["groups"][0]["teams"][0] = {"name": home, "short": short, "roster": {"7": player}}
     try:
-        cup = parse_tournament(cup_of(home, away), "cup.toml", PRESETS)
+        t = parse_tournament(cup, "cup.toml", PRESETS)
     except TournamentError:
         return  # refused where it enters: the office never meets it
-    match = cup.match("A1")
+    match = t.match("A1")
     assert match is not None
-    # the hall takes the office's next naming them ...
-    nxt = wire.Next(match="A1", preset=PRESET, stage="group",
-                    home=wire.Team(home, ("#000000", "#ffffff")),
-                    away=wire.Team(away, ("#ffffff", "#000000")))
-    got = wire.check_next(wire.hall_topic(cup.id, "hall-1", wire.NEXT), wire.build_next(nxt))
-    assert (got.home.name, got.away.name) == (home, away)
+    # the hall takes the office's own next naming them (its ledger's, checked as the
+    # hall checks the payload), nothing of it left out ...
+    doc = build(t, []).next_document(match.hall)
+    assert doc is not None
+    got = parse_next(wire.encode(doc))
+    assert (got["teams"]["home"]["name"], got["teams"]["away"]["name"]) == (home, away)
+    assert got["teams"]["home"]["roster"] == {"7": player}
     # ... and the office stores every event of the match played under those names, the
     # final with its whole record (wire.event_document) included
-    topic = wire.hall_topic(cup.id, match.hall, wire.EVENTS)
+    topic = wire.hall_topic(t.id, match.hall, wire.EVENTS)
     documents = play(PRESET, match.hall, Play("A1", home, away, 1, 0))
     assert documents[-1][wire.Ev.TYPE] == "match_ended"
     for doc in documents:
         payload = wire.build_event(match.hall, {
             "match": doc[wire.Ev.MATCH], "seq": doc[wire.Ev.SEQ], "event": doc[wire.Ev.TYPE],
             "data": doc[wire.Ev.DATA], "at": doc[wire.Ev.AT_NS]})
-        ev = intake.check_event(topic, payload, cup, doc[wire.Ev.SEQ] - 1)
+        ev = intake.check_event(topic, payload, t, doc[wire.Ev.SEQ] - 1)
         assert ev.seq == doc[wire.Ev.SEQ]
     assert documents[-1][wire.Ev.DATA]["record"]["teams"] == {"home": home, "away": away}
 
