@@ -43,7 +43,12 @@
 #   --root DIR     install the files under DIR instead of / (for tests and image builds):
 #                  system paths are prefixed with DIR, and what would change the machine
 #                  itself (apt-get, users, chown, the venv, systemctl) is printed, not run
+#                  (the broker's password file under DIR is made with this machine's
+#                  mosquitto_passwd when it has one)
 #   -h, --help     this help
+#
+# Another apt or dpkg run (unattended-upgrades after a first boot) is waited for, saying
+# so, up to ARENA_APT_WAIT_S seconds (default 600); then it stops with a message.
 #
 # Safe to run again: it changes only what is missing or out of date, says what it changed,
 # and says so when there was nothing to do. It never overwrites a configuration file that

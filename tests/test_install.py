@@ -91,7 +91,8 @@ def test_script_is_shellcheck_clean() -> None:
 def test_help_lists_every_option(repo: Path) -> None:
     text = ok(repo, "--help")
     for option in ("--office", "--prefix", "--no-start", "--dry-run", "--root", "--help",
-                   "--venue", "--event-broker", "--halls"):
+                   "--venue", "--event-broker", "--halls", "--hall", "--broker",
+                   "--tournament", "--password-file", "--ca-file", "ARENA_APT_WAIT_S"):
         assert option in text
     assert "set -e" not in text  # the help ends where the comment ends
 
