@@ -52,8 +52,10 @@
 #
 # Safe to run again: it changes only what is missing or out of date, says what it changed,
 # and says so when there was nothing to do. It never overwrites a configuration file that
-# exists (/etc/scoreboard/scoreboard.toml, /etc/arena/*, the mosquitto files); the unit
-# files are ours and are replaced (local changes belong in `systemctl edit` drop-ins).
+# exists (/etc/scoreboard/scoreboard.toml, /etc/arena/*, the mosquitto files), except that
+# --hall adds an [mqtt] table to a scoreboard.toml that has none, and users are added to
+# the broker's password file; the unit files, and the hall's password and CA certificate
+# given with --hall, are ours and are replaced (local unit changes belong in drop-ins).
 set -euo pipefail
 
 usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
