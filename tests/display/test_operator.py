@@ -87,7 +87,7 @@ VIEW: dict[str, Any] = {
               "kinds": states.KINDS},
     "kinds": [{"key": 1, "name": "minor", "minutes": 2},
               {"key": 2, "name": "double_minor", "minutes": 4}],
-    "records": [{"seq": 9, "what": "goal", "team": "home", "player": 12, "kind": None,
+    "records": [{"key": 1, "seq": 9, "what": "goal", "team": "home", "player": 12, "kind": None,
                  "period": 2, "clock": "13:01", "undo_next": True}],
     "undo": {"seq": 9, "what": "goal"},
     "office": {"connected": False, "unacked": 3},
@@ -102,7 +102,8 @@ def test_the_window_lines_carry_every_part_of_the_view() -> None:
     assert "  2   double minor" in text  # what key 2 does next
     assert any("HORN" in t and "stopped" in t for t in text)
     assert "office OFFLINE, 3 not acknowledged" in text
-    assert "9  goal home #12  P2 13:01   < UNDO" in text
+    # The number CANCEL picks it by, not its seq (9): one numbering for the timekeeper.
+    assert "1  goal home #12  P2 13:01   < UNDO" in text
     assert "2  double minor  4 min" in text
     assert "suspended Lions: #4" in text and "suspended Bears: none" in text
     # A richer keypad grammar (prompt, typed, keys) is shown as it comes.
