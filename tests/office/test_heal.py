@@ -110,7 +110,7 @@ def test_what_cannot_be_stored_is_kept_retried_with_back_off_then_acked_in_order
         mine = [m for m in peer.acked if m.topic == sent[0].topic and m is not copy]
         assert ids(mine) == ids(sent)
     assert peer.acked[peer.acked.index(one[0]) + 1] is copy  # acked with its first copy
-    assert len(svc.backlog) == 0 and svc.store_error is None
+    assert len(svc.backlog) == 0 and svc.office_document()["store_error"] is None
     page = svc.board.current()["office"] if svc.board else {}
     assert page["store_since"] is None and page["store_waiting"] == {}
     for hall, sent in zip(halls, (one, two), strict=True):
