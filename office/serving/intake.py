@@ -106,9 +106,9 @@ class Intake(Publishing):
         first = not self.backlog.failing
         self.backlog.failed(self.monotonic(), self.wall())
         if first:
-            log.error("store: cannot store; %d events kept in memory, retried every %.1f s "
-                      "up to every %.0f s", len(self.backlog), backlog.FIRST_RETRY_S,
-                      backlog.MAX_RETRY_S)
+            log.error("store: cannot store: the events are kept in memory and retried after "
+                      "%.1f s, the wait doubling up to %.0f s; the halls are told",
+                      backlog.FIRST_RETRY_S, backlog.MAX_RETRY_S)
             for hall in self._sent:
                 self._publish_acks(hall)
 
