@@ -111,6 +111,10 @@ def operator_lines(view: Mapping[str, Any]) -> list[Line]:
     if office is not None and office.get("problem"):  # the office sent what was not taken
         out.append(Line(_say(view, "office_problem", reason=office["problem"]),
                         pal.WHITE, pal.FAULT_BOX, 2))
+    if office is not None and office.get("cannot_store_since"):  # a full disk at the office
+        out.append(Line(_say(view, "office_cannot_store",
+                             since=office["cannot_store_since"]),
+                        pal.WHITE, pal.FAULT_BOX, 2))
     audio = view.get("audio")
     if audio:  # the audio horn: on, or why it is silent (a hall without a relay hears none)
         out.append(Line(str(audio.get("text", "")), pal.WHITE if audio.get("alert") else QUIET,

@@ -105,6 +105,10 @@ class HallLink(BrokerLink):
         self.ignored_next: list[str] = []
         # The latest of those two, for the timekeeper (parts.OfficeLink.problem).
         self.problem: str | None = None
+        # Since when the office cannot store (its acks say so, wire.Ak.CANNOT_STORE_SINCE):
+        # the timekeeper is told that its results are kept there and retried. None: it stores.
+        self.cannot_store_since: str | None = None
+        self._word_seen: dict[str, int] | None = None  # the marks last read on this connection
 
     # hooks (paho's network thread): only enqueue ----------------------------------------
 
@@ -223,6 +227,7 @@ class HallLink(BrokerLink):
         if kind == "connect":
             self._connected = bool(value)
             self._subscribed = self._heard_on_connection = False
+            self._word_seen = None
             if value:
                 log.info("MQTT connected to %s:%d", self._host, self._port)
                 self.publish(self.topics.status, wire.build_status(online=True), qos=1,
@@ -259,6 +264,18 @@ class HallLink(BrokerLink):
             except WireError as err:
                 log.warning("MQTT %s: refused: %s", topic, err.reason)
                 return
+            since = wire.cannot_store_since(payload)
+            changed = since != self.cannot_store_since
+            if changed:
+                self.cannot_store_since = since
+                if since is None:
+                    log.info("MQTT: the office stores again")
+                else:
+                    log.warning("MQTT: the office cannot store since %s: our events are "
+                                "kept there and retried", since)
+            seen, self._word_seen = self._word_seen, word
+            if changed and word == seen:
+                return  # its store's news, not a word repeated: nothing to re-send
             before = self._office_word
             if before is not None:
                 self._office_repeated.update(

@@ -126,10 +126,12 @@ class OfficeSide:
             daemon.feedback.note("", problem, daemon.timeline.now(), key="press.office_next")
             daemon.dirty = True
 
-    def view(self) -> tuple[bool, int, str | None] | None:
-        """The office as the operator view shows it: online, unacknowledged, its problem."""
+    def view(self) -> tuple[bool, int, str | None, str | None] | None:
+        """The office as the operator view shows it: online, unacknowledged, its problem,
+        since when it cannot store."""
         link = self.link
-        return None if link is None else (link.connected, link.unacked, self.problem)
+        return None if link is None else (link.connected, link.unacked, self.problem,
+                                          link.cannot_store_since)
 
     def close(self, doc: dict[str, Any] | None) -> None:
         """The last state, then ``offline`` (the will is not sent on a clean stop)."""

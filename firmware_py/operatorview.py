@@ -29,7 +29,8 @@ Shape (docs/timekeeper.md, "The operator view")::
                  ...],  # newest first; "key": the number CANCEL picks it by
      "undo": null | {"seq": 14, "what": "goal"},   # what UNDO would take back
      "office": null | {"connected": true, "unacked": 0,
-                       "problem": "..."},  # only when the office sent what was not taken
+                       "problem": "...",  # only when the office sent what was not taken
+                       "cannot_store_since": "12:00"},  # office's time; only while it cannot
      "audio": null | {"state": "on" | "opening" | "retrying" | "failed" | "off",
                       "driver": "alsa", "silent": true, "problem": "...", "tries": 3,
                       "text": "audio horn: on (alsa)", "alert": false},
@@ -73,7 +74,7 @@ RECORDS = 8  # the last goals and penalties listed: a period's worth at the tabl
 
 def operator_document(match: Match, state: Mapping[str, Any], *,
                       notice: Notice | None = None,
-                      office: tuple[bool, int, str | None] | None = None,
+                      office: tuple[bool, int, str | None, str | None] | None = None,
                       next_doc: Mapping[str, Any] | None = None,
                       schedule: Mapping[str, Any] | None = None,
                       records: int = RECORDS, replay: bool = False,
@@ -82,7 +83,8 @@ def operator_document(match: Match, state: Mapping[str, Any], *,
                       at: int = 0, lang: str = words.DEFAULT) -> dict[str, Any]:
     """The operator view for ``state`` (the state document of the frame just drawn, with
     its ``entry``). ``office``: (connected, events not yet acknowledged, the latest thing
-    the office sent that was not taken or None), None without an office; ``next_doc``: the
+    the office sent that was not taken or None, since when the office cannot store or
+    None), None without an office; ``next_doc``: the
     office's ``next`` of the match on the board, whose ``suspended`` players are listed;
     ``schedule``: the timekeeper's schedule line (how far
     the hall runs behind, the suggested shortened periods), None without a scheduled
@@ -126,7 +128,9 @@ def operator_document(match: Match, state: Mapping[str, Any], *,
         "undo": None if top is None else {"seq": top.seq, "what": top.kind.value},
         "office": None if office is None else {
             "connected": office[0], "unacked": office[1],
-            **({"problem": office[2]} if office[2] is not None else {})},
+            **({"problem": office[2]} if office[2] is not None else {}),
+            **({"cannot_store_since": _time_of_day(office[3])} if office[3] is not None
+               else {})},
         "audio": None if audio is None else audio_line(audio, lang),
         "suspensions": suspended_players(next_doc, str(state.get("match"))),
         "schedule": None if schedule is None else dict(schedule),
@@ -297,3 +301,9 @@ def suspended_players(next_doc: Mapping[str, Any] | None, match: str
     for players in out.values():
         players.sort()
     return out
+
+
+def _time_of_day(since: str) -> str:
+    """``HH:MM`` of the office's ``2026-12-05T12:00:00`` (wire.cannot_store_since): what
+    the table needs of it."""
+    return since.rsplit("T", maxsplit=1)[-1][:5]

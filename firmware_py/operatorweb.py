@@ -123,6 +123,9 @@ def _office(doc: Mapping[str, Any]) -> str:
         n=office.get("unacked", 0))
     if office is not None and office.get("problem"):
         link += f" \u00b7 {_say(doc, 'office_problem', reason=office['problem'])}"
+    if office is not None and office.get("cannot_store_since"):  # a full disk at the office
+        link += (f" \u00b7 "
+                 f"{_say(doc, 'office_cannot_store', since=office['cannot_store_since'])}")
     return link
 
 

@@ -139,6 +139,10 @@ class OfficeLink(Protocol):
     def problem(self) -> str | None:
         """The latest thing the office sent that the hall could not take (a refused
         ``next``, a key of one left out), or None: the timekeeper is told (the daemon)."""
+    @property
+    def cannot_store_since(self) -> str | None:
+        """Since when the office cannot store (its ``acks`` say so), or None: the operator
+        view says the hall's results are kept at the office and retried."""
 
     def start(self) -> None: ...
     def add_outbox(self, outbox: Outbox) -> None: ...

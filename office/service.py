@@ -36,6 +36,7 @@ from office.inforce import (  # re-exported: the shell's commands read the store
 from office.serving.base import NUDGE_S, VIEW_S, Message, Peer
 from office.serving.folding import Folding
 from office.storage import faults
+from office.storage.backlog import Backlog
 from office.storage.store import Store
 from office.views.board import SnapshotBoard
 from office.views.ledger import Gapless, MatchCache, MatchDigest
@@ -86,6 +87,7 @@ class OfficeService(Folding):
         self._index_schedule(event)
         self.refusals = faults.RefusalCounts()
         self.store_error: str | None = None  # the store's last failure, shown on the page
+        self.backlog = Backlog()
         # Quarantine: stored events the office will not fold (docs/office.md, "The office's
         # faults").
         self._quarantine = store.quarantine_status()
@@ -124,11 +126,13 @@ class OfficeService(Folding):
             self._publish_acks(hall)
 
     def pump(self, timeout: float = 0.2) -> int:
-        """Take what the broker sent (waiting up to ``timeout``), then refresh if needed."""
+        """Take what the broker sent (waiting up to ``timeout``), retry what the store could
+        not take if that is due, then refresh if needed."""
         n = 0
         if self.peer is not None:
             for message in self.peer.poll(timeout):
                 self.handle(message)
                 n += 1
+        self.retry_backlog()  # due at most every MAX_RETRY_S; this loop turns within 0.2 s
         self.refresh_if_needed()
         return n

@@ -22,7 +22,7 @@ import it.
 
 from __future__ import annotations
 
-from .acks import Ak, build_acks, check_acks
+from .acks import Ak, build_acks, cannot_store_since, check_acks
 from .eventdata import DATA
 from .events import MESSAGE, Ev, HallEvent, build_event, check_event, event_document, event_id
 from .fields import WireError, encode
@@ -102,7 +102,8 @@ __all__ = [
     "HallEvent", "HallTopics", "Limits", "Next", "Nx", "Result", "Route", "Row", "St",
     "Standings", "StateDocument", "Suspended", "Team", "TopicRule", "WireError", "between_table",
     "build_acks", "build_event", "build_next", "build_standings", "build_state",
-    "build_status", "check_acks", "check_event", "check_hall", "check_name", "check_next",
+    "build_status", "cannot_store_since", "check_acks", "check_event", "check_hall",
+    "check_name", "check_next",
     "check_public_url", "check_roster", "check_roster_name", "check_standings",
     "check_state", "check_status", "encode", "event_document", "event_id", "final_data",
     "hall_of", "hall_subscriptions", "hall_topic", "hall_topics", "next_document",

@@ -1,9 +1,12 @@
 """The office's retained ``acks`` of a hall: what it has durably stored of the hall's
 events, the hall's only proof of delivery (a broker's PUBACK survives neither a broker
-replaced by an empty one nor an office restored from an older backup)."""
+replaced by an empty one nor an office restored from an older backup). While the office
+cannot store (a full disk), the word also says since when: the hall's events are kept in
+the office's memory and retried, and the timekeeper is told."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from . import fields as f
@@ -15,14 +18,28 @@ class Ak:
     """The keys of an ``acks`` document."""
 
     MATCHES = "matches"  # match id -> the highest seq stored with none missing below it
+    # The office's wall time (ISO 8601, to the second) since which it cannot store: absent
+    # while it stores. Optional, so a hall that does not know it reads the marks as before.
+    CANNOT_STORE_SINCE = "cannot_store_since"
 
 
-def build_acks(matches: Mapping[str, int]) -> bytes:
+# An ISO 8601 time of day with an optional date: what the hall shows, nothing longer.
+_SINCE = re.compile(r"^(\d{4}-\d{2}-\d{2}T)?\d{2}:\d{2}(:\d{2})?$")
+
+
+def build_acks(matches: Mapping[str, int], *, cannot_store_since: str | None = None) -> bytes:
     """The retained ``acks`` of one hall: per match, the highest ``seq`` the office has
     stored with every lower one stored too. A match of the hall's that is absent has nothing
     stored: the document is the office's whole word on the hall, so a hall re-sends what it
     lacks even after the office lost it (restored from an older backup)."""
-    return f.encode({Ak.MATCHES: {check_name("match", m): int(n) for m, n in matches.items()}})
+    doc: dict[str, object] = {
+        Ak.MATCHES: {check_name("match", m): int(n) for m, n in matches.items()}}
+    if cannot_store_since is not None:
+        if not _SINCE.match(cannot_store_since):
+            raise ValueError(f"{Ak.CANNOT_STORE_SINCE} {cannot_store_since!r}: expected "
+                             "YYYY-MM-DDTHH:MM:SS")
+        doc[Ak.CANNOT_STORE_SINCE] = cannot_store_since
+    return f.encode(doc)
 
 
 def check_acks(topic: str, payload: bytes, tournament: str) -> tuple[str, dict[str, int]]:
@@ -39,3 +56,17 @@ def check_acks(topic: str, payload: bytes, tournament: str) -> tuple[str, dict[s
             f.refuse(topic, f"'{Ak.MATCHES}' key {f.show(match)} is not a match id")
         out[match] = f.integer(topic, matches, match, 0, where=f"{Ak.MATCHES}.")
     return hall, out
+
+
+def cannot_store_since(payload: bytes) -> str | None:
+    """The office's ``cannot_store_since`` in an ``acks`` payload already taken by
+    ``check_acks``, or None: absent, or not a time (then the office's word is still its
+    marks, which must not be lost to a bad optional key)."""
+    if not payload:
+        return None
+    try:
+        doc = f.parse_object(ACKS, payload)
+    except f.WireError:
+        return None
+    since = doc.get(Ak.CANNOT_STORE_SINCE)
+    return since if isinstance(since, str) and _SINCE.match(since) else None

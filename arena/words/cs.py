@@ -335,6 +335,8 @@ WORDS: dict[str, str] = {
     "operator.office": "ředitelství připojeno, {n} nepotvrzeno",
     "operator.office_offline": "ředitelství ODPOJENO, {n} nepotvrzeno",
     "operator.office_problem": "od ředitelství nepřijato: {reason}",
+    "operator.office_cannot_store":
+        "ředitelství nemůže ukládat výsledky od {since}: jsou uchovány a ukládání se opakuje",
     "operator.records": "poslední záznamy",
     "operator.kinds": "druhy trestů",
     "operator.suspended": "distanc",

@@ -176,6 +176,8 @@ WORDS: dict[str, str] = {
     "operator.office": "office connected, {n} not acknowledged",
     "operator.office_offline": "office OFFLINE, {n} not acknowledged",
     "operator.office_problem": "not taken from the office: {reason}",
+    "operator.office_cannot_store":
+        "office cannot store results since {since}: they are kept and retried",
     "operator.records": "last records",
     "operator.kinds": "penalty kinds",
     "operator.suspended": "suspended",

@@ -334,6 +334,8 @@ WORDS: dict[str, str] = {
     "operator.office": "toimisto yhdistetty, {n} kuittaamatta",
     "operator.office_offline": "toimisto EI YHTEYTTÄ, {n} kuittaamatta",
     "operator.office_problem": "toimistolta ei otettu vastaan: {reason}",
+    "operator.office_cannot_store":
+        "toimisto ei voi tallentaa tuloksia {since} alkaen: ne säilytetään ja yritetään uudelleen",
     "operator.records": "viimeiset merkinnät",
     "operator.kinds": "rangaistukset",
     "operator.suspended": "pelikielto",

@@ -332,6 +332,8 @@ WORDS: dict[str, str] = {
     "operator.office": "kancelarija povezana, {n} nepotvrđeno",
     "operator.office_offline": "kancelarija NIJE POVEZANA, {n} nepotvrđeno",
     "operator.office_problem": "od kancelarije nije primljeno: {reason}",
+    "operator.office_cannot_store":
+        "kancelarija ne može da sačuva rezultate od {since}: čuvaju se i pokušava se ponovo",
     "operator.records": "poslednji zapisi",
     "operator.kinds": "vrste kazni",
     "operator.suspended": "suspendovani",

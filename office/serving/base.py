@@ -20,6 +20,7 @@ from arena.tournament.model import Draw
 from office.inforce import ScheduleIndex
 from office.rules import rulings
 from office.storage import faults
+from office.storage.backlog import Backlog
 from office.storage.store import RELEASED, Conflict, QuarantineEntry, Store
 from office.views import alerts
 from office.views.board import SnapshotBoard
@@ -71,6 +72,7 @@ class ServiceBase:
     halls: dict[str, HallLive]
     refusals: faults.RefusalCounts
     store_error: str | None
+    backlog: Backlog  # the events the store could not take yet, retried
     ledgers: dict[str, Ledger] | None  # by category name
     _schedule_rows: tuple[int, ...]
     _events: dict[str, MatchDigest]
@@ -148,6 +150,10 @@ class ServiceBase:
             "conflicts": [{"event": c.event_id, "at": c.at.isoformat(timespec="seconds")}
                           for c in self._conflicts],
             "store_error": self.store_error,
+            # While the store fails: since when, and the events kept in memory and retried.
+            "store_since": None if self.backlog.since is None
+            else self.backlog.since.isoformat(timespec="seconds"),
+            "store_waiting": self.backlog.by_hall(),
             # The address the halls' QR codes show (``--public-url``): the office hands it out.
             "public_url": self.public_url,
         }

@@ -1,6 +1,7 @@
 """The service's input: the broker's messages (garbage refused with a log line naming the
 topic and the reason), every hall event stored in SQLite before it is acknowledged (an
-event the broker handed over is never lost to a crash of the office), the stored events
+event the broker handed over is never lost to a crash of the office), what the store could
+not take kept and retried until it does (``office.storage.backlog``), the stored events
 read into the fold, and what is set aside (quarantine, conflicts, docs/office.md, "The office's
 faults")."""
 
@@ -12,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from office.serving.publishing import Publishing
-from office.storage import faults, intake
+from office.storage import backlog, faults, intake
 from office.storage.store import DISCARDED, QUARANTINED, QuarantineEntry, StoredEvent, event_content
 from office.views.ledger import Gapless, Received
 from office.views.snapshot import AlertView, HallLive
@@ -42,27 +43,17 @@ class Intake(Publishing):
             if what == "events":
                 ev = intake.check_event(topic, message.payload, self._schedule, self._top)
                 received = self.wall()
+                if self.backlog.failing:
+                    # Behind what waits: a hall's events are stored in the order they came.
+                    self._hold(ev, received, message)
+                    return
                 try:
-                    if self.store.add_event(ev, received):  # committed when it returns
-                        self._keep(Received(ev, received))
-                        self._dirty = True
-                        gapless = self._stored.setdefault(ev.match, Gapless())
-                        self._sent.setdefault(ev.hall, set()).add(ev.match)
-                        if gapless.add(ev.seq):
-                            # Every hall that sent the match hears it (two only when a
-                            # replay was played in another hall).
-                            for sender, matches in self._sent.items():
-                                if ev.match in matches:
-                                    self._publish_acks(sender)
-                        elif ev.seq > gapless.upto + 1:
-                            # Stored above a gap: the hall's word would not change, and
-                            # without a word the hall does not know one event is missing.
-                            self._publish_acks(ev.hall, nudge=(ev.match, gapless.upto))
-                    else:
-                        self._duplicate(ev, received)
+                    self._store_event(ev, received)  # committed when it returns
                 except sqlite3.Error as err:
-                    # Not stored, so not acknowledged: the broker hands it over again.
+                    # Not stored, so not acknowledged: kept, and retried with back-off.
                     self._store_failed(f"cannot store {ev.event_id}", err)
+                    self._hold(ev, received, message)
+                    self._cannot_store()
                     return
             elif what == "state":
                 hall, doc = intake.check_state(topic, message.payload, self._schedule)
@@ -81,6 +72,78 @@ class Intake(Publishing):
         if self.peer is not None:
             self.peer.ack(message)
 
+    def _store_event(self, ev: intake.HallEvent, received: datetime) -> None:
+        """Store a checked event and fold it (a duplicate is ignored, or kept as a conflict);
+        raises ``sqlite3.Error`` when the store cannot, and then nothing changed."""
+        if self.store.add_event(ev, received):  # committed when it returns
+            self._keep(Received(ev, received))
+            self._dirty = True
+            gapless = self._stored.setdefault(ev.match, Gapless())
+            self._sent.setdefault(ev.hall, set()).add(ev.match)
+            if gapless.add(ev.seq):
+                # Every hall that sent the match hears it (two only when a
+                # replay was played in another hall).
+                for sender, matches in self._sent.items():
+                    if ev.match in matches:
+                        self._publish_acks(sender)
+            elif ev.seq > gapless.upto + 1:
+                # Stored above a gap: the hall's word would not change, and
+                # without a word the hall does not know one event is missing.
+                self._publish_acks(ev.hall, nudge=(ev.match, gapless.upto))
+        else:
+            self._duplicate(ev, received)
+
+    def _hold(self, ev: intake.HallEvent, received: datetime, message: Any) -> None:
+        """Keep an event the store could not take (not acknowledged: that waits until it
+        is stored)."""
+        if not self.backlog.keep(ev, received, message):
+            log.error("store: %s not kept, %d events wait already: the broker hands it "
+                      "over again on the next connect", ev.event_id, len(self.backlog))
+        self._view_dirty = True
+
+    def _cannot_store(self) -> None:
+        """The store failed: retry after the back-off; the halls hear it with the first."""
+        first = not self.backlog.failing
+        self.backlog.failed(self.monotonic(), self.wall())
+        if first:
+            log.error("store: cannot store: the events are kept in memory and retried after "
+                      "%.1f s, the wait doubling up to %.0f s; the halls are told",
+                      backlog.FIRST_RETRY_S, backlog.MAX_RETRY_S)
+            for hall in self._sent:
+                self._publish_acks(hall)
+
+    def retry_backlog(self) -> int:
+        """Store what waits, when its retry is due; returns how many were stored.
+
+        Each hall's oldest first, each acknowledged once stored (in the order it came);
+        on a failure the rest waits for the next retry, the wait doubled."""
+        if not self.backlog.due(self.monotonic()):
+            return 0
+        n = 0
+        for hall in self.backlog.halls():
+            while (w := self.backlog.head(hall)) is not None:
+                try:
+                    self._store_event(w.event, w.received)
+                except sqlite3.Error as err:
+                    self._store_failed(f"cannot store {w.event.event_id} ({len(self.backlog)} "
+                                       f"waiting, try {self.backlog.failures + 1})", err)
+                    self.backlog.failed(self.monotonic(), self.wall())
+                    return n
+                self.backlog.stored(hall)
+                n += 1
+                if self.peer is not None:
+                    for message in w.messages:
+                        self.peer.ack(message)
+        since = self.backlog.since
+        self.backlog.healed()
+        log.warning("store: stores again (could not since %s): the %d events kept are stored",
+                    since.isoformat(timespec="seconds") if since else "?", n)
+        self.store_error = None
+        self._view_dirty = True
+        for hall in self._sent:
+            self._publish_acks(hall)
+        return n
+
     def _keep(self, item: Received) -> None:
         digest = self._events.get(item.event.match)
         if digest is None or item.event.seq in digest.seqs:
@@ -97,7 +160,8 @@ class Intake(Publishing):
     def _top(self, match: str) -> int:
         """The highest seq stored of a match (0: none yet)."""
         digest = self._events.get(match)
-        return digest.top if digest is not None else 0
+        top = digest.top if digest is not None else 0
+        return max(top, self.backlog.top(match)) if self.backlog.failing else top
 
     def _load_all(self) -> None:
         """Every stored event into the fold; then remember how far they were checked."""

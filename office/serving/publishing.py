@@ -116,7 +116,12 @@ class Publishing(ServiceBase):
                      "acks so that it re-sends", hall, nudge[0], nudge[1] + 1)
             self._published.pop(topic, None)  # past _retain's de-duplication
         marks = {m: self._stored[m].upto for m in sorted(self._sent.get(hall, ()))}
-        self._retain(topic, wire.build_acks({m: n for m, n in marks.items() if n > 0}))
+        since = self.backlog.since
+        # While the store fails, every hall hears since when (its timekeeper is told that
+        # its results are kept and retried); once at the start and once at the end.
+        self._retain(topic, wire.build_acks(
+            {m: n for m, n in marks.items() if n > 0},
+            cannot_store_since=None if since is None else since.strftime("%Y-%m-%dT%H:%M:%S")))
 
     @functools.cached_property
     def _nudged(self) -> dict[str, float]:

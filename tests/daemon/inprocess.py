@@ -164,6 +164,7 @@ class FakeLink:
         self.online = True
         self.started = self.closed = False
         self.problem: str | None = None  # what a test says the office sent wrong
+        self.cannot_store_since: str | None = None  # always stores
         self._inbox: list[tuple[str, Any]] = []
 
     @property

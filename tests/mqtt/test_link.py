@@ -197,3 +197,35 @@ def test_a_repeated_acks_word_is_not_lost_in_a_batch(tmp_path: Path) -> None:
     link.pump()
     assert outbox.stored == 2
     assert [r["seq"] for r in outbox.take()] == [3, 4]
+
+
+def test_the_offices_word_that_it_cannot_store_is_shown_and_is_no_repeat(
+        tmp_path: Path) -> None:
+    """The office's acks say since when it cannot store (a full disk): the hall keeps that
+    for the operator view, and a word whose marks did not move but whose store news did is
+    not the office repeating itself (no re-send), neither when it begins nor when it ends."""
+    outbox = Outbox(tmp_path / "M1.journal.stored")
+    outbox.add(events(1, 2, 3, 4))
+    outbox.published([int(r["seq"]) for r in outbox.take()])
+    link = HallLink("127.0.0.1", 1, "T1", "H1", outbox=outbox)  # never started: no network
+    acks = wire.hall_topic("T1", "H1", wire.ACKS)
+
+    def office_says(payload: bytes) -> None:
+        link._inbox.put(("message", (acks, payload, False)))
+        link.pump()
+
+    office_says(wire.build_acks({"M1": 2}))
+    assert outbox.stored == 2 and link.cannot_store_since is None
+    assert outbox.take() == []  # 3 and 4 in flight: nothing to send
+    office_says(wire.build_acks({"M1": 2}, cannot_store_since="2026-12-05T12:00:00"))
+    assert link.cannot_store_since == "2026-12-05T12:00:00"
+    assert outbox.take() == []  # not read as a repeat: nothing re-sent
+    office_says(wire.build_acks({"M1": 4}, cannot_store_since="2026-12-05T12:00:00"))
+    assert outbox.stored == 4
+    office_says(wire.build_acks({"M1": 4}))
+    assert link.cannot_store_since is None and outbox.take() == []
+    office_says(wire.build_acks({"M1": 4}))  # a real repeat still counts as one
+    assert outbox.stored == 4
+    # A bad optional key does not cost the marks.
+    office_says(b'{"matches": {"M1": 4}, "cannot_store_since": 12}')
+    assert link.cannot_store_since is None and outbox.stored == 4

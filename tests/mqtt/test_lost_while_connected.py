@@ -1,18 +1,19 @@
 """One event lost while hall and office both stay connected still reaches the store, once.
 
-The office's store fails on one event once (an SQLite error: not stored, so not acked, and
-the broker will not hand it over again before the office reconnects, which it does not
-here). Followed by later events, the office repeats its unchanged ``acks`` and the hall
-re-sends from the gap; as the match's last event, nothing follows it and the hall's own
-re-send timer (injected clock, moved by the test) sends it again. Through the broker as
+One event is lost once on its way to the office's store after the broker's PUBACK (as a
+broker restarted empty would lose it; a store that fails no longer loses one: it keeps and
+retries it, tests/office/test_heal.py). Followed by later events, the office repeats its
+unchanged ``acks`` and the hall re-sends from the gap; as the match's last event, nothing
+follows it and the hall's own re-send timer (injected clock, moved by the test) sends it
+again. Through the broker as
 shipped (arena.conf, arena.acl, users), with the real ``HallLink``, ``OfficeService`` and
 SQLite; waits on the real broker are bounded polls.
 """
 
 from __future__ import annotations
 
+import json
 import logging
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,6 @@ from arena.timesource import FakeClock
 from firmware_py.journal import Journal
 from firmware_py.mqtt import HallLink
 from firmware_py.outbox import JournalTail, Outbox, stored_path
-from office.storage.store import Store
 from tests.fixtures import (
     SHIPPED_USERS,
     Office,
@@ -45,19 +45,25 @@ def event(seq: int) -> dict[str, object]:
             "event": "goal", "data": {"team": "home", "player": 7}}
 
 
-def refuse_once(monkeypatch: pytest.MonkeyPatch, store: Store, seq: int) -> list[str]:
-    """The store fails on ``seq`` the first time it comes; the ids it failed on."""
-    real = store.add_event
-    failed: list[str] = []
+def lose_once(monkeypatch: pytest.MonkeyPatch, office: Office, seq: int) -> list[str]:
+    """The event ``seq`` is lost the first time it comes: acknowledged to the broker but
+    never handled, as if the broker had dropped it after the hall's PUBACK; the ids lost."""
+    service = office.service
+    real = service.handle
+    lost: list[str] = []
 
-    def add_event(ev: Any, received: Any) -> bool:
-        if ev.seq == seq and not failed:
-            failed.append(ev.event_id)
-            raise sqlite3.OperationalError("disk I/O error (staged by the test)")
-        return real(ev, received)
+    def handle(message: Any) -> None:
+        if message.topic.endswith("/events") and not lost:
+            doc = json.loads(message.payload)
+            if doc.get(wire.Ev.SEQ) == seq:
+                lost.append(str(doc[wire.Ev.EVENT_ID]))
+                assert service.peer is not None
+                service.peer.ack(message)
+                return
+        real(message)
 
-    monkeypatch.setattr(store, "add_event", add_event)
-    return failed
+    monkeypatch.setattr(service, "handle", handle)
+    return lost
 
 
 class Hall:
@@ -128,7 +134,7 @@ def test_a_lost_event_followed_by_later_ones_is_re_sent_on_the_offices_repeat(
         shipped_broker: ShippedBroker, office: Office, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
-    failed = refuse_once(monkeypatch, office.store, 3)
+    failed = lose_once(monkeypatch, office, 3)
     hall = Hall(shipped_broker.port, tmp_path)
     try:
         wait_for(hall.until(lambda: hall.link.office_heard), 10, "the office's first word")
@@ -148,7 +154,7 @@ def test_a_lost_last_event_is_re_sent_when_the_hall_times_out(
         shipped_broker: ShippedBroker, office: Office, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
-    failed = refuse_once(monkeypatch, office.store, 3)
+    failed = lose_once(monkeypatch, office, 3)
     hall = Hall(shipped_broker.port, tmp_path)
     try:
         wait_for(hall.until(lambda: hall.link.office_heard), 10, "the office's first word")

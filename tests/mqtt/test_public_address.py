@@ -178,7 +178,8 @@ def test_the_offices_address_reaches_a_hall_and_the_halls_own_wins(
         assert notice is not None and notice.press == "FROM THE OFFICE"
         assert notice.reason is not None and "public url" in notice.reason  # shortened to fit
         view = operator_document(da.match, da.document(a.time.now),
-                                 office=(link.connected, link.unacked, da.office_problem))
+                                 office=(link.connected, link.unacked, da.office_problem,
+                                         link.cannot_store_since))
         office_line = view["office"]
         assert isinstance(office_line, dict) and office_line["problem"] == da.office_problem
         assert "not taken from the office" in body_html(view)
