@@ -203,6 +203,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--exit-when-done", action="store_true",
                    help="exit 0 once the script is played, the match is final and every "
                    "event is acknowledged (or no broker is configured)")
+    p.add_argument("--mirror", metavar="HALL", default=None,
+                   help="a second board of HALL: show what HALL's board shows, its clock "
+                   "from HALL's anchors, over the config's [mqtt] broker with the mirror's "
+                   "own user; no console, pins, horn nor journal (docs/technician.md, "
+                   "\"A second board\")")
+    p.add_argument("--mirror-silent", metavar="S", type=float, default=None,
+                   help="with --mirror: show BOARD LINK LOST after S seconds without a state "
+                   "from the hall; default 25")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser(
@@ -348,10 +356,51 @@ def run_setup(args: argparse.Namespace) -> tuple[hall_config.Config, RunOptions]
     )
 
 
+# What a mirror has none of: the options that would act on a console, a journal or a match.
+MIRROR_REFUSES = ("script", "script_dir", "time_scale", "snapshots", "exit_when_done",
+                  "state_dir")
+
+
+def cmd_mirror(args: argparse.Namespace) -> int:
+    from firmware_py import logfmt, runconfig  # noqa: PLC0415
+    from firmware_py.mirror import Mirror, MirrorOptions, check_link  # noqa: PLC0415
+
+    given = [f"--{k.replace('_', '-')}" for k in MIRROR_REFUSES if getattr(args, k)]
+    if given:
+        print(f"scoreboard run --mirror: {', '.join(given)}: a mirror has no console, "
+              "journal or match of its own", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.mirror_silent is not None and args.mirror_silent <= 0:
+        print(f"scoreboard run: --mirror-silent takes seconds above 0, got "
+              f"{args.mirror_silent}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        config = hall_config.load(args.config)
+        check_link(config, args.mirror)
+    except (hall_config.ConfigError, ValueError) as err:
+        print(f"scoreboard run --mirror: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    logfmt.setup(args.log_level or config.log_level)
+    mode = args.display_mode or runconfig.resolve_display_mode(
+        config.display_mode, os.environ, pi=runconfig.is_raspberry_pi(),
+        dri=Path("/dev/dri").exists())
+    options = MirrorOptions(hall=args.mirror, display_mode=mode, state_file=args.state_file)
+    if args.mirror_silent is not None:
+        options = MirrorOptions(hall=args.mirror, display_mode=mode,
+                                state_file=args.state_file,
+                                silent_ns=round(args.mirror_silent * 1e9))
+    return Mirror(config, options).run()
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from firmware_py.daemon import Daemon  # noqa: PLC0415 - pygame etc. only for `run`
     from firmware_py.statelock import StateLocked  # noqa: PLC0415
 
+    if args.mirror is not None:
+        return cmd_mirror(args)
+    if args.mirror_silent is not None:
+        print("scoreboard run: --mirror-silent goes with --mirror", file=sys.stderr)
+        return EXIT_BAD_INPUT
     setup = run_setup(args)
     if isinstance(setup, int):
         return setup

@@ -145,8 +145,11 @@ class Outputs:
 
     def send(self, doc: dict[str, Any], at: int, *, link: Any, serial: Any,
              notifier: Any, restored: bool,
-             on_change: Callable[[dict[str, Any] | None, dict[str, Any]], None]) -> None:
-        """``on_change(previous steady part, new steady part)`` runs on a state change."""
+             on_change: Callable[[dict[str, Any] | None, dict[str, Any]], None],
+             anchor: dict[str, Any] | None = None) -> None:
+        """``on_change(previous steady part, new steady part)`` runs on a state change.
+        ``anchor`` goes with the retained state only (arena/wire/anchor.py): the second
+        boards' clocks; the serial link and the state file keep the document as it was."""
         write_state_file(self._state_file, doc, at)
         steady = steady_part(doc)
         changed = steady != self.last_steady
@@ -159,7 +162,7 @@ class Outputs:
             log_state(doc)
             on_change(previous, steady)
         if link is not None and (urgent or real - self._mqtt_sent_at >= MQTT_CLOCK_EVERY_NS):
-            link.publish_state(doc)
+            link.publish_state(doc if anchor is None else {**doc, "anchor": anchor})
             self._mqtt_sent_at = real
         if serial is not None and (urgent or real - self._serial_sent_at >= self._serial_every):
             serial.send_state(doc)
