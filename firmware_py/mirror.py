@@ -237,7 +237,7 @@ class Mirror:
                    "board link lost" if lost else "board link back", hall=self.options.hall,
                    online=self.hall_online, connected=link.connected)
         if self.dirty:
-            self.frame(now, lost)
+            self.frame(now)
             now = self.time.monotonic_ns()
         wakes = [now + NAP_NS]
         if until is not None:
@@ -250,7 +250,7 @@ class Mirror:
             # last drawing's time, and a little for the wake-up.
             lead = min(LEAD_MAX_NS, 2 * self._render_ns + LEAD_NS)
             if change - lead <= now:
-                self.frame(change, lost)
+                self.frame(change)
                 return
             wakes.append(change - lead)
         self._wake.clear()
@@ -280,8 +280,8 @@ class Mirror:
             self.heard_at = now
             self.dirty = True
         elif kind == "status":
+            self.dirty = self.dirty or self.hall_online != bool(value)
             self.hall_online = bool(value)
-            self.dirty = True
         elif kind == "connected":
             self.dirty = True
 
@@ -320,12 +320,14 @@ class Mirror:
                 cfg.display_language)
         return self._layouts[name]
 
-    def frame(self, at: int, lost: bool) -> None:
-        """Draw the frame for the instant ``at`` (now, or a little ahead) and show it then."""
+    def frame(self, at: int) -> None:
+        """Draw the frame for the instant ``at`` (now, or a little ahead) and show it then:
+        with the link-lost mark as it is at that instant."""
         display = self.display
         if display is None:
             raise RuntimeError("frames are drawn after start()")
         self.dirty = False
+        lost = self.link_lost(at)
         self._lost_shown = lost
         doc = self.shown(at)
         if doc is None:

@@ -35,10 +35,13 @@ NEVER = -(1 << 62)
 
 
 def counting_free(doc: dict[str, Any]) -> dict[str, Any]:
-    """The document without its remaining times (``clock_ms``, ``shift_ms``, a penalty's,
-    the time-out's or the pregame countdown's ``remaining_ms``): what must reach the links
-    at once when it changes."""
-    out = {k: v for k, v in doc.items() if k not in ("clock_ms", "shift_ms")}
+    """The document without its remaining times (``clock_ms`` and ``shift_ms`` while the clock
+    runs, a penalty's, the time-out's or the pregame countdown's ``remaining_ms``): what must
+    reach the links at once when it changes."""
+    # A stopped clock set to another value is no countdown: it goes at once (a second board
+    # computes the clock from the last one sent, and it would show the old value).
+    counting = ("clock_ms", "shift_ms") if doc["running"] else ()
+    out = {k: v for k, v in doc.items() if k not in counting}
     out["penalties"] = {side: [{k: v for k, v in p.items() if k != "remaining_ms"}
                                for p in listed]
                         for side, listed in doc["penalties"].items()}
