@@ -377,10 +377,11 @@ class MirrorLink(BrokerLink):
 
     def __init__(self, host: str, port: int, tournament: str, hall: str, *,
                  username: str | None = None, password: str | None = None,
-                 tls: Tls | None = None, keepalive: int = 10,
+                 tls: Tls | None = None, keepalive: int = 10, client_id: str | None = None,
                  on_arrival: Callable[[], None] | None = None) -> None:
         topics = wire.hall_topics(tournament, hall)
-        super().__init__(host, port, client_id=f"mirror-{tournament}-{hall}",
+        # On the shipped broker the user name replaces it (one connection per user).
+        super().__init__(host, port, client_id=client_id or f"mirror-{tournament}-{hall}",
                          clean_session=True, username=username, password=password, tls=tls,
                          keepalive=keepalive, reconnect_s=(1, 10))
         self.hall = hall

@@ -26,9 +26,8 @@ def mirror_acl(directory: Path, hall: str) -> Path:
     """The shipped ACL with its ``#mirror`` template made a block for ``hall``."""
     lines = []
     for line in SHIPPED_ACL.read_text().splitlines():
-        if line.startswith("#mirror "):
-            line = line.removeprefix("#mirror ").replace("HALL", hall)
-        lines.append(line)
+        filled = line.removeprefix("#mirror ").replace("HALL", hall)
+        lines.append(filled if line.startswith("#mirror ") else line)
     acl = directory / "arena.acl"
     acl.write_text("\n".join(lines) + "\n")
     return acl
