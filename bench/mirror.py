@@ -34,12 +34,12 @@ from cpuload import percentile
 from mqtt_e2e import start_broker
 from report import add_write_docs, run_writing_docs
 
-from arena import wire
 from firmware_py.loopback import free_port
 from firmware_py.mqtt import MirrorLink
 
 ROOT = Path(__file__).resolve().parent.parent
 FRAME_MS = 100  # one shown tenth
+TENTHS_BELOW_MS = 60_000  # the preset's (floorball-2x15)
 T, HALL = "bench", "hall-a"
 
 
@@ -56,8 +56,11 @@ def read(path: Path) -> dict[str, Any] | None:
 
 
 def shown_ms(doc: dict[str, Any]) -> int:
-    """The clock as the board shows it: in tenths (rounded up), the way the display does."""
-    return -(-int(doc["clock_ms"]) // FRAME_MS) * FRAME_MS
+    """The clock as the board shows it (display/values.py): rounded up to the tenth in the
+    last minute, to the second above it. A frame drawn when a state arrives carries the
+    exact remaining time, but shows what the others show."""
+    tenths = -(-int(doc["clock_ms"]) // FRAME_MS) * FRAME_MS
+    return tenths if tenths < TENTHS_BELOW_MS else -(-tenths // 1000) * 1000
 
 
 def run(work: Path, seconds: float, poll_ms: float) -> tuple[list[int], list[int]]:
