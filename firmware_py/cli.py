@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from pathlib import Path
@@ -200,6 +201,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write each frame's state document to PATH (atomically), and "
                    "while the between-games screen is up its data to PATH's name with "
                    ".between.json (for scoreboard snapshot --between)")
+    p.add_argument("--frame-log", type=Path, default=None, metavar="PATH",
+                   help="append a JSON line to PATH for each frame presented: the monotonic "
+                   "instant it went on the screen and the clock it shows (bench/mirror.py "
+                   "compares two boards with it)")
     p.add_argument("--exit-when-done", action="store_true",
                    help="exit 0 once the script is played, the match is final and every "
                    "event is acknowledged (or no broker is configured)")
@@ -324,6 +329,16 @@ def cmd_horn_off(args: argparse.Namespace) -> int:
     return 0
 
 
+def bad_frame_log(path: Path | None) -> bool:
+    """``--frame-log`` must go into a folder that exists (said on stderr if not): the board
+    opens it before its first frame."""
+    if path is not None and not path.parent.is_dir():
+        print(f"scoreboard run: --frame-log {path}: no such folder {path.parent}",
+              file=sys.stderr)
+        return True
+    return False
+
+
 def run_setup(args: argparse.Namespace) -> tuple[hall_config.Config, RunOptions] | int:
     """The config and options of ``scoreboard run``, or the exit code of a bad one (the
     problem printed). Also sets up logging. Shared with bench/daemon.py's timed child."""
@@ -338,6 +353,8 @@ def run_setup(args: argparse.Namespace) -> tuple[hall_config.Config, RunOptions]
         if path is not None and not path.exists():
             print(f"scoreboard run: {what} {path}: no such file or folder", file=sys.stderr)
             return EXIT_BAD_INPUT
+    if bad_frame_log(args.frame_log):
+        return EXIT_BAD_INPUT
     logfmt.setup(args.log_level or config.log_level)
     pi = runconfig.is_raspberry_pi()
     mode = args.display_mode or runconfig.resolve_display_mode(
@@ -352,6 +369,7 @@ def run_setup(args: argparse.Namespace) -> tuple[hall_config.Config, RunOptions]
         script_dir=args.script_dir,
         snapshots=args.snapshots,
         state_file=args.state_file,
+        frame_log=args.frame_log,
         exit_when_done=args.exit_when_done,
     )
 
@@ -374,6 +392,8 @@ def cmd_mirror(args: argparse.Namespace) -> int:
         print(f"scoreboard run: --mirror-silent takes seconds above 0, got "
               f"{args.mirror_silent}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if bad_frame_log(args.frame_log):
+        return EXIT_BAD_INPUT
     try:
         config = hall_config.load(args.config)
         check_link(config, args.mirror)
@@ -384,11 +404,10 @@ def cmd_mirror(args: argparse.Namespace) -> int:
     mode = args.display_mode or runconfig.resolve_display_mode(
         config.display_mode, os.environ, pi=runconfig.is_raspberry_pi(),
         dri=Path("/dev/dri").exists())
-    options = MirrorOptions(hall=args.mirror, display_mode=mode, state_file=args.state_file)
+    options = MirrorOptions(hall=args.mirror, display_mode=mode, state_file=args.state_file,
+                            frame_log=args.frame_log)
     if args.mirror_silent is not None:
-        options = MirrorOptions(hall=args.mirror, display_mode=mode,
-                                state_file=args.state_file,
-                                silent_ns=round(args.mirror_silent * 1e9))
+        options = replace(options, silent_ns=round(args.mirror_silent * 1e9))
     return Mirror(config, options).run()
 
 

@@ -43,7 +43,7 @@ from arena.timesource import SystemTime, TimeSource
 from firmware_py.config import Config
 from firmware_py.linkconfig import LinkConfig
 from firmware_py.logfmt import kv
-from firmware_py.outputs import write_state_file
+from firmware_py.outputs import FrameLog, write_state_file
 from firmware_py.timeline import boot_id
 
 if TYPE_CHECKING:
@@ -88,6 +88,7 @@ class MirrorOptions:
     display_mode: str  # resolved: fullscreen, windowed or headless
     state_file: Path | None = None
     silent_ns: int = SILENT_NS
+    frame_log: Path | None = None  # --frame-log (firmware_py/outputs.py FrameLog)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +166,8 @@ class Mirror:
         self._layouts: dict[object, LayoutOptions] = {}
         self._wake = threading.Event()
         self._render_ns = 0  # the last frame's drawing time
+        self.shown_at: int | None = None  # the instant the frame on the screen is for
+        self.frame_log = FrameLog(None)
 
     # ------------------------------------------------------------------ starting
 
@@ -179,6 +182,7 @@ class Mirror:
 
             self.display, _ = HallParts().display(opts.display_mode, cfg.display_size,
                                                   cfg.keypad)
+        self.frame_log = FrameLog(opts.frame_log)
         self.started_at = self.time.monotonic_ns()
         self.link.start()
 
@@ -244,7 +248,16 @@ class Mirror:
             wakes.append(until)
         if self.heard_at is not None and not lost:
             wakes.append(self.heard_at + self.options.silent_ns)
-        change = None if self.followed is None else self.followed.next_change(now)
+        change = None
+        if self.followed is not None:
+            # From the frame on the screen, not from now: a loop that woke after a change (a
+            # loaded machine) draws at once, for now, instead of leaving the over value up
+            # until the change after it (the hall's pacer does the same: display/pacing.py).
+            shown = now if self.shown_at is None else min(self.shown_at, now)
+            change = self.followed.next_change(shown)
+            if change is not None and change <= now:
+                self.frame(now)
+                return
         if change is not None:
             # Drawn ahead, shown at the instant (as the hall's board does): the lead is the
             # last drawing's time, and a little for the wake-up.
@@ -339,6 +352,8 @@ class Mirror:
         self._render_ns = self.time.monotonic_ns() - started
         self.time.sleep_until(at)  # never before the instant the frame was computed for
         display.present(dirty)
+        self.frame_log.presented(self.time.monotonic_ns(), at, doc)
+        self.shown_at = at
         self.frames += 1
         write_state_file(self.options.state_file, doc, at)
 
@@ -350,6 +365,7 @@ class Mirror:
             if self.link is not None:
                 self.link.close()
         finally:
+            self.frame_log.close()
             if self.display is not None:
                 self.display.close()
         kv(log, logging.INFO, "mirror stopped", hall=self.options.hall, frames=self.frames,

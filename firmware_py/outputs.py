@@ -2,6 +2,8 @@
 
 - ``--state-file``: every frame's document, with ``at_ns`` (the instant it was computed for),
   written atomically, so a test or a second display can tell exactly what is shown;
+- ``--frame-log``: a line per frame presented, with the instant it went on the screen
+  (``FrameLog``): what was shown when, for bench/mirror.py;
 - the retained MQTT state: at once on any change but a countdown's, countdowns once a second;
 - the serial link: at once on any change but a countdown's, countdowns at most ``state_hz``;
 - the log: one ``state`` line per state change; systemd's STATUS= line.
@@ -96,6 +98,33 @@ def write_state_file(path: Path | None, doc: dict[str, Any], at: int) -> None:
     """``at_ns``: the instant (match timeline) the document was computed for."""
     if path is not None:
         write_atomic(path, json.dumps({**doc, "at_ns": at}, separators=(",", ":")))
+
+
+class FrameLog:
+    """``--frame-log FILE``: one JSON line per frame presented, appended as it is shown:
+    ``shown_ns``, the monotonic instant just after the present (the screen's instant, on the
+    clock every process of the machine shares); ``at_ns``, the instant the frame was computed
+    for (the board's own timeline); the clock it shows (``clock_ms``, ``running``). A file,
+    not the state file: that one is overwritten, and a reader polling it sees when it was
+    written, not each frame and when it was shown."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        # Line-buffered: each frame's line is in the file once written (a reader may stop the
+        # board with SIGTERM at any moment).
+        self._file = None if path is None else path.open("a", encoding="utf-8", buffering=1)
+
+    def presented(self, shown_ns: int, at: int, doc: dict[str, Any]) -> None:
+        if self._file is not None:
+            self._file.write(json.dumps({"shown_ns": shown_ns, "at_ns": at,
+                                         "clock_ms": doc["clock_ms"],
+                                         "running": doc["running"]},
+                                        separators=(",", ":")) + "\n")
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
 
 
 def between_file(state_file: Path) -> Path:

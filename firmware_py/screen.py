@@ -181,6 +181,7 @@ class Screen:
         # spin hold the core: a wake-up ~0.1 ms late still shows that instant's tenth).
         clock.sleep_until(daemon.timeline.to_real(present_at))
         display.present(dirty)
+        daemon.frame_log.presented(clock.monotonic_ns(), present_at, doc)
         frames.presented(present_at)
         daemon.dirty = False
         self._shown_notice = daemon.feedback.current(present_at)

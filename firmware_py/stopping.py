@@ -79,6 +79,7 @@ def _close_journal(daemon: Daemon) -> None:
 
 
 def _close_display(daemon: Daemon) -> None:
+    daemon.frame_log.close()
     if daemon.screen.display is not None:
         daemon.screen.display.close()
     if daemon.pins is not None:
