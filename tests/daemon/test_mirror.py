@@ -108,8 +108,11 @@ def hall_states(tmp_path: Path, script: list[dict[str, Any]], seconds: float
 
 
 def mirror_of(states: list[dict[str, Any]], until: int, *, boot: str = "boot-1",
-              silent_ns: int = 25 * NS_PER_S) -> tuple[Mirror, MirrorDisplay, ReplayedBroker]:
-    time = FakeClock(START_NS)
+              silent_ns: int = 25 * NS_PER_S, late_ns: int = 0
+              ) -> tuple[Mirror, MirrorDisplay, ReplayedBroker]:
+    """``late_ns``: every nap of the mirror ends that much after its instant (a loaded
+    machine without real-time scheduling)."""
+    time = FakeClock(START_NS, late_ns=late_ns)
     display = MirrorDisplay(time)
     link = ReplayedBroker(time, states)
     mirror = Mirror(parse({}, "test"), MirrorOptions("hall-a", "headless",
@@ -160,6 +163,27 @@ def test_both_boards_show_the_same_tenth_at_the_same_instant(tmp_path: Path) -> 
         compared += 1
     assert compared > 9000
     assert not any(f.status["board_link_lost"] for f in display.frames)
+
+
+def test_a_mirror_waking_late_shows_each_tenth_at_once_not_one_later(tmp_path: Path) -> None:
+    # Every wake-up 30 ms late, more than the mirror draws ahead: it wakes after each change
+    # it planned for, and must draw that change then (for the instant it woke at) rather
+    # than plan for the next one and leave the over tenth up for another tenth.
+    hall, states, offset = hall_states(tmp_path, SCRIPT, 75)
+    late = 30 * NS_PER_MS
+    end = START_NS + 75 * NS_PER_S
+    _, display, _ = mirror_of(states, end, late_ns=late)
+    hall_shown = [(f.at - offset, f.doc) for f in hall.frames]
+    mirror_shown = [(f.at, f.doc) for f in display.frames]
+    changes = [(at, doc) for at, doc in hall_shown
+               if doc["running"] and 0 < doc["clock_ms"] < 60_000 and at < end - NS_PER_S]
+    assert len(changes) > 50  # 9 s of tenths
+    for at, doc in changes:
+        theirs = shown_at(mirror_shown, at + late + NS_PER_MS)
+        assert theirs is not None
+        assert clock_text(theirs["clock_ms"]) == clock_text(doc["clock_ms"]), (
+            f"{(at - START_NS) / NS_PER_S:.3f} s: the hall put up {clock_text(doc['clock_ms'])}"
+            f", the mirror shows {clock_text(theirs['clock_ms'])} {late // NS_PER_MS + 1} ms on")
 
 
 def test_another_boot_without_wall_clocks_follows_from_the_arrival(tmp_path: Path) -> None:
