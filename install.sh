@@ -99,6 +99,7 @@ if [ -n "$VENUE" ] || [ -n "$EVENT_BROKER" ] || [ -n "$HALLS" ]; then
         is_name "$h" || bad "--halls '$HALLS': hall id '$h': use 1-64 letters, digits, '_', '.', '-'"
         case "$h" in
             office|display|standings) bad "--halls '$HALLS': '$h' is not a hall id (the broker's own user or level)" ;;
+            mirror-*) bad "--halls '$HALLS': '$h': ids beginning with 'mirror-' are second boards' broker users (mirror-HALL)" ;;
         esac
         [ "$h" != "$VENUE" ] || bad "--halls '$HALLS': '$h' is the venue's own user name; name the venue otherwise"
         [[ "$seen" != *" $h "* ]] || bad "--halls '$HALLS': '$h' twice"

@@ -306,6 +306,7 @@ VENUE = ("--venue", "north", "--event-broker", "event.local", "--halls", "hall-1
     (("--venue", "v", "--event-broker", "e", "--halls", "h,h"), "'h' twice"),
     (("--venue", "v", "--event-broker", "e", "--halls", "h,,i"), "hall id ''"),
     (("--venue", "v", "--event-broker", "e", "--halls", "h,standings"), "'standings'"),
+    (("--venue", "v", "--event-broker", "e", "--halls", "h,mirror-h"), "'mirror-h'"),
     (("--venue", "v", "--event-broker", "e", "--halls", "v"), "venue's own user"),
     (("--office", *VENUE), "choose one"),
 ])

@@ -9,6 +9,7 @@ Tournament rules: the clock shows tenths in the last minute of a period (floorba
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -108,7 +109,7 @@ def hall_states(tmp_path: Path, script: list[dict[str, Any]], seconds: float
 
 
 def mirror_of(states: list[dict[str, Any]], until: int, *, boot: str = "boot-1",
-              silent_ns: int = 25 * NS_PER_S, late_ns: int = 0
+              silent_ns: int = 25 * NS_PER_S, late_ns: int = 0, frame_log: Path | None = None
               ) -> tuple[Mirror, MirrorDisplay, ReplayedBroker]:
     """``late_ns``: every nap of the mirror ends that much after its instant (a loaded
     machine without real-time scheduling)."""
@@ -116,7 +117,7 @@ def mirror_of(states: list[dict[str, Any]], until: int, *, boot: str = "boot-1",
     display = MirrorDisplay(time)
     link = ReplayedBroker(time, states)
     mirror = Mirror(parse({}, "test"), MirrorOptions("hall-a", "headless",
-                                                     silent_ns=silent_ns),
+                                                     silent_ns=silent_ns, frame_log=frame_log),
                     time=time, link=link, display=display, boot=boot)
     mirror.start()
     for instant in sorted({d["anchor"]["mono_ns"] for d in states} | {until}):
@@ -184,6 +185,32 @@ def test_a_mirror_waking_late_shows_each_tenth_at_once_not_one_later(tmp_path: P
         assert clock_text(theirs["clock_ms"]) == clock_text(doc["clock_ms"]), (
             f"{(at - START_NS) / NS_PER_S:.3f} s: the hall put up {clock_text(doc['clock_ms'])}"
             f", the mirror shows {clock_text(theirs['clock_ms'])} {late // NS_PER_MS + 1} ms on")
+
+
+def logged(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_both_boards_log_each_frame_they_present(tmp_path: Path) -> None:
+    # --frame-log (bench/mirror.py): one line per frame presented, the instant it went on
+    # the screen and the clock it shows, in the order shown.
+    hall = InProcessHall(tmp_path / "hall", CONFIG, boot="boot-1")
+    daemon = hall.start(script=write_script(tmp_path / "s.jsonl", [{"t": 2, "do": "start"}]),
+                        frame_log=tmp_path / "hall.jsonl")
+    daemon.run_until(hall.time.now + 5 * NS_PER_S)
+    offset = daemon.timeline.offset
+    hall.stop()
+    lines = logged(tmp_path / "hall.jsonl")
+    assert [(d["shown_ns"] + offset, d["at_ns"], d["clock_ms"], d["running"])
+            for d in lines] == [(f.at, f.at, f.doc["clock_ms"], f.doc["running"])
+                                for f in hall.frames]
+    assert any(d["running"] for d in lines)
+    _, display, _ = mirror_of(list(hall.link.states), START_NS + 6 * NS_PER_S,
+                              frame_log=tmp_path / "mirror.jsonl")
+    mirrored = logged(tmp_path / "mirror.jsonl")
+    assert [(d["shown_ns"], d["clock_ms"]) for d in mirrored] == [
+        (f.at, f.doc["clock_ms"]) for f in display.frames]
+    assert len(mirrored) >= 5
 
 
 def test_another_boot_without_wall_clocks_follows_from_the_arrival(tmp_path: Path) -> None:

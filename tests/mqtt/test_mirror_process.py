@@ -15,22 +15,11 @@ from typing import Any
 import pytest
 
 from tests.daemon.conftest import Hall, write_script
-from tests.fixtures import SHIPPED_ACL, SHIPPED_USERS, ShippedBroker, stop_gently, wait_for
+from tests.fixtures import SHIPPED_USERS, ShippedBroker, mirror_acl, stop_gently, wait_for
 
 pytestmark = pytest.mark.slow  # processes
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def mirror_acl(directory: Path, hall: str) -> Path:
-    """The shipped ACL with its ``#mirror`` template made a block for ``hall``."""
-    lines = []
-    for line in SHIPPED_ACL.read_text().splitlines():
-        filled = line.removeprefix("#mirror ").replace("HALL", hall)
-        lines.append(filled if line.startswith("#mirror ") else line)
-    acl = directory / "arena.acl"
-    acl.write_text("\n".join(lines) + "\n")
-    return acl
 
 
 def config(port: int, user: str, password_file: Path) -> str:
