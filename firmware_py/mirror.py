@@ -15,6 +15,9 @@ onto its own monotonic clock once, when the document arrives (``Basis``):
   network's and the broker's latency.
 
 It has no console, no pins, no horn and no journal: nothing it does is a record of the game.
+Under systemd (the hall's unit with another ExecStart, docs/technician.md) it speaks the
+same notify protocol as the hall's daemon: READY=1 once its loop runs (the hall may be
+away: a dark board that waits for it is up), WATCHDOG=1 from the loop, STATUS= the link.
 When the hall's board goes silent (its ``status`` says offline, the broker is gone, or no
 state came for ``silent_ns``: the hall refreshes it at least every 10 s) the board shows
 BOARD LINK LOST and its clock runs on (or stays stopped) from the last anchor.
@@ -44,6 +47,7 @@ from firmware_py.config import Config
 from firmware_py.linkconfig import LinkConfig
 from firmware_py.logfmt import kv
 from firmware_py.outputs import FrameLog, write_state_file
+from firmware_py.sdnotify import Notifier
 from firmware_py.timeline import boot_id
 
 if TYPE_CHECKING:
@@ -147,13 +151,16 @@ class Mirror:
 
     def __init__(self, config: Config, options: MirrorOptions, *,
                  time: TimeSource | None = None, link: Link | None = None,
-                 display: Display | None = None, boot: str | None = None) -> None:
+                 display: Display | None = None, boot: str | None = None,
+                 notifier: Notifier | None = None) -> None:
         self.config = config
         self.options = options
         self.time: TimeSource = time if time is not None else SystemTime()
         self.link = link
         self.display = display
         self.boot = boot_id() if boot is None else boot
+        self.notifier = notifier if notifier is not None else Notifier()
+        self._watchdog_at = 0
         self.followed: Followed | None = None
         self.hall_online: bool | None = None  # the hall's retained status; None: not heard
         self.heard_at: int | None = None  # the last state's arrival (mirror's clock)
@@ -185,6 +192,7 @@ class Mirror:
         self.frame_log = FrameLog(opts.frame_log)
         self.started_at = self.time.monotonic_ns()
         self.link.start()
+        self.notifier.ready(f"mirror of {opts.hall}: waiting for its board")
 
     def _real_link(self) -> Link:
         from firmware_py.mqtt import MirrorLink  # noqa: PLC0415 - paho only with a broker
@@ -231,6 +239,7 @@ class Mirror:
         if link is None:
             raise RuntimeError("the loop runs after start()")
         now = self.time.monotonic_ns()
+        self._watchdog(now)
         for kind, value in link.pump():
             self._take(kind, value, now)
         lost = self.link_lost(now)
@@ -240,10 +249,14 @@ class Mirror:
                 kv(log, logging.WARNING if lost else logging.INFO,
                    "board link lost" if lost else "board link back", hall=self.options.hall,
                    online=self.hall_online, connected=link.connected)
+            self.notifier.status(f"mirror of {self.options.hall}: "
+                                 + ("BOARD LINK LOST" if lost else "following"))
         if self.dirty:
             self.frame(now)
             now = self.time.monotonic_ns()
         wakes = [now + NAP_NS]
+        if self.notifier.watchdog_ns is not None:
+            wakes.append(self._watchdog_at)
         if until is not None:
             wakes.append(until)
         if self.heard_at is not None and not lost:
@@ -270,6 +283,12 @@ class Mirror:
         target = min(wakes)
         if self.stopping is None and self.time.monotonic_ns() < target:
             self.time.sleep_until(target, cancel=self._wake)
+
+    def _watchdog(self, now: int) -> None:
+        """WATCHDOG=1 every half WatchdogSec=: a hung loop gets the board restarted."""
+        if self.notifier.watchdog_ns is not None and now >= self._watchdog_at:
+            self.notifier.watchdog()
+            self._watchdog_at = now + self.notifier.watchdog_ns
 
     def link_lost(self, now: int) -> bool:
         """Nothing trustworthy from the hall's board: no connection, the hall offline, or
@@ -361,6 +380,7 @@ class Mirror:
 
     def shutdown(self) -> None:
         """Link, then display; each even if the other failed."""
+        self.notifier.stopping()
         try:
             if self.link is not None:
                 self.link.close()
@@ -368,5 +388,6 @@ class Mirror:
             self.frame_log.close()
             if self.display is not None:
                 self.display.close()
+        self.notifier.close()
         kv(log, logging.INFO, "mirror stopped", hall=self.options.hall, frames=self.frames,
            reason=self.stopping)

@@ -10,8 +10,10 @@ Tournament rules: the clock shows tenths in the last minute of a period (floorba
 from __future__ import annotations
 
 import json
+import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,7 @@ from display.values import clock_text
 from firmware_py import journal
 from firmware_py.config import parse
 from firmware_py.mirror import Mirror, MirrorOptions
+from firmware_py.sdnotify import Notifier
 from tests.daemon.conftest import write_script
 from tests.daemon.inprocess import START_NS, InProcessHall
 
@@ -263,6 +266,43 @@ def test_an_offline_hall_is_marked_at_once_and_a_stopped_clock_stays(tmp_path: P
     assert not display.frames[-1].doc["running"]
     mirror.shutdown()
     assert link.closed and display.closed
+
+
+def test_under_systemd_it_is_ready_at_once_and_pings_the_watchdog(tmp_path: Path) -> None:
+    # The hall's unit with another ExecStart (Type=notify, WatchdogSec=10s): READY=1 before
+    # any state came (the hall may be away: the board is up, and waits), then WATCHDOG=1
+    # every half watchdog period of the mirror's clock, and STOPPING=1 at the end.
+    _, states, _ = hall_states(tmp_path, [{"t": 2, "do": "start"}], 4)
+    path = str(tmp_path / "notify.sock")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.bind(path)
+        notifier = Notifier({"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "2000000"})
+        time = FakeClock(START_NS)
+        display = MirrorDisplay(time)
+        mirror = Mirror(parse({}, "test"), MirrorOptions("hall-a", "headless"), time=time,
+                        link=ReplayedBroker(time, states), display=display, boot="boot-1",
+                        notifier=notifier)
+        mirror.start()
+        sock.setblocking(False)
+        first = sock.recv(4096).decode()
+        assert first.startswith("READY=1\nSTATUS=mirror of hall-a") and not display.frames
+        messages = []
+        pings: list[int] = []
+        while time.now < START_NS + 4 * NS_PER_S:
+            mirror.run_until(time.now + NS_PER_S // 4)
+            try:
+                while True:
+                    messages.append(message := sock.recv(4096).decode())
+                    if message == "WATCHDOG=1":
+                        pings.append(time.now)
+            except BlockingIOError:
+                pass
+        mirror.shutdown()
+        messages.append(sock.recv(4096).decode())
+    assert 4 <= len(pings) <= 6  # every second for 4 s
+    assert all(b - a <= NS_PER_S + NS_PER_S // 4 for a, b in pairwise(pings))
+    assert "STATUS=mirror of hall-a: following" in messages
+    assert messages[-1] == "STOPPING=1"
 
 
 def test_the_mirror_opens_no_journal_and_writes_nothing(tmp_path: Path,
