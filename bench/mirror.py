@@ -47,6 +47,7 @@ from cpuload import busy_cores, percentile
 from mqtt_e2e import start_broker
 from report import add_write_docs, run_writing_docs
 
+from arena.core.units import NS_PER_MS, NS_PER_S
 from arena.timesource import REALTIME_PRIORITY
 from firmware_py.loopback import free_port
 from firmware_py.mqtt import MirrorLink
@@ -56,7 +57,7 @@ FRAME_MS = 100  # one shown tenth
 TENTHS_BELOW_MS = 60_000  # the preset's (floorball-2x15)
 SET_MS = 65_000  # the clock set: 5 s of whole seconds, then a minute of tenths
 T, HALL = "bench", "hall-a"
-MS = 1_000_000  # ns
+NS_PER_US = NS_PER_MS // 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +131,7 @@ def change_skews(hall: list[Shown], mirror: list[Shown], start: int, end: int) -
     out, previous = [], None
     for f in hall:
         if f.clock_ms != previous and start <= f.at_ns < end and f.clock_ms in first:
-            out.append((first[f.clock_ms] - f.at_ns) // 1000)
+            out.append((first[f.clock_ms] - f.at_ns) // NS_PER_US)
         previous = f.clock_ms
     return out
 
@@ -229,9 +230,9 @@ def report(name: str, hall: list[Shown], mirror: list[Shown], baseline: list[Sho
     if not tenths or not mirror or not baseline:
         print(f"{name}: no samples: did the boards run?")
         return False
-    start = tenths[0] + 1000 * MS
+    start = tenths[0] + NS_PER_S
     end = min(hall[-1].at_ns, mirror[-1].at_ns)
-    step = max(1, round(grid_ms * MS))
+    step = max(1, round(grid_ms * NS_PER_MS))
     mirror_diff = differences(hall, mirror, start, end, step)
     tick_diff = differences(hall, baseline, start, end, step)
     if not mirror_diff or not tick_diff:
@@ -241,7 +242,7 @@ def report(name: str, hall: list[Shown], mirror: list[Shown], baseline: list[Sho
     p99, base99 = percentile(mirror_diff, 99), percentile(tick_diff, 99)
     mean, base_mean = (sum(mirror_diff) / len(mirror_diff), sum(tick_diff) / len(tick_diff))
     differing = sum(1 for d in mirror_diff if d) / len(mirror_diff)
-    print(f"{name}: {(end - start) / 1e9:.1f} s of tenths, an instant every {grid_ms:g} ms")
+    print(f"{name}: {(end - start) / NS_PER_S:.1f} s of tenths, an instant every {grid_ms:g} ms")
     print(figures("mirror (the hall's anchor)", mirror_diff))
     print(figures("baseline (received ticks)", tick_diff))
     print(f"  ratio mirror/baseline: p99 {p99 / max(1, base99):.3f}, mean "
@@ -250,7 +251,7 @@ def report(name: str, hall: list[Shown], mirror: list[Shown], baseline: list[Sho
     if skews:
         print(figures("mirror's new tenth after hall's", skews, "µs"))
     for board, frames in (("hall", hall), ("mirror", mirror)):
-        late = [(f.at_ns - f.for_ns) // 1000 for f in frames if start <= f.at_ns < end]
+        late = [(f.at_ns - f.for_ns) // NS_PER_US for f in frames if start <= f.at_ns < end]
         print(figures(f"{board}'s present after its instant", late, "µs"))
     return p99 <= FRAME_MS
 

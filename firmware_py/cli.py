@@ -17,6 +17,7 @@ from arena.core.match import Match
 from arena.core.phase import PLAYED_STAGES, Stage
 from arena.core.preset import Preset, cited_fields, parse_preset
 from arena.core.tables import toml_value
+from arena.core.units import NS_PER_S
 from arena.core.values import MatchSetup
 from display import snapshot as display_snapshot
 from firmware_py import config as hall_config
@@ -407,7 +408,7 @@ def cmd_mirror(args: argparse.Namespace) -> int:
     options = MirrorOptions(hall=args.mirror, display_mode=mode, state_file=args.state_file,
                             frame_log=args.frame_log)
     if args.mirror_silent is not None:
-        options = replace(options, silent_ns=round(args.mirror_silent * 1e9))
+        options = replace(options, silent_ns=round(args.mirror_silent * NS_PER_S))
     return Mirror(config, options).run()
 
 
