@@ -2,13 +2,34 @@
 # Install Arena Scoreboard as a service on Raspberry Pi OS / Debian 12 (Bookworm).
 #
 #   sudo ./install.sh            a hall: the scoreboard daemon (clock, horn, display)
-#   sudo ./install.sh --office   the office machine: mosquitto and the standings service
+#   sudo ./install.sh --hall HALL --broker URL --tournament ID --password-file FILE
+#                                a hall linked to the office: the command --office prints
+#   sudo ./install.sh --office [--halls HALL,HALL...]
+#                                the office machine: mosquitto and the standings service,
+#                                a broker user and password per hall
 #   sudo ./install.sh --venue NAME --event-broker HOST[:PORT] --halls HALL,HALL...
 #                                a venue's broker, bridged to the event's (docs/technician.md, "Several
 #                                venues"): only mosquitto, no program
 #
 # Options:
 #   --office       install the office (broker + `office serve`) instead of a hall
+#   --halls LIST   with --office: the hall ids, comma-separated (hall-1,hall-2): a broker user
+#                  each with a password generated once into /etc/arena/hall-passwords/HALL
+#                  (root only; a re-run keeps them and adds new halls), and the command to
+#                  run on each hall's Pi is printed. With --venue: the venue's halls
+#   --hall HALL    a hall: its id, the broker user it logs in as; with --broker,
+#                  --tournament and --password-file the [mqtt] table is written into
+#                  /etc/scoreboard/scoreboard.toml (added to one that has none) and the
+#                  password into /etc/scoreboard/mqtt-password: the board connects as is
+#   --broker URL   a hall: the office's broker, mqtt://HOST:1883 (or mqtts://HOST:8883,
+#                  which needs --ca-file)
+#   --tournament ID
+#                  a hall: the tournament id (the `id` of the office's tournament file)
+#   --password-file FILE
+#                  a hall: a file whose first line is the hall's broker password (the
+#                  office's /etc/arena/hall-passwords/HALL, copied here)
+#   --ca-file FILE a hall with mqtts://: the CA certificate of the broker's TLS listener,
+#                  installed as /etc/scoreboard/office-ca.crt
 #   --venue NAME   install a venue broker: its halls log in here (the event broker's
 #                  configuration and ACL, one user and a generated password each), and a
 #                  bridge carries their topics to the event broker as the user NAME; prints
@@ -16,19 +37,25 @@
 #                  /etc/arena/event-side/NAME.acl). NAME: letters, digits, '_', '.', '-'
 #   --event-broker HOST[:PORT]
 #                  the event broker the venue bridges to (port default 1883); --venue only
-#   --halls LIST   the venue's hall ids, comma-separated (hall-1,hall-2); --venue only
 #   --prefix DIR   where the program goes (default /opt/arena; a venv in DIR/.venv)
 #   --no-start     install and enable the service, but do not start it now
 #   --dry-run      print every action, change nothing
 #   --root DIR     install the files under DIR instead of / (for tests and image builds):
 #                  system paths are prefixed with DIR, and what would change the machine
 #                  itself (apt-get, users, chown, the venv, systemctl) is printed, not run
+#                  (the broker's password file under DIR is made with this machine's
+#                  mosquitto_passwd when it has one)
 #   -h, --help     this help
+#
+# Another apt or dpkg run (unattended-upgrades after a first boot) is waited for, saying
+# so, up to ARENA_APT_WAIT_S seconds (default 600); then it stops with a message.
 #
 # Safe to run again: it changes only what is missing or out of date, says what it changed,
 # and says so when there was nothing to do. It never overwrites a configuration file that
-# exists (/etc/scoreboard/scoreboard.toml, /etc/arena/*, the mosquitto files); the unit
-# files are ours and are replaced (local changes belong in `systemctl edit` drop-ins).
+# exists (/etc/scoreboard/scoreboard.toml, /etc/arena/*, the mosquitto files), except that
+# --hall adds an [mqtt] table to a scoreboard.toml that has none, and users are added to
+# the broker's password file; the unit files, and the hall's password and CA certificate
+# given with --hall, are ours and are replaced (local unit changes belong in drop-ins).
 set -euo pipefail
 
 usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
@@ -41,6 +68,11 @@ ROOT=""
 VENUE=""
 EVENT_BROKER=""
 HALLS=""
+HALL=""
+BROKER=""
+TOURNAMENT=""
+PASSWORD_FILE=""
+CA_FILE=""
 need() {  # need OPTION COUNT [VALUE]: the option's value is there (and not an option)
     if [ "$2" -lt 2 ] || [[ "${3:-}" == -* ]]; then
         echo "install.sh: $1 needs a value (see --help)" >&2; exit 2
@@ -55,6 +87,16 @@ while [ "$#" -gt 0 ]; do
         --event-broker=*) EVENT_BROKER=${1#--event-broker=} ;;
         --halls) need "$1" "$#" "${2:-}"; HALLS=$2; shift ;;
         --halls=*) HALLS=${1#--halls=} ;;
+        --hall) need "$1" "$#" "${2:-}"; HALL=$2; shift ;;
+        --hall=*) HALL=${1#--hall=} ;;
+        --broker) need "$1" "$#" "${2:-}"; BROKER=$2; shift ;;
+        --broker=*) BROKER=${1#--broker=} ;;
+        --tournament) need "$1" "$#" "${2:-}"; TOURNAMENT=$2; shift ;;
+        --tournament=*) TOURNAMENT=${1#--tournament=} ;;
+        --password-file) need "$1" "$#" "${2:-}"; PASSWORD_FILE=$2; shift ;;
+        --password-file=*) PASSWORD_FILE=${1#--password-file=} ;;
+        --ca-file) need "$1" "$#" "${2:-}"; CA_FILE=$2; shift ;;
+        --ca-file=*) CA_FILE=${1#--ca-file=} ;;
         --prefix) [ "$#" -ge 2 ] || { echo "install.sh: --prefix needs a directory" >&2; exit 2; }
                   PREFIX=$2; shift ;;
         --prefix=*) PREFIX=${1#--prefix=} ;;
@@ -72,8 +114,35 @@ done
 bad() { echo "install.sh: $*" >&2; exit 2; }
 # One topic level, as arena/wire/ checks hall ids (no '/', '+', '#', ':').
 is_name() { [[ "$1" =~ ^[A-Za-z0-9_.-]{1,64}$ ]]; }
-if [ -n "$VENUE" ] || [ -n "$EVENT_BROKER" ] || [ -n "$HALLS" ]; then
-    [ -n "$VENUE" ] || bad "--event-broker and --halls go with --venue NAME"
+# check_halls OPTION_VALUE: the hall ids of --halls into HALL_IDS, each checked.
+check_halls() {
+    local h seen=" "
+    IFS=, read -r -a HALL_IDS <<<"$1"
+    [ "${#HALL_IDS[@]}" -gt 0 ] || bad "--halls '$1': no hall id in it"
+    for h in "${HALL_IDS[@]}"; do
+        is_name "$h" || bad "--halls '$1': hall id '$h': use 1-64 letters, digits, '_', '.', '-'"
+        case "$h" in
+            office|display|standings) bad "--halls '$1': '$h' is not a hall id (the broker's own user or level)" ;;
+            mirror-*) bad "--halls '$1': '$h': ids beginning with 'mirror-' are second boards' broker users (mirror-HALL)" ;;
+        esac
+        [ "$h" != "$VENUE" ] || bad "--halls '$1': '$h' is the venue's own user name; name the venue otherwise"
+        [[ "$seen" != *" $h "* ]] || bad "--halls '$1': '$h' twice"
+        seen="$seen$h "
+    done
+}
+HALL_IDS=()
+LINK=0
+if [ -n "$HALL" ] || [ -n "$BROKER" ] || [ -n "$TOURNAMENT" ] || [ -n "$PASSWORD_FILE" ] \
+        || [ -n "$CA_FILE" ]; then
+    { [ "$ROLE" = hall ] && [ -z "$VENUE" ]; } \
+        || bad "--hall, --broker, --tournament, --password-file and --ca-file are a hall's (not with --office or --venue)"
+    [ -z "$HALLS" ] || bad "--halls is the office's or a venue's; a hall takes --hall HALL"
+    LINK=1
+fi
+if [ "$ROLE" = office ] && [ -n "$HALLS" ] && [ -z "$VENUE" ] && [ -z "$EVENT_BROKER" ]; then
+    check_halls "$HALLS"
+elif [ -n "$VENUE" ] || [ -n "$EVENT_BROKER" ] || [ -n "$HALLS" ]; then
+    [ -n "$VENUE" ] || bad "--event-broker goes with --venue NAME, --halls with --office or --venue NAME"
     [ "$ROLE" != office ] || bad "--venue and --office are two machines: choose one"
     ROLE=venue
     is_name "$VENUE" || bad "--venue '$VENUE': use 1-64 letters, digits, '_', '.', '-'"
@@ -92,19 +161,44 @@ if [ -n "$VENUE" ] || [ -n "$EVENT_BROKER" ] || [ -n "$HALLS" ]; then
     if [ "${#EVENT_PORT}" -gt 5 ] || [ $((10#$EVENT_PORT)) -lt 1 ] || [ $((10#$EVENT_PORT)) -gt 65535 ]; then
         bad "--event-broker '$EVENT_BROKER': port $EVENT_PORT is not 1-65535"
     fi
-    IFS=, read -r -a HALL_IDS <<<"$HALLS"
-    [ "${#HALL_IDS[@]}" -gt 0 ] || bad "--halls '$HALLS': no hall id in it"
-    seen=" "
-    for h in "${HALL_IDS[@]}"; do
-        is_name "$h" || bad "--halls '$HALLS': hall id '$h': use 1-64 letters, digits, '_', '.', '-'"
-        case "$h" in
-            office|display|standings) bad "--halls '$HALLS': '$h' is not a hall id (the broker's own user or level)" ;;
-            mirror-*) bad "--halls '$HALLS': '$h': ids beginning with 'mirror-' are second boards' broker users (mirror-HALL)" ;;
-        esac
-        [ "$h" != "$VENUE" ] || bad "--halls '$HALLS': '$h' is the venue's own user name; name the venue otherwise"
-        [[ "$seen" != *" $h "* ]] || bad "--halls '$HALLS': '$h' twice"
-        seen="$seen$h "
-    done
+    check_halls "$HALLS"
+fi
+# A hall's office link: all four together, each checked as the daemon checks its [mqtt]
+# table (firmware_py/linkconfig.py), so that the board starts with what is written.
+if [ "$LINK" = 1 ]; then
+    [ -n "$HALL" ] || bad "the office link needs --hall HALL (the hall id the office gave you)"
+    is_name "$HALL" || bad "--hall '$HALL': use 1-64 letters, digits, '_', '.', '-'"
+    case "$HALL" in
+        office|display|standings) bad "--hall '$HALL': that is the broker's own user or level, not a hall id" ;;
+        mirror-*) bad "--hall '$HALL': ids beginning with 'mirror-' are second boards' broker users (mirror-HALL)" ;;
+    esac
+    [ -n "$BROKER" ] || bad "--hall needs --broker mqtt://HOST:PORT (the office's broker)"
+    if [[ "$BROKER" =~ ^(mqtts?)://([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:([0-9]{1,5}))?/?$ ]]; then
+        BROKER_TLS=0
+        [ "${BASH_REMATCH[1]}" = mqtt ] || BROKER_TLS=1
+        port=${BASH_REMATCH[4]:-1}
+        if [ $((10#$port)) -lt 1 ] || [ $((10#$port)) -gt 65535 ]; then
+            bad "--broker '$BROKER': port $port is not 1-65535"
+        fi
+    else
+        bad "--broker '$BROKER': give mqtt://HOST:PORT or mqtts://HOST:PORT (e.g. mqtt://office.local:1883)"
+    fi
+    if [ "$BROKER_TLS" = 1 ] && [ -z "$CA_FILE" ]; then
+        bad "--broker '$BROKER': mqtts:// needs --ca-file FILE (the broker's CA certificate)"
+    fi
+    if [ "$BROKER_TLS" = 0 ] && [ -n "$CA_FILE" ]; then
+        bad "--ca-file goes with an mqtts:// broker, not '$BROKER'"
+    fi
+    [ -n "$TOURNAMENT" ] || bad "--hall needs --tournament ID (the id in the office's tournament file)"
+    is_name "$TOURNAMENT" || bad "--tournament '$TOURNAMENT': use 1-64 letters, digits, '_', '.', '-'"
+    [ -n "$PASSWORD_FILE" ] || bad "--hall needs --password-file FILE (the hall's broker password from the office)"
+    { [ -f "$PASSWORD_FILE" ] && [ -r "$PASSWORD_FILE" ]; } \
+        || bad "--password-file '$PASSWORD_FILE': no such readable file"
+    HALL_PASSWORD=$(head -n1 "$PASSWORD_FILE" | tr -d '\r')
+    [ -n "$HALL_PASSWORD" ] || bad "--password-file '$PASSWORD_FILE': its first line is empty (it holds the password)"
+    if [ -n "$CA_FILE" ]; then
+        { [ -f "$CA_FILE" ] && [ -r "$CA_FILE" ]; } || bad "--ca-file '$CA_FILE': no such readable file"
+    fi
 fi
 case "$PREFIX" in
     /*) PREFIX=${PREFIX%/} ;;
@@ -199,9 +293,45 @@ elif [ "$ROLE" = venue ]; then
 else
     PACKAGES=("${BUILD_PACKAGES[@]}" mosquitto mosquitto-clients)
 fi
+# --- Another apt or dpkg run (the same text in quickstart.sh and install.sh) ---------------
+# A fresh Raspberry Pi OS runs unattended-upgrades soon after its first boot, and apt-get
+# fails at once while that holds dpkg's or apt's lock. apt_get waits for them instead, up to
+# ARENA_APT_WAIT_S seconds (default 600), and says so. fuser (Debian's psmisc) sees who holds
+# a lock file open; apt-get's own DPkg::Lock::Timeout then covers a run that starts after the
+# look (it waits for dpkg's lock only, not for the package lists' lock of `apt-get update`,
+# hence the look first). Without fuser, apt-get's timeout alone. APT_SUDO: how to run as root.
+APT_LOCKS=(/var/lib/dpkg/lock-frontend /var/lib/dpkg/lock /var/lib/apt/lists/lock
+           /var/cache/apt/archives/lock)
+APT_SUDO=()
+apt_locked() {  # one of APT_LOCKS is open in another process
+    local lock
+    command -v fuser >/dev/null || return 1
+    for lock in "${APT_LOCKS[@]}"; do
+        if "${APT_SUDO[@]}" fuser -s "$lock" 2>/dev/null; then return 0; fi
+    done
+    return 1
+}
+apt_get() {  # apt_get ARGS...: apt-get ARGS once no other apt or dpkg run holds the locks
+    local bound=${ARENA_APT_WAIT_S:-600} step=5 waited=0
+    if apt_locked; then
+        say "waiting for another apt/dpkg run (unattended-upgrades?) to finish: up to $bound s"
+        while apt_locked; do
+            if [ "$waited" -ge "$bound" ]; then
+                say "another apt/dpkg run still holds the lock after $bound s (see: ps -C apt,apt-get,dpkg,unattended-upgr); run this again when it is done"
+                return 1
+            fi
+            sleep "$step"
+            waited=$((waited + step))
+        done
+        say "the other apt/dpkg run is done (waited $waited s)"
+    fi
+    # env: sudo would drop DEBIAN_FRONTEND from the environment (no questions: unattended).
+    "${APT_SUDO[@]}" env DEBIAN_FRONTEND=noninteractive \
+        apt-get -o DPkg::Lock::Timeout="$((bound > waited ? bound - waited : 1))" "$@"
+}
 apt_install() {
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
+    apt_get update -qq
+    apt_get install -y -qq "$@"
 }
 if is_real; then
     missing=()
@@ -594,12 +724,101 @@ event_acl() {
 }
 
 # --- Configuration -------------------------------------------------------------------------
+# mqtt_table CONFIG OUT: the hall config with the office link of the command line. Says
+# "same" (its [mqtt] table is that already), "add" (it has none: OUT is CONFIG with the
+# table appended, CONFIG's text untouched) or the keys in which its own [mqtt] differs.
+mqtt_table() {
+    HALL=$HALL BROKER=$BROKER TOURNAMENT=$TOURNAMENT CA_FILE=$CA_FILE \
+        "$PYTHON" - "$1" "$2" <<'MQTT'
+import json, os, sys, tomllib
+
+config, out = sys.argv[1], sys.argv[2]
+with open(config, "rb") as f:
+    text = f.read().decode("utf-8")
+want = {"broker": os.environ["BROKER"], "tournament": os.environ["TOURNAMENT"],
+        "hall": os.environ["HALL"], "username": os.environ["HALL"],
+        "password_file": "/etc/scoreboard/mqtt-password"}
+if os.environ["CA_FILE"]:
+    want["ca_file"] = "/etc/scoreboard/office-ca.crt"
+try:
+    have = tomllib.loads(text).get("mqtt")
+except tomllib.TOMLDecodeError as err:
+    sys.exit(f"install.sh: {config}: not valid TOML ({err}): fix it, then run this again")
+if have is None:
+    lines = ["", "# The office link, written by install.sh --hall (docs/technician.md, \"The broker\").",
+             "[mqtt]"] + [f"{k} = {json.dumps(v)}" for k, v in want.items()]
+    with open(out, "w", encoding="utf-8") as f:
+        f.write(text.rstrip("\n") + "\n" + "\n".join(lines) + "\n")
+    print("add")
+elif have == want:
+    print("same")
+else:
+    print(", ".join(sorted(k for k in want.keys() | have.keys() if have.get(k) != want.get(k))))
+MQTT
+}
+
 say "Configuration"
 unit_text() {  # the unit with the program's prefix
     sed "s#/opt/arena#$PREFIX#g" "$SRC/systemd/$1"
 }
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+
+# Broker passwords (the office's halls, a venue's halls and its bridge): generated once,
+# each in its own file (mode 600), and never printed.
+new_password() {  # new_password NAME: a fresh random one in $TMP/NAME
+    (umask 077; head -c 18 /dev/urandom | base64 | tr -d '\n=+/' >"$TMP/$1"; echo >>"$TMP/$1")
+}
+# keep_password FILE NAME: FILE's password, written once; sets NEW=1 when new. With
+# --dry-run the new one is only in $TMP, and the rest reads it there (PASSWORD_AT).
+keep_password() {
+    NEW=0
+    PASSWORD_AT=$ROOT$1
+    if [ ! -e "$ROOT$1" ]; then
+        new_password "$2"
+        change "write $ROOT$1 (a new random password)" install -m 600 "$TMP/$2" "$ROOT$1"
+        NEW=1
+        [ "$DRY" = 0 ] || PASSWORD_AT=$TMP/$2
+    fi
+}
+# Mosquitto's password file, /etc/mosquitto/arena.passwd: a user is added (or its password
+# replaced) with mosquitto_passwd, the password twice on its standard input (never on a
+# command line, where `ps` would show it). With --root the file under DIR is written too
+# when this machine has mosquitto_passwd (an image build, the tests), else it is skipped.
+PASSWD=/etc/mosquitto/arena.passwd
+has_user() {  # has_user FILE USER
+    [ -f "$1" ] && cut -d: -f1 "$1" | grep -qxF -- "$2"
+}
+add_user() {  # add_user FILE USER PASSWORD-FILE
+    local create=()
+    [ -f "$1" ] || create=(-c)
+    head -n1 "$3" | sed p | mosquitto_passwd "${create[@]}" "$1" "$2" >/dev/null
+}
+# passwd_user USER PASSWORD-FILE NEW: USER in the password file, from PASSWORD-FILE (its
+# first line), when it is not there yet or NEW=1 (a new password). Sets MOSQUITTO_CHANGED=1.
+passwd_user() {
+    if ! is_real && ! command -v mosquitto_passwd >/dev/null; then
+        say "  skipped (--root, no mosquitto_passwd here): add user $1 to $ROOT$PASSWD (from $2)"
+        return 0
+    fi
+    if ! has_user "$ROOT$PASSWD" "$1" || [ "$3" = 1 ]; then
+        change "add user $1 to $ROOT$PASSWD (mosquitto_passwd)" add_user "$ROOT$PASSWD" "$1" "$2"
+        MOSQUITTO_CHANGED=1
+    fi
+}
+restrict_passwd() { chown root:mosquitto "$1"; chmod 640 "$1"; }
+# passwd_mode: the password file readable by mosquitto only (with --root: the mode only).
+passwd_mode() {
+    local f=$ROOT$PASSWD
+    if is_real; then
+        if [ ! -f "$f" ] || [ "$(stat -c %U:%G:%a "$f")" != root:mosquitto:640 ]; then
+            change "chown root:mosquitto, chmod 640 $f" restrict_passwd "$f"
+        fi
+    elif [ -f "$f" ]; then
+        [ "$(stat -c %a "$f")" = 640 ] || change "chmod 640 $f" chmod 640 "$f"
+        say "  skipped (--root): chown root:mosquitto $f"
+    fi
+}
 
 if [ "$ROLE" = hall ]; then
     ensure_dir /etc/scoreboard 755
@@ -636,67 +855,85 @@ EOF
         put_config "$TMP/scoreboard.toml" /etc/scoreboard/scoreboard.toml 644 "" \
             "a minimal default: examples/scoreboard.toml is missing"
     fi
+    config_changed=$WROTE
+    # The office link (--hall ...): the password in its own file, readable by the service
+    # only, the CA certificate for mqtts://, and the [mqtt] table. Both files come from the
+    # command line and are replaced when they differ (a new password from the office).
+    if [ "$LINK" = 1 ]; then
+        printf '%s\n' "$HALL_PASSWORD" >"$TMP/mqtt-password"
+        put_file "$TMP/mqtt-password" /etc/scoreboard/mqtt-password 640 root:scoreboard
+        [ "$WROTE" = 0 ] || config_changed=1
+        if [ -n "$CA_FILE" ]; then
+            put_file "$CA_FILE" /etc/scoreboard/office-ca.crt 644
+            [ "$WROTE" = 0 ] || config_changed=1
+        fi
+        config=/etc/scoreboard/scoreboard.toml
+        from=$ROOT$config
+        [ -e "$from" ] || from=$SRC/examples/scoreboard.toml  # --dry-run: not written
+        link=$(mqtt_table "$from" "$TMP/scoreboard-link.toml")
+        case $link in
+            same) ;;
+            add)
+                change "add the [mqtt] table to $ROOT$config (hall $HALL at $BROKER)" \
+                    install -m 644 "$TMP/scoreboard-link.toml" "$ROOT$config"
+                config_changed=1 ;;
+            *)
+                say "  kept [mqtt] in $ROOT$config (yours): it differs from the command line in"
+                say "    $link; edit it, or delete the table and run this again" ;;
+        esac
+    fi
 elif [ "$ROLE" = office ]; then
     ensure_dir /etc/arena 755
     put_config "$SRC/examples/tournaments/000-ice-hockey.toml" /etc/arena/tournament.toml 644
     # The office's broker password: generated once, kept in its own file.
-    new_password=0
+    office_new=0
     if [ ! -e "$ROOT/etc/arena/office-password" ]; then
         (umask 077; head -c 18 /dev/urandom | base64 | tr -d '\n=+/' >"$TMP/office-password"; echo >>"$TMP/office-password")
         change "write $ROOT/etc/arena/office-password (a new random password)" \
             install -m 640 "$TMP/office-password" "$ROOT/etc/arena/office-password"
-        new_password=1
+        office_new=1
     fi
     set_owner /etc/arena/office-password root:office
-    mosquitto_changed=0
+    MOSQUITTO_CHANGED=0
     ensure_dir /etc/mosquitto/conf.d 755
     put_config "$SRC/systemd/mosquitto/arena.conf" /etc/mosquitto/conf.d/arena.conf 644
-    [ "$WROTE" = 0 ] || mosquitto_changed=1
+    [ "$WROTE" = 0 ] || MOSQUITTO_CHANGED=1
     put_config "$SRC/systemd/mosquitto/arena.acl" /etc/mosquitto/arena.acl 644
-    [ "$WROTE" = 0 ] || mosquitto_changed=1
-    # The password file (systemd/mosquitto/README.md): the office user now, the halls later.
+    [ "$WROTE" = 0 ] || MOSQUITTO_CHANGED=1
+    # The password file (systemd/mosquitto/README.md): the office user, and one user per
+    # hall of --halls, named by its hall id (arena.acl's pattern block gives each its own
+    # topics), its password generated once into /etc/arena/hall-passwords/HALL, the
+    # layout of a venue's. A re-run keeps every password and adds the halls that are new.
     # arena.conf makes every user name the client id: the office's persistent session is the
     # user `office`'s, one `office serve` per user (a second tournament on this broker needs a
     # user of its own: systemd/mosquitto/README.md, "Identity").
-    passwd=/etc/mosquitto/arena.passwd
-    add_office_user() {  # add_office_user FILE: the password goes in on standard input
-        local create=()
-        [ -f "$1" ] || create=(-c)
-        head -n1 /etc/arena/office-password | sed p | mosquitto_passwd "${create[@]}" "$1" office >/dev/null
-    }
-    restrict_passwd() { chown root:mosquitto "$1"; chmod 640 "$1"; }
-    if is_real; then
-        if [ ! -f "$passwd" ] || ! grep -q '^office:' "$passwd" || [ "$new_password" = 1 ]; then
-            change "add user office to $passwd" add_office_user "$passwd"
-            mosquitto_changed=1
-        fi
-        if [ ! -f "$passwd" ] || [ "$(stat -c %U:%G:%a "$passwd")" != root:mosquitto:640 ]; then
-            change "chown root:mosquitto, chmod 640 $passwd" restrict_passwd "$passwd"
-        fi
-    else
-        say "  skipped (--root): mosquitto_passwd $passwd office (from /etc/arena/office-password)"
+    HAND_MADE=()
+    office_at=$ROOT/etc/arena/office-password
+    [ -e "$office_at" ] || office_at=$TMP/office-password  # --dry-run: not written
+    passwd_user office "$office_at" "$office_new"
+    if [ "${#HALL_IDS[@]}" -gt 0 ]; then
+        ensure_dir /etc/arena/hall-passwords 700
+        for h in "${HALL_IDS[@]}"; do
+            # A user made by hand before (mosquitto_passwd) has a password install.sh does
+            # not know: kept, and a board that uses it keeps working.
+            if [ ! -e "$ROOT/etc/arena/hall-passwords/$h" ] && has_user "$ROOT$PASSWD" "$h"; then
+                say "  kept user $h in $ROOT$PASSWD (made by hand: its password is yours, not in"
+                say "    /etc/arena/hall-passwords/$h); for a generated one: sudo mosquitto_passwd -D $PASSWD $h, then run this again"
+                HAND_MADE+=("$h")
+                continue
+            fi
+            keep_password "/etc/arena/hall-passwords/$h" "hall-$h"
+            passwd_user "$h" "$PASSWORD_AT" "$NEW"
+        done
     fi
+    passwd_mode
+    mosquitto_changed=$MOSQUITTO_CHANGED
     if [ "$mosquitto_changed" = 1 ]; then restart_mosquitto; fi
 else
     # A venue's broker (docs/technician.md, "Several venues"): the event broker's arena.conf and arena.acl,
     # one user per hall, and the bridge to the event broker as the venue's own user.
     # A password each, generated once and kept in its own file (mode 600): the venue's for
     # the bridge (it also goes into the event broker's password file), a hall's for its board.
-    new_password() {  # new_password NAME: a fresh random one in $TMP/NAME
-        (umask 077; head -c 18 /dev/urandom | base64 | tr -d '\n=+/' >"$TMP/$1"; echo >>"$TMP/$1")
-    }
-    # keep_password FILE NAME: FILE's password, written once; sets NEW=1 when new. With
-    # --dry-run the new one is only in $TMP, and the rest reads it there (PASSWORD_AT).
-    keep_password() {
-        NEW=0
-        PASSWORD_AT=$ROOT$1
-        if [ ! -e "$ROOT$1" ]; then
-            new_password "$2"
-            change "write $ROOT$1 (a new random password)" install -m 600 "$TMP/$2" "$ROOT$1"
-            NEW=1
-            [ "$DRY" = 0 ] || PASSWORD_AT=$TMP/$2
-        fi
-    }
     ensure_dir /etc/arena 755
     ensure_dir /etc/arena/hall-passwords 700
     ensure_dir /etc/arena/event-side 755
@@ -721,26 +958,12 @@ else
     [ "$WROTE" = 0 ] || mosquitto_changed=1
     event_acl >"$TMP/event.acl"
     put_file "$TMP/event.acl" "/etc/arena/event-side/$VENUE.acl" 644
-    passwd=/etc/mosquitto/arena.passwd
-    add_hall_user() {  # add_hall_user FILE HALL PASSWORD-FILE
-        local create=()
-        [ -f "$1" ] || create=(-c)
-        head -n1 "$3" | sed p | mosquitto_passwd "${create[@]}" "$1" "$2" >/dev/null
-    }
-    restrict_passwd() { chown root:mosquitto "$1"; chmod 640 "$1"; }
-    if is_real; then
-        for h in "${HALL_IDS[@]}"; do
-            if [ ! -f "$passwd" ] || ! grep -q "^$h:" "$passwd" || [ "${hall_new[$h]}" = 1 ]; then
-                change "add user $h to $passwd" add_hall_user "$passwd" "$h" "${hall_password[$h]}"
-                mosquitto_changed=1
-            fi
-        done
-        if [ ! -f "$passwd" ] || [ "$(stat -c %U:%G:%a "$passwd")" != root:mosquitto:640 ]; then
-            change "chown root:mosquitto, chmod 640 $passwd" restrict_passwd "$passwd"
-        fi
-    else
-        say "  skipped (--root): mosquitto_passwd $passwd ${HALL_IDS[*]} (from /etc/arena/hall-passwords/)"
-    fi
+    MOSQUITTO_CHANGED=$mosquitto_changed
+    for h in "${HALL_IDS[@]}"; do
+        passwd_user "$h" "${hall_password[$h]}" "${hall_new[$h]}"
+    done
+    passwd_mode
+    mosquitto_changed=$MOSQUITTO_CHANGED
     # A bridge is read at start only (not on reload): restart. The halls reconnect and send
     # again whatever the office has not stored.
     if [ "$mosquitto_changed" = 1 ]; then restart_mosquitto; fi
@@ -801,6 +1024,8 @@ else
     elif [ "$unit_changed" = 1 ] || [ "$tree_changed" = 1 ]; then
         # Never restarted behind the timekeeper's back: a game may be running.
         say "  $UNIT is running the old version: sudo systemctl restart ${UNIT%.service} when no game is on"
+    elif [ "${config_changed:-0}" = 1 ]; then
+        say "  $UNIT is running with the old configuration: sudo systemctl restart ${UNIT%.service} when no game is on"
     fi
 fi
 fi
@@ -816,13 +1041,20 @@ else
 fi
 [ "$DRY" = 1 ] && exit 0
 say ""
-if [ "$ROLE" = hall ]; then
+if [ "$ROLE" = hall ] && [ "$LINK" = 1 ]; then
     cat <<EOF
 Next (docs/technician.md, "Running a hall"):
-  1. The office link: in /etc/scoreboard/scoreboard.toml set [mqtt] broker, tournament, hall,
-     username and password_file; put the hall's broker password in that file:
-       sudo install -m 640 -g scoreboard /dev/null /etc/scoreboard/mqtt-password
-       sudo nano /etc/scoreboard/mqtt-password
+  1. The office link is set: hall $HALL of tournament $TOURNAMENT at $BROKER
+     ([mqtt] in /etc/scoreboard/scoreboard.toml, the password in /etc/scoreboard/mqtt-password).
+  2. systemctl status scoreboard           journalctl -u scoreboard -f
+     (the office page shows the hall online once it connects; the log says why not)
+EOF
+elif [ "$ROLE" = hall ]; then
+    cat <<EOF
+Next (docs/technician.md, "Running a hall"):
+  1. The office link: run the command the office's install printed for this hall,
+       sudo ./install.sh --hall HALL --broker mqtt://OFFICE-HOST:1883 --tournament ID --password-file HALL.password
+     (or set [mqtt] in /etc/scoreboard/scoreboard.toml by hand: docs/technician.md, "The broker")
   2. sudo systemctl restart scoreboard     (after any change to the config)
   3. systemctl status scoreboard           journalctl -u scoreboard -f
 EOF
@@ -843,16 +1075,51 @@ $(sed '/^$/d; s/^/       /' "$ROOT/etc/arena/event-side/$VENUE.acl")
      both brokers); journalctl -u mosquitto here says why it cannot connect.
 EOF
 else
+    # The office's address for the halls: its host name, on the hall network through mDNS
+    # (NAME.local: Raspberry Pi OS and Debian with avahi answer it).
+    office_host=$(hostname 2>/dev/null || echo OFFICE-HOST)
+    [[ "$office_host" == *.* ]] || office_host=$office_host.local
+    # The halls' broker: plain MQTT on 1883 as arena.conf ships; mqtts:// on 8883 once its
+    # TLS listener is enabled there (docs/technician.md, "The broker").
+    hall_broker=mqtt://$office_host:1883
+    tls_args=""
+    tls_note=""
+    if grep -q '^listener 8883' "$ROOT/etc/mosquitto/conf.d/arena.conf" 2>/dev/null; then
+        hall_broker=mqtts://$office_host:8883
+        tls_args=" --ca-file office-ca.crt"
+        tls_note=$',\n     with the CA certificate of the TLS listener copied there as office-ca.crt'
+    fi
+    tournament_id=$("$PYTHON" -c 'import sys, tomllib; print(tomllib.load(open(sys.argv[1], "rb"))["id"])' \
+        "$ROOT/etc/arena/tournament.toml" 2>/dev/null) || tournament_id="TOURNAMENT-ID"
     cat <<EOF
 Next (docs/technician.md, "Running a hall", the office machine):
   1. Your tournament: edit /etc/arena/tournament.toml (examples/tournaments/README.md), then
      sudo systemctl restart office
-  2. One broker user per hall (its hall id), then give that password to the hall:
-       sudo mosquitto_passwd /etc/mosquitto/arena.passwd hall-1
-       sudo systemctl reload mosquitto
+EOF
+    if [ "${#HALL_IDS[@]}" -gt 0 ]; then
+        cat <<EOF
+  2. Each hall's Pi: copy its password file there (a USB stick, or over SSH:
+       sudo cat /etc/arena/hall-passwords/HALL | ssh PI 'cat >HALL.password'),
+     then in the Arena Scoreboard checkout on that Pi run the line printed for it
+     (tournament $tournament_id: the id in /etc/arena/tournament.toml now; another
+     tournament file, another id: run this again to print the lines anew)$tls_note:
+EOF
+        for h in "${HALL_IDS[@]}"; do
+            if [[ " ${HAND_MADE[*]} " == *" $h "* ]]; then
+                say "       $h: (its broker user was made by hand: write its password into $h.password yourself)"
+            fi
+            say "       $h: sudo ./install.sh --hall $h --broker $hall_broker --tournament $tournament_id --password-file $h.password$tls_args"
+        done
+    else
+        cat <<EOF
+  2. The halls: run this again with their ids, e.g. sudo ./install.sh --office --halls hall-1,hall-2:
+     a broker user and password each, and the line to run on each hall's Pi.
+EOF
+    fi
+    cat <<EOF
      A user name is also the client id: one connection each. Never log in as office or as a
-     hall for anything else; to watch the broker add a display user the same way.
-  3. The office page: http://$(hostname 2>/dev/null || echo THIS-MACHINE):8080/
+     hall for anything else; to watch the broker add a display user (systemd/mosquitto/README.md).
+  3. The office page: http://$office_host:8080/
      systemctl status office mosquitto     journalctl -u office -f
 EOF
 fi

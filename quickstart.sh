@@ -15,16 +15,51 @@ VENV=${ARENA_VENV:-.venv}
 
 say() { printf 'quickstart: %s\n' "$*" >&2; }
 
+# --- Another apt or dpkg run (the same text in quickstart.sh and install.sh) ---------------
+# A fresh Raspberry Pi OS runs unattended-upgrades soon after its first boot, and apt-get
+# fails at once while that holds dpkg's or apt's lock. apt_get waits for them instead, up to
+# ARENA_APT_WAIT_S seconds (default 600), and says so. fuser (Debian's psmisc) sees who holds
+# a lock file open; apt-get's own DPkg::Lock::Timeout then covers a run that starts after the
+# look (it waits for dpkg's lock only, not for the package lists' lock of `apt-get update`,
+# hence the look first). Without fuser, apt-get's timeout alone. APT_SUDO: how to run as root.
+APT_LOCKS=(/var/lib/dpkg/lock-frontend /var/lib/dpkg/lock /var/lib/apt/lists/lock
+           /var/cache/apt/archives/lock)
+APT_SUDO=()
+apt_locked() {  # one of APT_LOCKS is open in another process
+    local lock
+    command -v fuser >/dev/null || return 1
+    for lock in "${APT_LOCKS[@]}"; do
+        if "${APT_SUDO[@]}" fuser -s "$lock" 2>/dev/null; then return 0; fi
+    done
+    return 1
+}
+apt_get() {  # apt_get ARGS...: apt-get ARGS once no other apt or dpkg run holds the locks
+    local bound=${ARENA_APT_WAIT_S:-600} step=5 waited=0
+    if apt_locked; then
+        say "waiting for another apt/dpkg run (unattended-upgrades?) to finish: up to $bound s"
+        while apt_locked; do
+            if [ "$waited" -ge "$bound" ]; then
+                say "another apt/dpkg run still holds the lock after $bound s (see: ps -C apt,apt-get,dpkg,unattended-upgr); run this again when it is done"
+                return 1
+            fi
+            sleep "$step"
+            waited=$((waited + step))
+        done
+        say "the other apt/dpkg run is done (waited $waited s)"
+    fi
+    # env: sudo would drop DEBIAN_FRONTEND from the environment (no questions: unattended).
+    "${APT_SUDO[@]}" env DEBIAN_FRONTEND=noninteractive \
+        apt-get -o DPkg::Lock::Timeout="$((bound > waited ? bound - waited : 1))" "$@"
+}
 apt_install() {
     [ "$#" -gt 0 ] || return 0
-    local sudo=()
     if [ "$(id -u)" != 0 ]; then
         command -v sudo >/dev/null || { say "please install the Debian packages: $*"; exit 1; }
-        sudo=(sudo)
+        APT_SUDO=(sudo)
     fi
     say "installing Debian packages: $*"
-    "${sudo[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "$@" >/dev/null
+    apt_get update -qq
+    apt_get install -y -qq "$@" >/dev/null
 }
 
 command -v python3 >/dev/null || apt_install python3

@@ -24,6 +24,7 @@ from .items import Colour
 
 WINDOW_SIZE = (480, 800)
 TITLE = "Arena Scoreboard: timekeeper"
+KEY_SIZE = 2.4  # an entry's key lines, cap height in % of the window height
 OK_BOX: Colour = (13, 59, 30)
 QUIET: Colour = pal.LABEL
 
@@ -33,7 +34,7 @@ class Line:
     text: str
     ink: Colour = pal.WHITE
     box: Colour | None = None  # a band behind the line (the outcome)
-    size: int = 3  # cap height in % of the window height
+    size: float = 3  # cap height in % of the window height
 
 
 def _words(value: object) -> str:
@@ -62,9 +63,16 @@ def entry_lines(entry: Mapping[str, Any] | None,
         out.append(Line(str(entry["prompt"]), size=4))
     typed = entry.get("typed", entry.get("player"))
     out.append(Line(f"> {typed if typed not in (None, '') else '_'}", pal.CLOCK, size=5))
+    timeout = entry.get("timeout")
+    if isinstance(timeout, Mapping) and timeout.get("text"):
+        # What happens without a key, counted down: an entry never goes unannounced.
+        out.append(Line(str(timeout["text"]), QUIET if timeout.get("in_s") is None
+                        else pal.CLOCK, size=2))
     keys = entry.get("keys") or [k.split(" ", 1) for k in entry.get("kinds") or []
                                  if isinstance(k, str)]
-    out += [Line(f"  {pair[0]}   {_words(pair[-1])}", size=3)
+    # KEY_SIZE: a list's page (PAGE numbers, "more", Enter, Backspace, Escape) fits the
+    # window's 800 px under the prompt, with a press's answer above it.
+    out += [Line(f"  {pair[0]}   {_words(pair[-1])}", size=KEY_SIZE)
             for pair in keys if isinstance(pair, list | tuple) and pair]
     return out
 
@@ -81,10 +89,16 @@ def operator_lines(view: Mapping[str, Any]) -> list[Line]:
         reason = f" {feedback['reason']}" if feedback.get("reason") else ""
         out.append(Line(f"{feedback.get('press', '')} {word}{reason}", pal.WHITE,
                         OK_BOX if feedback.get("accepted") else pal.FAULT_BOX, 3))
+    timed_out = view.get("timed_out")
+    if timed_out:  # an entry went without its key: the timekeeper is told, a few seconds
+        out.append(Line(str(timed_out.get("text", "")), pal.WHITE, pal.FAULT_BOX, 2))
     out += entry_lines(view.get("entry"), view)
     teams, score = view.get("teams", {}), view.get("score", {})
     out.append(Line(f"{teams.get('home')} {score.get('home')} : {score.get('away')} "
                     f"{teams.get('away')}", size=3))
+    result = view.get("result")
+    if result:  # the winner (after a shootout the score line alone says a draw)
+        out.append(Line(str(result.get("text", "")), pal.WHITE, OK_BOX, 3))
     state = _say(view, "running" if view.get("running") else "stopped")
     horn = f"  {_say(view, 'horn')}" if view.get("horn") else ""
     replay = f"{_say(view, 'replay')}  " if view.get("replay") else ""  # the office voided it
@@ -111,7 +125,9 @@ def operator_lines(view: Mapping[str, Any]) -> list[Line]:
         kind = f" {_words(r['kind'])}" if r.get("kind") else ""
         text = r.get("text") or f"{r['what']} {r['team']}{who}{kind}"
         undo = f"   < {_say(view, 'undo')}" if r.get("undo_next") else ""
-        out.append(Line(f"{r['seq']}  {text}  P{r['period']} {r['clock']}{undo}", size=2))
+        # The number CANCEL picks it by (the view's "key"), never the seq.
+        number = r.get("key") if r.get("key") is not None else "-"
+        out.append(Line(f"{number}  {text}  P{r['period']} {r['clock']}{undo}", size=2))
     out.append(Line(_say(view, "kinds"), QUIET, size=2))
     out += [Line(f"{k['key']}  {k.get('text') or _words(k['name'])}  "
                  f"{_say(view, 'minutes', n=k['minutes'])}", size=2)
@@ -124,18 +140,29 @@ def operator_lines(view: Mapping[str, Any]) -> list[Line]:
     return out
 
 
-def draw_operator(surface: pygame.Surface, view: Mapping[str, Any]) -> None:
-    """The view's lines top to bottom, each shrunk to the width if it must be; what does
-    not fit below is left out (the records and kinds come last)."""
-    width, height = surface.get_size()
-    surface.fill(pal.BACKGROUND)
-    margin = max(4, width // 40)
-    y = margin
+def placed(view: Mapping[str, Any], size: tuple[int, int]
+           ) -> list[tuple[Line, int, int, int]]:
+    """The lines that fit a window of ``size``, top to bottom: (line, top, cap height,
+    pitch); what does not fit below is left out (the records and kinds come last)."""
+    width, height = size
+    y = max(4, width // 40)
+    out = []
     for line in operator_lines(view):
-        cap = max(8, height * line.size // 100)
+        cap = max(8, int(height * line.size / 100))
         pitch = cap * 2
         if y + pitch > height:
             break
+        out.append((line, y, cap, pitch))
+        y += pitch
+    return out
+
+
+def draw_operator(surface: pygame.Surface, view: Mapping[str, Any]) -> None:
+    """The view's lines top to bottom (``placed``), each shrunk to the width if it must be."""
+    width, _height = surface.get_size()
+    surface.fill(pal.BACKGROUND)
+    margin = max(4, width // 40)
+    for line, y, cap, pitch in placed(view, surface.get_size()):
         image, _rise = fonts.render(line.text, cap, line.ink) if line.text.strip() else (
             pygame.Surface((1, 1), pygame.SRCALPHA), 0)
         room = width - 2 * margin
@@ -145,7 +172,6 @@ def draw_operator(surface: pygame.Surface, view: Mapping[str, Any]) -> None:
         if line.box is not None:
             surface.fill(line.box, (0, y, width, pitch))
         surface.blit(image, (margin, y + (pitch - image.get_height()) // 2))
-        y += pitch
 
 
 _OPEN: dict[int, OperatorWindow] = {}  # by window id: the keyboard asks on a close event

@@ -7,7 +7,11 @@ Each table sits in a page between the markers ``<!-- ref:NAME:begin -->`` and
   ``firmware_py.config.KEYS`` (and the tables read whole by their own modules);
 - ``topics`` (docs/developer.md): every MQTT topic, who publishes it, retained, QoS, from
   ``arena.wire.TOPICS``;
-- ``office`` (docs/office.md): every subcommand of ``office``, from its argument parser.
+- ``office`` (docs/office.md): every subcommand of ``office``, from its argument parser;
+- ``scoreboard`` (docs/technician.md): every subcommand of ``scoreboard``, from its parser;
+- ``limits`` (docs/developer.md): every limit of a name, number or length, from the one
+  table ``arena.wire.LIMITS``; ``file-limits`` (docs/office.md): the part of it a tournament
+  or event file is held to.
 
 Run it from anywhere: ``python docs/reference.py`` rewrites the blocks that are stale,
 ``--check`` only says which are (exit 1), for the tests.
@@ -28,6 +32,7 @@ if str(ROOT) not in sys.path:  # a script in docs/: the packages are beside this
 
 from arena import wire  # noqa: E402
 from firmware_py import config, linkconfig  # noqa: E402
+from firmware_py.cli import build_parser as scoreboard_parser  # noqa: E402
 from office.cli.main import build_parser  # noqa: E402
 
 STALE_HINT = "run python docs/reference.py"
@@ -75,6 +80,29 @@ def topics_table() -> str:
     return "\n".join(rows)
 
 
+def _number(value: int) -> str:
+    """A limit as a person reads it: ``2^53`` rather than its 16 digits."""
+    power = value.bit_length() - 1
+    if value >= 2**32 and value == 2**power:
+        return f"2^{power}"
+    return f"{value:,}".replace(",", " ")
+
+
+def limits_table() -> str:
+    rows = ["| limit | value | what it bounds |", "| --- | --- | --- |"]
+    for name, value, meaning, _ in wire.LIMITS.rows():
+        rows.append(f"| `{name}` | {_number(value)} | {_cell(meaning)} |")
+    return "\n".join(rows)
+
+
+def file_limits_table() -> str:
+    rows = ["| what the file holds | at most | limit |", "| --- | --- | --- |"]
+    for name, value, _, file in wire.LIMITS.rows():
+        if file:
+            rows.append(f"| {_cell(file)} | {_number(value)} | `{name}` |")
+    return "\n".join(rows)
+
+
 def _subcommands(parser: argparse.ArgumentParser) -> Iterator[tuple[str, str,
                                                                    argparse.ArgumentParser]]:
     for action in parser._actions:  # argparse keeps its subcommands only here
@@ -92,10 +120,20 @@ def office_table() -> str:
     return "\n".join(rows)
 
 
+def scoreboard_table() -> str:
+    rows = ["| command | what it does |", "| --- | --- |"]
+    for name, help_text, _ in _subcommands(scoreboard_parser()):
+        rows.append(f"| `scoreboard {name}` | {_cell(help_text)} |")
+    return "\n".join(rows)
+
+
 BLOCKS: dict[str, tuple[str, Callable[[], str]]] = {
     "config": ("docs/technician.md", config_table),
     "topics": ("docs/developer.md", topics_table),
     "office": ("docs/office.md", office_table),
+    "scoreboard": ("docs/technician.md", scoreboard_table),
+    "limits": ("docs/developer.md", limits_table),
+    "file-limits": ("docs/office.md", file_limits_table),
 }
 
 
@@ -128,7 +166,8 @@ def stale_pages(*, write: bool) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description="Fill the docs' reference blocks (config keys, MQTT topics, office "
-                    "commands) from the code. Default: rewrite the stale pages.")
+                    "and scoreboard commands, limits) from the code. Default: rewrite the stale "
+                    "pages.")
     parser.add_argument("--check", action="store_true",
                         help="change nothing; exit 1 naming every stale page")
     args = parser.parse_args(argv)

@@ -162,6 +162,31 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_horn_off)
 
     p = sub.add_parser(
+        "wiring",
+        help="test the console's wiring: every button and key live, the horn on request",
+        description="The technician's wiring test, before the first game, with the service "
+        "stopped (sudo systemctl stop scoreboard): prints the config's pin map (each button's "
+        "BCM and header pin, the relay's pin and polarity), then one line per input edge "
+        "as it comes: the time in ms since the start (the driver's own edge stamp), the "
+        "GPIO button or the USB keypad and key, pressed or released, chatter marked. "
+        "Commands are lines on standard input: h [S] switches the horn relay on for S "
+        "seconds (default 1), t on or off, a [S] sounds the audio horn, q quits (the relay "
+        "off, and a list of the buttons never pressed). Needs no display.",
+        epilog="Refuses to run while the scoreboard daemon holds the state folder (exit 3): "
+        "it takes the daemon's own lock, so the service cannot start during the test either. "
+        "With --mock-pins (a dry run on a PC) the commands press NAME, release NAME and "
+        "tap NAME drive a button's pin.",
+    )
+    p.add_argument("--config", type=Path, default=None, metavar="FILE",
+                   help=f"the config whose pin map, pins, keypad and horn are tested; default "
+                   f"{hall_config.DEFAULT_PATH}")
+    p.add_argument("--mock-pins", action="store_true",
+                   help="gpiozero's mock pins instead of the config's [gpio] pin_factory")
+    p.add_argument("--state-dir", type=Path, default=None, metavar="DIR",
+                   help="the state folder whose lock is taken (config [state] dir)")
+    p.set_defaults(func=cmd_wiring)
+
+    p = sub.add_parser(
         "run",
         help="run the scoreboard: console, clock, horn, display, serial link, office link",
         description="Run the hall's scoreboard: read the console (buttons and keypad), apply "
@@ -327,6 +352,62 @@ def cmd_horn_off(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
     print(f"horn relay on GPIO{pin} driven off ({'active high' if active_high else 'active low'})")
+    return 0
+
+
+def cmd_wiring(args: argparse.Namespace) -> int:
+    import tempfile  # noqa: PLC0415
+
+    from arena.timesource import SYSTEM, realtime_ns  # noqa: PLC0415
+    from firmware_py import runconfig, wiring  # noqa: PLC0415 - pygame only for the test
+    from firmware_py.statelock import StateLock, StateLocked  # noqa: PLC0415
+    from hardware import keymap  # noqa: PLC0415
+    from hardware.keypad import EvdevKeys  # noqa: PLC0415
+    from hardware.pins import factory as pin_factory  # noqa: PLC0415
+
+    try:
+        config = hall_config.load(args.config)
+    except hall_config.ConfigError as err:
+        print(f"scoreboard wiring: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    name = "mock" if args.mock_pins else runconfig.resolve_pin_factory(
+        config.pin_factory, pi=runconfig.is_raspberry_pi())
+    lock = StateLock(args.state_dir or config.state_dir)
+    try:
+        # The daemon's lock, before any pin: the two never drive the relay at once.
+        lock.acquire()
+    except StateLocked as err:
+        print(f"scoreboard wiring: the scoreboard is running: {err}. Stop it first: "
+              "sudo systemctl stop scoreboard", file=sys.stderr)
+        return EXIT_IN_USE
+    wiring.stderr_logging()
+    if lock.problem is not None:
+        print(f"scoreboard wiring: note: {lock.problem}", file=sys.stderr)
+    keys = None
+    if keymap.enabled(config.keypad.mode, "headless", sys.platform):
+        keys = EvdevKeys(config.keypad, monotonic=SYSTEM.monotonic_ns, realtime=realtime_ns)
+    try:
+        # lgpio makes its notification FIFO in the working directory, which a technician's
+        # shell may not be allowed to write (the unit gives the daemon LG_WD): a folder of
+        # the test's own, removed at the end.
+        with tempfile.TemporaryDirectory(prefix="scoreboard-wiring-") as work:
+            os.environ.setdefault("LG_WD", work)
+            pins = pin_factory(name)
+            wiring.run_wiring(config.console, pins, name, keys=keys,
+                             keypad=wiring.keypad_text(keys, config.keypad.layout,
+                                                       config.keypad.grab),
+                             audio=wiring.audio_for(config.console), stdin=sys.stdin.fileno(),
+                             out=sys.stdout, clock=SYSTEM.monotonic_ns)
+    except Exception as err:  # gpiozero and lgpio raise many kinds; the message matters
+        where = "; ".join(getattr(err, "__notes__", []))
+        hint = ("lgpio is not installed here (install.sh installs python3-lgpio; on a PC: "
+                "--mock-pins)" if isinstance(err, ImportError) else "another program may "
+                "hold the pin (the scoreboard service: sudo systemctl stop scoreboard)")
+        print(f"scoreboard wiring: {where or 'opening the pins'} ({name}): "
+              f"{err.__class__.__name__}: {err}; {hint}", file=sys.stderr)
+        return 1
+    finally:
+        lock.release()
     return 0
 
 

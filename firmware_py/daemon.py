@@ -359,6 +359,12 @@ class Daemon:
             # (or is not open) must not keep the loop awake; building it sets the next one.
             self.timetable.view_at = None
             self.screen.publish_view(self.document(now), now)
+        entry_at = self.screen.entry_view_next
+        if entry_at is not None and now >= entry_at:
+            # The entry's countdown moved on, or its timed-out line goes: the view alone.
+            # Cleared first, as the schedule line's: building the view sets the next one.
+            self.screen.entry_view_next = None
+            self.screen.publish_view(self.document(now), now)
         if self.screen.notice_changed(now):
             self.dirty = True  # a notice came or went: the next frame shows it
         if self.screen.view_due():
@@ -423,7 +429,7 @@ class Daemon:
         others = [console.next_deadline(), horn.next_change(now),
                   self.script.next_at() if self.script else None,
                   self.feedback.expires(now),  # a frame without it, on time
-                  self.timetable.view_at]
+                  self.timetable.view_at, self.screen.entry_view_next]
         # Real instants to wake for: the journal's next retry, the watchdog, a view waiting
         # for its gap.
         watchdog = None if self.notifier.watchdog_ns is None else self._watchdog_at

@@ -93,7 +93,7 @@ class Notice:
 
     press: str  # press_label(command)
     reason: str | None
-    at: int  # match time of the press
+    at: int  # match time it is shown from: the press's, or its application's if later
     until: int  # match time it stops being shown
     lang: str = words.DEFAULT  # the hall's language: the OK / REFUSED words
 

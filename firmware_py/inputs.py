@@ -169,8 +169,11 @@ class Inputs:
         if source not in PRESSES:
             return
         feedback = self._daemon.feedback
+        # From when it is applied: a goal or penalty its timeout completed carries its
+        # button's instant, seconds ago, and its answer would be over before it was shown.
+        at = max(command.at, self._daemon.timeline.now())
         if refused is None:
-            feedback.accepted(command, command.at)
+            feedback.accepted(command, at)
         else:
-            feedback.refused(command, refused, command.at)
+            feedback.refused(command, refused, at)
         self._daemon.dirty = True

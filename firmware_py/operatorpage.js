@@ -11,6 +11,7 @@ function entry(n){if(!n)return `<p class="quiet">${e(s("no_entry"))}</p>`;
  if(n.prompt)o+=`<p class="big">${e(n.prompt)}</p>`;
  const t=("typed" in n)?n.typed:n.player;o+=`<p class="typed">${t==null||t===""?"_":e(t)}</p>`;
  if(n.stage)o+=`<p class="quiet">${e(s("next",{stage:n.stage}))}</p>`;
+ const to=n.timeout;if(to&&to.text)o+=`<p id="countdown" class="${to.in_s==null?"quiet":"late"}">${e(to.text)}</p>`;
  const keys=n.keys||(n.kinds||[]).map(k=>[k.split(" ")[0],k.split(" ").slice(1).join(" ")]);
  if(keys.length)o+='<table class="keys">'+keys.filter(p=>p.length==2).map(
   p=>`<tr><th>${e(p[0])}</th><td>${e(w(p[1]))}</td></tr>`).join("")+"</table>";return o}
@@ -19,12 +20,13 @@ function sch(x){if(!x)return "";return `<p id="schedule" class="${x.behind_ms>0?
 function body(d){W=d.words||W;if(d.match==null)return `<p class="quiet">${e(s("waiting"))}</p>`;
  const t=d.teams,sc=d.score,f=d.feedback,of=d.office;
  const link=(of==null?s("no_office"):s(of.connected?"office":"office_offline",{n:of.unacked}))+(of&&of.problem?" \u00b7 "+s("office_problem",{reason:of.problem}):"");
- const rec=d.records.map(r=>`<tr><td>${e(r.seq)}</td><td>${r.text?e(r.text):e(r.what)+" "+e(r.team)+(r.player!=null?" #"+e(r.player):"")+(r.kind?" "+e(w(r.kind)):"")}</td><td>P${e(r.period)} ${e(r.clock)}</td><td>${r.undo_next?e(s("undo")):""}</td></tr>`).join("");
+ const rec=d.records.map(r=>`<tr><th>${r.key==null?"-":e(r.key)}</th><td>${r.text?e(r.text):e(r.what)+" "+e(r.team)+(r.player!=null?" #"+e(r.player):"")+(r.kind?" "+e(w(r.kind)):"")}</td><td>P${e(r.period)} ${e(r.clock)}</td><td>${r.undo_next?e(s("undo")):""}</td></tr>`).join("");
  const kinds=d.kinds.map(k=>`<tr><th>${e(k.key)}</th><td>${e(k.text??w(k.name))}</td><td>${e(s("minutes",{n:k.minutes}))}</td></tr>`).join("");
  const ban=["home","away"].map(x=>`${e(t[x])}: ${(d.suspensions[x]||[]).map(p=>"#"+e(p)).join(", ")||e(s("none"))}.`).join(" ");
- return `<section id="feedback">${f?`<p class="${f.accepted?"ok":"refused"}">${e(f.text)}</p>`:""}</section>`+
+ const to=d.timed_out,res=d.result;
+ return `<section id="feedback">${f?`<p class="${f.accepted?"ok":"refused"}">${e(f.text)}</p>`:""}${to?`<p id="timed-out" class="late">${e(to.text)}</p>`:""}</section>`+
  `<section id="entry">${entry(d.entry)}</section>`+
-  `<section id="game"><p class="big">${e(t.home)} ${e(sc.home)} : ${e(sc.away)} ${e(t.away)}</p>`+
+  `<section id="game"><p class="big">${e(t.home)} ${e(sc.home)} : ${e(sc.away)} ${e(t.away)}</p>${res?`<p id="result" class="ok">${e(res.text)}</p>`:""}`+
   `<p>${e(d.match)}${d.replay?" "+e(s("replay")):""} ${e(d.phase_text??d.phase)} ${e(d.period)}  <b>${e(d.clock)}</b> ${e(s(d.running?"running":"stopped"))}${d.horn?"  "+e(s("horn")):""}</p><p class="quiet">${e(link)}</p>${aud(d.audio)}${sch(d.schedule)}</section>`+
   `<section id="records"><h2>${e(s("records"))}</h2><table>${rec}</table></section>`+
   `<section id="kinds"><h2>${e(s("kinds"))}</h2><table>${kinds}</table></section>`+

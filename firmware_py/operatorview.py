@@ -14,12 +14,19 @@ Shape (docs/timekeeper.md, "The operator view")::
      "phase": "period", "period": 2, "clock": "12:34", "running": false, "horn": false,
      "feedback": null | {"press": "GOAL HOME #12", "accepted": true, "reason": null,
                          "text": "GOAL HOME #12 \u2713"},
-     "entry": null | {...the console's pending entry, as it describes itself...},
+     "entry": null | {...the console's pending entry, as it describes itself...,
+                      "timeout": {"in_s": 4 | null, "text": "4 s without a key: dropped"}},
+                      # in_s null: a list, which waits for its key
+     "timed_out": null | {"what": "set_clock", "entered": false,
+                          "text": "entry timed out: SET CLOCK dropped"},  # a few seconds
+     "result": null | {"home": 2, "away": 1, "decided_by": "shootout", "winner": "home",
+                       "shootout": {"home": 3, "away": 2} | null,
+                       "text": "winner: Lions, shootout 3:2"},
      "kinds": [{"key": 1, "name": "minor", "minutes": 2}, ...],
-     "records": [{"seq": 14, "what": "goal", "team": "home", "player": 12,
+     "records": [{"key": 1, "seq": 14, "what": "goal", "team": "home", "player": 12,
                   "name": null | "A. Player",  # the roster's name for that number
                   "kind": null, "period": 2, "clock": "12:34", "undo_next": true},
-                 ...],  # newest first
+                 ...],  # newest first; "key": the number CANCEL picks it by
      "undo": null | {"seq": 14, "what": "goal"},   # what UNDO would take back
      "office": null | {"connected": true, "unacked": 0,
                        "problem": "..."},  # only when the office sent what was not taken
@@ -36,6 +43,10 @@ Shape (docs/timekeeper.md, "The operator view")::
      "phase_text": "perioda",  # the phase, worded; each record has its "text"
      "words": {"waiting": "...", ...}}   # the page's and window's own labels (operator.*)
 
+Every number the view shows is the number the timekeeper types: a record's ``key`` is its
+place in the CANCEL list (1 the newest, ``arena.core.entry.records_of``), never its seq,
+which counts every event of the match and so soon runs into three digits.
+
 The entry's ``prompt`` and ``keys`` are worded in the hall's language from the phrases the
 keypad gives (``entry.say``), and its ``head`` says what is entered; the state document's
 entry stays English (docs/developer.md 4.3).
@@ -48,8 +59,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arena import words
+from arena.core.entry import Lapse, records_of
 from arena.core.match import Match
 from arena.core.phase import Team
+from arena.core.units import NS_PER_S
 from arena.wire import Nx
 from display.audiostatus import AudioStatus
 from firmware_py.feedback import Notice
@@ -65,7 +78,8 @@ def operator_document(match: Match, state: Mapping[str, Any], *,
                       schedule: Mapping[str, Any] | None = None,
                       records: int = RECORDS, replay: bool = False,
                       audio: AudioStatus | None = None,
-                      lang: str = words.DEFAULT) -> dict[str, Any]:
+                      lapse: Lapse | None = None, timed_out: Lapse | None = None,
+                      at: int = 0, lang: str = words.DEFAULT) -> dict[str, Any]:
     """The operator view for ``state`` (the state document of the frame just drawn, with
     its ``entry``). ``office``: (connected, events not yet acknowledged, the latest thing
     the office sent that was not taken or None), None without an office; ``next_doc``: the
@@ -74,14 +88,21 @@ def operator_document(match: Match, state: Mapping[str, Any], *,
     the hall runs behind, the suggested shortened periods), None without a scheduled
     start; ``replay``: the game on the board replays a match whose result the office
     voided; ``audio``: the audio horn's status (None: not known, e.g. before the horn
-    started)."""
+    started); ``lapse``: when the pending entry times out (None: it waits, or none is
+    pending), counted down from ``at``, the frame's instant; ``timed_out``: an entry whose
+    timeout the view tells (the shell says for how long)."""
     s = match.state
     top = s.undo[-1] if s.undo else None
+    keys = {r.seq: n for n, r in enumerate(records_of(s), start=1)}
     listed = _records(match)[:records]
     for record in listed:
+        record["key"] = keys.get(int(record["seq"]))
         record["undo_next"] = top is not None and record["seq"] == top.seq
         record["text"] = record_text(record, lang)
     teams = state.get("teams", {})
+    entry = worded_entry(state.get("entry"), lang)
+    if isinstance(entry, dict):
+        entry["timeout"] = countdown(lapse, at, lang)
     return {
         "match": state.get("match"),
         "preset": match.preset.name,
@@ -95,7 +116,9 @@ def operator_document(match: Match, state: Mapping[str, Any], *,
         "running": bool(state.get("running")),
         "horn": bool(state.get("horn")),
         "feedback": None if notice is None else notice.to_json(),
-        "entry": worded_entry(state.get("entry"), lang),
+        "entry": entry,
+        "timed_out": None if timed_out is None else timed_out_line(timed_out, lang),
+        "result": result_line(state, lang),
         "kinds": [{"key": i, "name": kind.name, "text": words.kind(kind.name, lang),
                    "minutes": kind.recorded_minutes}
                   for i, kind in enumerate(match.preset.penalties.kinds.values(), start=1)],
@@ -115,6 +138,10 @@ def operator_document(match: Match, state: Mapping[str, Any], *,
     }
 
 
+_WORDED_HERE = ("operator.phase.", "operator.audio.", "operator.countdown.",
+                "operator.timed_out.", "operator.result.")
+
+
 def labels(lang: str) -> dict[str, str]:
     """The page's and the window's own words (``operator.*``), by their short names; the
     ones with fields (``office``, ``minutes``, ...) keep their ``{field}`` for the view.
@@ -129,12 +156,62 @@ def _labels(lang: str) -> tuple[tuple[str, str], ...]:
     english = words.table(words.DEFAULT)
     out = []
     for key in english:
-        if key.startswith("operator.") and not key.startswith(("operator.phase.",
-                                                                  "operator.audio.")):
+        # The ones worded here, with their fields filled, stay out (their "text" says it).
+        if key.startswith("operator.") and not key.startswith(_WORDED_HERE):
             text = words.table(lang).get(key) if lang != words.DEFAULT else None
             out.append((key.removeprefix("operator."), text if text is not None
                         else english[key]))
     return tuple(out)
+
+
+def countdown(lapse: Lapse | None, at: int, lang: str) -> dict[str, Any]:
+    """What the pending entry does without a key, and in how many seconds (rounded up, so
+    it never shows 0 while still pending); a list waits (``in_s`` None)."""
+    if lapse is None:
+        return {"in_s": None, "text": words.word("operator.waits", lang)}
+    left = max(1, -(-(lapse.at - at) // NS_PER_S))
+    return {"in_s": left, "text": words.word(f"operator.countdown.{_outcome(lapse)}", lang,
+                                             s=left)}
+
+
+def timed_out_line(lapse: Lapse, lang: str) -> dict[str, Any]:
+    """``entry timed out: SET CLOCK dropped``: what the last timeout did, in ``lang``."""
+    head = " ".join(_word(key, lang, "") for key in (
+        f"entry.what.{lapse.what.value}",
+        *([f"entry.team.{lapse.team.value}"] if lapse.team is not None else [])))
+    return {"what": lapse.what.value, "entered": lapse.entered,
+            "text": words.word(f"operator.timed_out.{_outcome(lapse)}", lang,
+                               what=head.strip())}
+
+
+def _outcome(lapse: Lapse) -> str:
+    return "entered" if lapse.entered else "horn" if lapse.what.value == "horn" else "dropped"
+
+
+def result_line(state: Mapping[str, Any], lang: str) -> dict[str, Any] | None:
+    """The result once the match has one (``winner: Lions, shootout 3:2``): the score line
+    alone says 1:1 after a shootout, which is not how the game ended."""
+    result = state.get("result")
+    if not isinstance(result, Mapping):
+        return None
+    home, away = int(result.get("home", 0)), int(result.get("away", 0))
+    how = str(result.get("decided_by"))
+    winner = "home" if home > away else "away" if away > home else None
+    shots = state.get("shootout")
+    tally = None
+    if how == "shootout" and isinstance(shots, Mapping):
+        tally = {side: sum(1 for scored in shots.get(side) or () if scored)
+                 for side in ("home", "away")}
+    out: dict[str, Any] = {"home": home, "away": away, "decided_by": how, "winner": winner,
+                           "shootout": tally}
+    if winner is None:
+        out["text"] = words.word("operator.result.draw", lang, home=home, away=away)
+        return out
+    team = str(state.get("teams", {}).get(winner, {}).get("name", winner.capitalize()))
+    key = how if how in ("shootout", "overtime", "forfeit") else "regulation"
+    shown = tally if tally is not None else {"home": home, "away": away}
+    out["text"] = words.word(f"operator.result.{key}", lang, team=team, **shown)
+    return out
 
 
 def _word(key: str, lang: str, default: str) -> str:

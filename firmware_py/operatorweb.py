@@ -82,6 +82,8 @@ class _Entry:
     typed: str
     stage: str | None
     keys: tuple[tuple[str, str], ...]
+    timeout: str | None = None  # what happens without a key, and when
+    counting: bool = False  # a countdown (not a list waiting for its key)
 
 
 def _entry(entry: Mapping[str, Any], doc: Mapping[str, Any]) -> _Entry:
@@ -92,13 +94,17 @@ def _entry(entry: Mapping[str, Any], doc: Mapping[str, Any]) -> _Entry:
     stage = entry.get("stage")
     keys = entry.get("keys") or [[k.split(" ", 1)[0], k.split(" ", 1)[-1]]
                                  for k in entry.get("kinds") or [] if isinstance(k, str)]
+    timeout = entry.get("timeout")
+    timeout = timeout if isinstance(timeout, Mapping) else {}
     return _Entry(
         head=head or _say(doc, "entry") if head or prompt is None else None,
         prompt=prompt,
         typed=str(typed) if typed not in (None, "") else "_",
         stage=_say(doc, "next", stage=stage) if stage else None,
         keys=tuple((str(pair[0]), _words(str(pair[1]))) for pair in keys
-                   if isinstance(pair, list | tuple) and len(pair) == 2))
+                   if isinstance(pair, list | tuple) and len(pair) == 2),
+        timeout=str(timeout["text"]) if timeout.get("text") else None,
+        counting=timeout.get("in_s") is not None)
 
 
 def _record(r: Mapping[str, Any]) -> str:

@@ -133,14 +133,22 @@ def between_file(state_file: Path) -> Path:
     return state_file.with_name(f"{state_file.stem}.between.json")
 
 
-def write_between_file(state_file: Path | None, between: dict[str, Any] | None) -> None:
+def write_between_file(state_file: Path | None, between: dict[str, Any] | None,
+                       written: str | None) -> str | None:
+    """Writes the between screen's data when it differs from ``written`` (what the last call
+    left on disk, ``None`` for no file) and returns what is on disk now: the screen changes
+    a few times a minute, the frames come ten times a second."""
     if state_file is None:
-        return
+        return None
+    text = None if between is None else json.dumps(between, separators=(",", ":"))
+    if text == written:
+        return written
     path = between_file(state_file)
-    if between is None:
+    if text is None:
         path.unlink(missing_ok=True)
     else:
-        write_atomic(path, json.dumps(between, separators=(",", ":")))
+        write_atomic(path, text)
+    return text
 
 
 def log_state(doc: dict[str, Any]) -> None:

@@ -9,6 +9,7 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from arena.core.entry import Lapse
 from arena.core.phase import Phase
 from arena.core.state import state_document
 from arena.core.units import NS_PER_MS, NS_PER_S
@@ -42,12 +43,16 @@ class Screen:
         self.display: Display | None = None
         self.layout: LayoutOptions | None = None  # the preset's layout options
         self._shown_notice: Notice | None = None  # in the last frame drawn
+        # What the between file holds; "" (no document's text) so that the first frame
+        # writes it or removes a stale one left by an earlier run.
+        self._between_written: str | None = ""
         self.operator_web: OperatorWeb | None = None
         self.operator_window: OperatorWindow | None = None
         self.operator_line = True  # the hall display's operator line
         self._view_last: Mapping[str, object] | None = None
         self._view_at = 0  # real time: the view may be rebuilt from then
         self.view_pending = False  # a frame was drawn while the view waited for its gap
+        self.entry_view_next: int | None = None  # match time: the entry's countdown moves on
         self._snapshots = 0
         self._started_real = daemon.time.monotonic_ns()
 
@@ -186,7 +191,8 @@ class Screen:
         daemon.dirty = False
         self._shown_notice = daemon.feedback.current(present_at)
         self.publish_view(doc, present_at)
-        write_between_file(daemon.options.state_file, between)
+        self._between_written = write_between_file(daemon.options.state_file, between,
+                                                   self._between_written)
         daemon.outputs.send(doc, present_at, link=daemon.link, serial=daemon.serial,
                             notifier=daemon.notifier, restored=session.restored,
                             anchor=self.anchor(present_at),
@@ -222,12 +228,16 @@ class Screen:
         schedule = timetable.line(at)
         timetable.view_at = None if schedule is None or frames is None else (
             at + frames.match_ns(SCHEDULE_VIEW_NS))
+        console = daemon.console
         view = operator_document(daemon.match, doc, notice=daemon.feedback.current(at),
                                  office=daemon.office.view(),
                                  next_doc=daemon.loader.loaded_next, schedule=schedule,
                                  replay=daemon.replaying,
                                  audio=None if daemon.horn is None else daemon.horn.audio(),
+                                 lapse=None if console is None else console.lapse(),
+                                 timed_out=self._timed_out(at), at=at,
                                  lang=daemon.config.display_language)
+        self.entry_view_next = self.entry_view_at(at)
         if view == self._view_last:
             return
         self._view_last = view
@@ -235,6 +245,32 @@ class Screen:
             self.operator_web.publish(Snapshot(view))
         if self.operator_window is not None:
             self.operator_window.draw(view)
+
+    def _timed_out(self, at: int) -> Lapse | None:
+        """The last entry's timeout while the view still tells it (as long as a press's
+        answer stays)."""
+        console = self._daemon.console
+        lapsed = None if console is None else console.lapsed()
+        if lapsed is None or not lapsed.at <= at < lapsed.at + self._daemon.feedback.shown_ns:
+            return None
+        return lapsed
+
+    def entry_view_at(self, now: int) -> int | None:
+        """When the operator view's entry changes by itself (match time): its countdown
+        shows one second less, or the line saying an entry timed out goes. None without an
+        operator view, or with nothing counting."""
+        daemon, console = self._daemon, self._daemon.console
+        if console is None or (self.operator_web is None and self.operator_window is None):
+            return None
+        found = []
+        lapse = console.lapse()
+        if lapse is not None and lapse.at > now:
+            left = -(-(lapse.at - now) // NS_PER_S)
+            found.append(lapse.at - (left - 1) * NS_PER_S)
+        lapsed = self._timed_out(now)
+        if lapsed is not None:
+            found.append(lapsed.at + daemon.feedback.shown_ns)
+        return min(found, default=None)
 
     def _state_changed(self, before: dict[str, Any] | None, after: dict[str, Any],
                        doc: dict[str, Any], at: int) -> None:

@@ -151,17 +151,22 @@ class ButtonPanel:
         # gpiozero ticks are the factory's monotonic seconds (lgpio: the kernel's edge time).
         self._to_ns = ticks_to_ns or (lambda ticks: round(ticks * NS_PER_S))
         self._pins: list[Any] = []
+        self._specs: list[ButtonSpec] = []  # beside _pins, one each
         self._callbacks: list[Callable[[float, bool], None]] = []  # gpiozero keeps weak refs
-        try:
-            for spec in specs:
+        for spec in specs:
+            try:
                 self._attach(spec, pin_factory)
-        except Exception:
-            self.close()
-            raise
+            except Exception as err:
+                # The driver's message rarely names the pin ("GPIO busy"): the note does,
+                # for the traceback and for `scoreboard wiring`'s refusal.
+                err.add_note(f"opening GPIO{spec.pin} for the button {spec.name}")
+                self.close()
+                raise
 
     def _attach(self, spec: ButtonSpec, pin_factory: Any) -> None:
         pin = pin_factory.pin(spec.pin)
         self._pins.append(pin)
+        self._specs.append(spec)
         pin.function = "input"
         pin.pull = spec.pull
         pin.bounce = None  # our own debounce, on timestamps
@@ -178,9 +183,17 @@ class ButtonPanel:
         self._callbacks.append(changed)
         pin.when_changed = changed
 
+    def pressed(self) -> dict[str, bool]:
+        """Each button as its pin reads now (True: pressed), for `scoreboard wiring`: a
+        button that reads pressed with nobody on it is stuck, shorted or wired to the wrong
+        side."""
+        return {spec.name: bool(pin.state) != (spec.pull == "up")
+                for spec, pin in zip(self._specs, self._pins, strict=True)}
+
     def close(self) -> None:
         for pin in self._pins:
             pin.when_changed = None
             pin.close()
         self._pins.clear()
+        self._specs.clear()
         self._callbacks.clear()

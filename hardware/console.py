@@ -34,6 +34,7 @@ from arena.core.commands import (
 )
 from arena.core.entry import (
     KeypadEntry,
+    Lapse,
     Output,
     PickMatch,
     ScheduledChoice,
@@ -289,6 +290,15 @@ class Console:
     def entry(self) -> dict[str, Any] | None:
         """The pending keypad entry for the state document's ``entry`` key."""
         return self.keypad.describe()
+
+    def lapse(self) -> Lapse | None:
+        """When the pending entry times out, and what it then does (None: none pending, or a
+        list that waits for its key)."""
+        return self.keypad.lapse()
+
+    def lapsed(self) -> Lapse | None:
+        """The last entry that timed out: the operator view says so for a few seconds."""
+        return self.keypad.lapsed
 
     def close(self) -> None:
         self.panel.close()

@@ -67,7 +67,8 @@ MEANINGS: Mapping[str, Meaning] = {
     "enter": Meaning("ENTER", "ends a number, confirms"),
     "escape": Meaning("ESCAPE", "cancels the entry or the menu"),
     "backspace": Meaning("BACKSPACE", "removes the last digit"),
-    "dot": Meaning("DOT", "tenths when setting the clock; coincidental when giving a penalty"),
+    "dot": Meaning("DOT", "tenths when setting the clock; coincidental when giving a penalty; "
+                   "the next page of a list"),
 }
 
 # The 17 keys of a numeric keypad as they lie on the table, by rows of four columns; a tall

@@ -113,6 +113,22 @@ def key_code(name: str) -> int:
     return int(code)
 
 
+def key_name(code: int) -> str:
+    """The kernel's name of key ``code`` (``KEY_KP5``), for people reading what was pressed
+    (`scoreboard wiring`); ``code N`` if neither table knows it."""
+    for name, known in KEY_CODES.items():
+        if known == code:
+            return name
+    try:
+        from evdev import ecodes  # noqa: PLC0415
+    except ImportError:
+        return f"code {code}"
+    names = ecodes.KEY.get(code) or ecodes.BTN.get(code)
+    if isinstance(names, list | tuple):  # several names for one code: the first is the usual
+        names = names[0] if names else None
+    return str(names) if names else f"code {code}"
+
+
 def _known(name: str) -> bool:
     if not _KEY_NAME.fullmatch(name):
         return False

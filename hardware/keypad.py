@@ -22,6 +22,10 @@ device are gone, nothing half-applied. At most once a second (on the caller's ``
 device folder is listed again and new devices with mapped keys are opened, so a replugged
 keypad works again without a restart.
 
+**Watching.** ``watch`` (set by `scoreboard wiring`) is told every key edge of every open
+device, mapped or not, with the device it came from and the kernel's name of the key: the
+technician sees which keypad and which key, at the same instant the game would use.
+
 python-evdev is imported only here, and only by the real lister and opener; a test injects
 its own (``list_paths``, ``open_device``, ``set_clock``) with fake devices.
 """
@@ -40,7 +44,15 @@ from typing import Any, Protocol
 
 from arena.core.units import NS_PER_S
 from arena.keys import is_keypad_key
-from hardware.keymap import EV_KEY, SHIFT_CODES, ButtonEdge, KeyInput, KeypadConfig, KeypadKey
+from hardware.keymap import (
+    EV_KEY,
+    SHIFT_CODES,
+    ButtonEdge,
+    KeyInput,
+    KeypadConfig,
+    KeypadKey,
+    key_name,
+)
 
 log = logging.getLogger(__name__)
 
@@ -90,10 +102,24 @@ def open_event_device(path: str) -> KeyDevice:
     return InputDevice(path)  # opened non-blocking by python-evdev
 
 
+@dataclass(frozen=True, slots=True)
+class KeyEdge:
+    """A key of an open device went down or up at ``at`` (monotonic ns, the kernel's stamp):
+    what ``EvdevKeys.watch`` is told. ``target``: what the key map makes of it (an action or
+    a keypad key, with Shift as held on that device), None for a key the map leaves out."""
+
+    device: str  # its path, e.g. /dev/input/event3
+    key: str  # the kernel's name, e.g. KEY_KP5
+    pressed: bool
+    at: int
+    target: str | None
+
+
 @dataclass(slots=True)
 class _Open:
     device: KeyDevice
     monotonic: bool  # its stamps are CLOCK_MONOTONIC (else CLOCK_REALTIME)
+    path: str = ""
     held: dict[int, str] = field(default_factory=dict)  # key code -> action, while down
     shifts: set[int] = field(default_factory=set)  # the Shift keys down on this device
 
@@ -121,6 +147,9 @@ class EvdevKeys:
         self._warned: set[str] = set()  # could not be opened: said once while present
         self._next_scan: int | None = None
         self._realtime_logged = False
+        # Told every key edge of an open device (autorepeat aside), on the caller's thread
+        # inside ``poll``: `scoreboard wiring` shows them; the daemon sets none.
+        self.watch: Callable[[KeyEdge], None] | None = None
 
     def poll(self, now: int) -> list[KeyInput]:
         """The mapped keys since the last call, in the order they happened; ``now``
@@ -159,6 +188,10 @@ class EvdevKeys:
             return True  # a closed descriptor: poll finds out which
         return bool(ready)
 
+    def descriptors(self) -> list[int]:
+        """The open devices' file descriptors, for a caller that waits on them (select)."""
+        return [entry.device.fileno() for entry in self.devices.values()]
+
     def close(self) -> None:
         for entry in self.devices.values():
             _close(entry.device)
@@ -185,6 +218,9 @@ class EvdevKeys:
                 entry.shifts.discard(event.code)
         target = self.shifted.get(event.code) if entry.shifts else None
         target = target or self.codes.get(event.code)
+        if self.watch is not None:
+            self.watch(KeyEdge(entry.path, key_name(event.code), event.value == PRESS, at,
+                               target))
         if target is None:
             return []
         if is_keypad_key(target):
@@ -251,7 +287,7 @@ class EvdevKeys:
             except OSError as err:
                 log.warning("keypad not grabbed (its keys also reach the console)",
                             extra={"kv": {"device": path, "error": str(err)}})
-        self.devices[path] = _Open(device, monotonic)
+        self.devices[path] = _Open(device, monotonic, path)
         self._warned.discard(path)
         log.info("keypad found", extra={"kv": {"device": path, "clock":
                                                "monotonic" if monotonic else "realtime"}})

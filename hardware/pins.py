@@ -11,6 +11,15 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
+# BCM number -> the pin of the 40-pin header it is on (every Pi since the B+, Pi 5 too): what
+# the technician counts on the board (`scoreboard wiring` prints both, docs/technician.md,
+# "Wiring the console"). The header's other pins are power and ground.
+HEADER_PINS: dict[int, int] = {
+    2: 3, 3: 5, 4: 7, 14: 8, 15: 10, 17: 11, 18: 12, 27: 13, 22: 15, 23: 16, 24: 18, 10: 19,
+    9: 21, 25: 22, 11: 23, 8: 24, 7: 26, 0: 27, 1: 28, 5: 29, 6: 31, 12: 32, 13: 33, 19: 35,
+    16: 36, 26: 37, 20: 38, 21: 40,
+}
+
 
 def mock_factory() -> Any:
     """Pins that exist only in memory: for a PC, a demo and the benchmarks. (For the real

@@ -91,7 +91,8 @@ def test_script_is_shellcheck_clean() -> None:
 def test_help_lists_every_option(repo: Path) -> None:
     text = ok(repo, "--help")
     for option in ("--office", "--prefix", "--no-start", "--dry-run", "--root", "--help",
-                   "--venue", "--event-broker", "--halls"):
+                   "--venue", "--event-broker", "--halls", "--hall", "--broker",
+                   "--tournament", "--password-file", "--ca-file", "ARENA_APT_WAIT_S"):
         assert option in text
     assert "set -e" not in text  # the help ends where the comment ends
 
@@ -297,7 +298,7 @@ VENUE = ("--venue", "north", "--event-broker", "event.local", "--halls", "hall-1
 @pytest.mark.parametrize(("args", "says"), [
     (("--venue", "north"), "--event-broker"),
     (("--venue", "north", "--event-broker", "e"), "--halls"),
-    (("--halls", "hall-1"), "go with --venue"),
+    (("--halls", "hall-1"), "--halls with --office or --venue"),
     (("--venue", "--halls"), "--venue needs a value"),
     (("--venue", "no/rth", "--event-broker", "e", "--halls", "h"), "'no/rth'"),
     (("--venue", "office", "--event-broker", "e", "--halls", "h"), "'office'"),
@@ -665,3 +666,320 @@ def test_a_changed_udev_rule_is_replaced(repo: Path, tmp_path: Path) -> None:
     assert f"install {rule}" in out and "udevadm control --reload-rules" in out
     assert rule.read_bytes() == (repo / "systemd/udev/90-arena-gpio.rules").read_bytes()
     assert "udevadm" not in ok(repo, "--root", root)  # unchanged: nothing to reload
+
+
+# --- The office's halls and a hall's office link -------------------------------------------
+
+HALLS = ("--halls", "hall-1,hall-2")
+
+
+def hall_passwords(root: Path) -> dict[str, str]:
+    folder = root / "etc/arena/hall-passwords"
+    return {p.name: p.read_text() for p in sorted(folder.iterdir())}
+
+
+def passwd_lines(root: Path) -> dict[str, str]:
+    text = (root / "etc/mosquitto/arena.passwd").read_text()
+    return {line.split(":", 1)[0]: line for line in text.splitlines()}
+
+
+def test_office_halls_get_a_user_and_a_root_only_password_each(repo: Path, tmp_path: Path) -> None:
+    if shutil.which("mosquitto_passwd") is None:
+        pytest.skip("mosquitto_passwd not installed (./quickstart.sh test installs mosquitto)")
+    root = tmp_path / "root"
+    out = ok(repo, "--office", *HALLS, "--root", root)
+    folder = root / "etc/arena/hall-passwords"
+    assert folder.stat().st_mode & 0o777 == 0o700
+    passwords = hall_passwords(root)
+    assert sorted(passwords) == ["hall-1", "hall-2"]
+    for name, text in passwords.items():
+        assert (folder / name).stat().st_mode & 0o777 == 0o600, name
+        assert len(text.strip()) >= 16 and text.endswith("\n")
+        assert text.strip() not in out  # never printed
+    assert passwords["hall-1"] != passwords["hall-2"]
+    assert sorted(passwd_lines(root)) == ["hall-1", "hall-2", "office"]
+    assert (root / "etc/mosquitto/arena.passwd").stat().st_mode & 0o777 == 0o640
+    # The line for each hall's Pi, with the example tournament's id.
+    for hall in ("hall-1", "hall-2"):
+        assert (f"{hall}: sudo ./install.sh --hall {hall} --broker mqtt://" in out
+                and f":1883 --tournament baltic-winter-cup-u12-2026 --password-file {hall}.password"
+                in out), out
+
+
+def test_office_rerun_keeps_the_passwords_and_adds_a_new_hall(repo: Path, tmp_path: Path) -> None:
+    if shutil.which("mosquitto_passwd") is None:
+        pytest.skip("mosquitto_passwd not installed (./quickstart.sh test installs mosquitto)")
+    root = tmp_path / "root"
+    ok(repo, "--office", *HALLS, "--root", root)
+    passwords, lines = hall_passwords(root), passwd_lines(root)
+    before = snapshot(root)
+    assert "Nothing to do" in ok(repo, "--office", *HALLS, "--root", root)
+    assert snapshot(root) == before
+    out = ok(repo, "--office", "--halls", "hall-1,hall-2,hall-3", "--root", root)
+    assert "add user hall-3" in out and "add user hall-1" not in out
+    after = hall_passwords(root)
+    assert {h: after[h] for h in passwords} == passwords
+    assert sorted(after) == ["hall-1", "hall-2", "hall-3"]
+    now = passwd_lines(root)
+    assert {u: now[u] for u in lines} == lines  # the same hashes: nothing re-made
+    assert "hall-3" in now
+
+
+def test_a_hall_user_made_by_hand_is_kept(repo: Path, tmp_path: Path) -> None:
+    """The way the docs used to say: mosquitto_passwd by hand, before --halls existed."""
+    if shutil.which("mosquitto_passwd") is None:
+        pytest.skip("mosquitto_passwd not installed (./quickstart.sh test installs mosquitto)")
+    root = tmp_path / "root"
+    ok(repo, "--office", "--root", root)
+    passwd = root / "etc/mosquitto/arena.passwd"
+    subprocess.run(["mosquitto_passwd", "-b", str(passwd), "hall-1", "by-hand"], check=True)
+    by_hand = passwd_lines(root)["hall-1"]
+    out = ok(repo, "--office", *HALLS, "--root", root)
+    assert passwd_lines(root)["hall-1"] == by_hand
+    assert not (root / "etc/arena/hall-passwords/hall-1").exists()
+    assert "kept user hall-1" in out and "mosquitto_passwd -D" in out
+    assert (root / "etc/arena/hall-passwords/hall-2").is_file()
+
+
+LINK_OK = ("--hall", "hall-1", "--broker", "mqtt://office.local:1883", "--tournament", "cup")
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (("--hall", "hall-1"), "--broker"),
+    (("--hall", "hall-1", "--broker", "mqtt://o"), "--tournament"),
+    (LINK_OK, "--password-file"),
+    ((*LINK_OK, "--password-file", "missing"), "no such readable file"),
+    (("--hall", "hall-1", "--broker", "office.local", "--tournament", "cup",
+      "--password-file", "pw"), "mqtt://HOST:PORT"),
+    (("--hall", "hall-1", "--broker", "mqtt://o:70000", "--tournament", "cup",
+      "--password-file", "pw"), "port 70000"),
+    (("--hall", "hall-1", "--broker", "mqtts://o:8883", "--tournament", "cup",
+      "--password-file", "pw"), "needs --ca-file"),
+    ((*LINK_OK, "--password-file", "pw", "--ca-file", "pw"), "goes with an mqtts://"),
+    (("--hall", "standings", "--broker", "mqtt://o", "--tournament", "cup",
+      "--password-file", "pw"), "'standings'"),
+    (("--hall", "mirror-a", "--broker", "mqtt://o", "--tournament", "cup",
+      "--password-file", "pw"), "'mirror-a': ids beginning with 'mirror-'"),
+    (("--hall", "h", "--broker", "mqtt://o", "--tournament", "a/b",
+      "--password-file", "pw"), "--tournament 'a/b'"),
+    ((*LINK_OK, "--password-file", "empty"), "first line is empty"),
+    (("--office", "--hall", "hall-1"), "a hall's"),
+    (("--office", "--halls", "hall-1,office"), "'office' is not a hall id"),
+    (("--hall", "hall-1", "--halls", "hall-1"), "a hall takes --hall"),
+    (("--halls", "hall-1"), "--halls with --office or --venue"),
+])
+def test_bad_link_and_halls_options_are_refused_clearly(
+        repo: Path, tmp_path: Path, args: tuple[str, ...], says: str) -> None:
+    (tmp_path / "pw").write_text("secret\n")
+    (tmp_path / "empty").write_text("\n")
+    done = subprocess.run(["bash", str(repo / "install.sh"), *args, "--root", "root"],
+                          cwd=tmp_path, capture_output=True, text=True, check=False, timeout=60)
+    assert done.returncode == 2, done.stdout
+    assert says in done.stderr and done.stderr.startswith("install.sh: "), done.stderr
+    assert not (tmp_path / "root").exists()
+
+
+def link_args(tmp_path: Path, password: str = "the-secret") -> tuple[str, ...]:
+    given = tmp_path / "hall-1.password"
+    given.write_text(password + "\n")
+    return (*LINK_OK, "--password-file", str(given))
+
+
+def loaded(root: Path, tmp_path: Path) -> daemon_config.Config:
+    """The installed config as the daemon loads it, its password file under the root."""
+    text = (root / "etc/scoreboard/scoreboard.toml").read_text()
+    moved = tmp_path / "loaded.toml"
+    moved.write_text(text.replace("/etc/scoreboard/mqtt-password",
+                                  str(root / "etc/scoreboard/mqtt-password")))
+    return daemon_config.load(moved)
+
+
+def test_hall_install_with_the_link_writes_mqtt_and_the_password(
+        repo: Path, tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    out = ok(repo, *link_args(tmp_path), "--root", root)
+    config = root / "etc/scoreboard/scoreboard.toml"
+    example = (repo / "examples/scoreboard.toml").read_text()
+    assert config.read_text().startswith(example)  # the example untouched, [mqtt] added
+    secret = root / "etc/scoreboard/mqtt-password"
+    assert secret.read_text() == "the-secret\n"
+    assert secret.stat().st_mode & 0o777 == 0o640
+    assert "chown root:scoreboard" in out
+    link = loaded(root, tmp_path).mqtt
+    assert link is not None
+    assert (link.broker.host, link.broker.port, link.broker.tls) == ("office.local", 1883, False)
+    assert (link.tournament, link.hall, link.username) == ("cup", "hall-1", "hall-1")
+    assert link.password == "the-secret"
+    assert "The office link is set: hall hall-1" in out
+    before = snapshot(root)
+    assert "Nothing to do" in ok(repo, *link_args(tmp_path), "--root", root)
+    assert snapshot(root) == before
+
+
+def test_the_link_is_added_to_a_config_without_one_and_a_new_password_replaces_the_old(
+        repo: Path, tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    ok(repo, "--root", root)  # first without the office
+    config = root / "etc/scoreboard/scoreboard.toml"
+    config.write_text('[log]\nlevel = "debug"\n')  # the technician's own
+    ok(repo, *link_args(tmp_path), "--root", root)
+    assert config.read_text().startswith('[log]\nlevel = "debug"\n\n')
+    assert loaded(root, tmp_path).log_level == "debug"
+    ok(repo, *link_args(tmp_path, "rotated"), "--root", root)
+    assert (root / "etc/scoreboard/mqtt-password").read_text() == "rotated\n"
+
+
+def test_a_config_with_its_own_mqtt_table_is_kept_and_the_difference_named(
+        repo: Path, tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    ok(repo, *link_args(tmp_path), "--root", root)
+    config = root / "etc/scoreboard/scoreboard.toml"
+    text = config.read_text().replace('tournament = "cup"', 'tournament = "other-cup"')
+    config.write_text(text)
+    out = ok(repo, *link_args(tmp_path), "--root", root)
+    assert config.read_text() == text
+    assert "kept [mqtt]" in out and "tournament" in out
+
+
+def test_tls_link_installs_the_ca_certificate(repo: Path, tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    ca = tmp_path / "ca.crt"
+    ca.write_text("-----BEGIN CERTIFICATE-----\nnot checked here\n-----END CERTIFICATE-----\n")
+    args = list(link_args(tmp_path))
+    args[args.index("--broker") + 1] = "mqtts://office.local:8883"
+    ok(repo, *args, "--ca-file", ca, "--root", root)
+    assert (root / "etc/scoreboard/office-ca.crt").read_bytes() == ca.read_bytes()
+    link = loaded(root, tmp_path).mqtt
+    assert link is not None and link.broker.tls and link.broker.port == 8883
+    assert link.tls is not None and link.tls.ca_file == "/etc/scoreboard/office-ca.crt"
+
+
+# --- Waiting for another apt or dpkg run ---------------------------------------------------
+QUICKSTART = CHECKOUT / "quickstart.sh"
+
+
+def lock_block(script: Path) -> str:
+    """The dpkg lock wait as the script has it: its globals and functions."""
+    text = script.read_text()
+    start = text.index("# --- Another apt or dpkg run")
+    end = text.index("\n}\n", text.index("\napt_get() {")) + 3
+    return text[start:end]
+
+
+def test_both_scripts_wait_for_dpkg_the_same_way() -> None:
+    assert lock_block(SCRIPT) == lock_block(QUICKSTART)
+
+
+def test_quickstart_is_shellcheck_clean() -> None:
+    shellcheck = shutil.which("shellcheck")
+    if shellcheck is None:
+        pytest.skip("shellcheck not installed (Debian package `shellcheck`)")
+    done = subprocess.run([shellcheck, str(QUICKSTART)], capture_output=True, text=True,
+                          check=False, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def fake_tools(tmp_path: Path, held_looks: int, *, fuser: bool = True) -> Path:
+    """A PATH of stand-ins: apt-get and sleep record their calls (sleep returns at once:
+    the wait is counted, not lived), fuser says dpkg's lock-frontend is held for the first
+    ``held_looks`` looks. Only what the block needs besides them (env, for apt-get)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    log = tmp_path / "calls"
+    (tmp_path / "held").write_text(f"{held_looks}\n")
+    scripts = {
+        "apt-get": f'echo "apt-get $* DEBIAN_FRONTEND=$DEBIAN_FRONTEND" >>"{log}"\n',
+        "sleep": f'echo "sleep $*" >>"{log}"\n',
+    }
+    if fuser:
+        scripts["fuser"] = (f'read -r n <"{tmp_path}/held"\n'
+                            f'case "$2" in */lock-frontend) if [ "$n" -gt 0 ]; then\n'
+                            f'  echo $((n - 1)) >"{tmp_path}/held"; exit 0; fi ;; esac\n'
+                            'exit 1\n')
+    for name, body in scripts.items():
+        tool = bin_dir / name
+        tool.write_text("#!/bin/bash\n" + body)
+        tool.chmod(0o755)
+    (bin_dir / "env").symlink_to(shutil.which("env") or "/usr/bin/env")
+    return bin_dir
+
+
+def apt_get_run(tmp_path: Path, bin_dir: Path, env: dict[str, str] | None = None,
+                script: Path = SCRIPT) -> tuple[subprocess.CompletedProcess[str], list[str]]:
+    program = ("set -euo pipefail\nsay() { printf '%s\\n' \"$*\"; }\n" + lock_block(script)
+               + "apt_get install -y mosquitto\n")
+    done = subprocess.run(["/bin/bash", "-c", program], capture_output=True, text=True,
+                          check=False, timeout=60, env={"PATH": str(bin_dir), **(env or {})})
+    log = tmp_path / "calls"
+    return done, log.read_text().splitlines() if log.exists() else []
+
+
+@pytest.mark.parametrize("script", [SCRIPT, QUICKSTART], ids=["install.sh", "quickstart.sh"])
+def test_apt_get_waits_for_a_held_dpkg_lock_and_says_so(tmp_path: Path, script: Path) -> None:
+    done, calls = apt_get_run(tmp_path, fake_tools(tmp_path, held_looks=3), script=script)
+    assert done.returncode == 0, done.stderr
+    assert ("waiting for another apt/dpkg run (unattended-upgrades?) to finish: up to 600 s"
+            in done.stdout)
+    assert "waited 10 s" in done.stdout
+    # Two waits of 5 s, then apt-get with what is left of the bound for dpkg's own lock.
+    assert calls == ["sleep 5", "sleep 5",
+                     "apt-get -o DPkg::Lock::Timeout=590 install -y mosquitto "
+                     "DEBIAN_FRONTEND=noninteractive"]
+
+
+def test_apt_get_gives_up_after_the_bound(tmp_path: Path) -> None:
+    done, calls = apt_get_run(tmp_path, fake_tools(tmp_path, held_looks=1000),
+                              {"ARENA_APT_WAIT_S": "20"})
+    assert done.returncode == 1
+    assert "up to 20 s" in done.stdout
+    assert "still holds the lock after 20 s" in done.stdout
+    assert calls == ["sleep 5"] * 4  # and apt-get never ran
+
+
+def test_apt_get_runs_at_once_when_no_lock_is_held(tmp_path: Path) -> None:
+    done, calls = apt_get_run(tmp_path, fake_tools(tmp_path, held_looks=0))
+    assert done.returncode == 0 and "waiting" not in done.stdout
+    assert calls == ["apt-get -o DPkg::Lock::Timeout=600 install -y mosquitto "
+                     "DEBIAN_FRONTEND=noninteractive"]
+
+
+def test_without_fuser_apt_gets_own_timeout_waits(tmp_path: Path) -> None:
+    done, calls = apt_get_run(tmp_path, fake_tools(tmp_path, held_looks=5, fuser=False))
+    assert done.returncode == 0 and "waiting" not in done.stdout
+    assert calls == ["apt-get -o DPkg::Lock::Timeout=600 install -y mosquitto "
+                     "DEBIAN_FRONTEND=noninteractive"]
+
+
+def test_a_lock_file_really_held_open_is_seen_by_fuser(tmp_path: Path) -> None:
+    """The real fuser on a file another process holds open, as apt holds its locks; the fake
+    sleep ends that process (by its pid), as the other run ending would (until it is gone
+    the next look may still see it: another sleep, which changes nothing)."""
+    fuser = shutil.which("fuser")
+    if fuser is None:
+        pytest.skip("fuser not installed (Debian package `psmisc`)")
+    lock = tmp_path / "lock-frontend"
+    lock.write_text("")
+    holder = subprocess.Popen(["python3", "-c", "import sys; f = open(sys.argv[1]); "
+                               "print('open', flush=True); sys.stdin.read()", str(lock)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "open\n"
+        bin_dir = fake_tools(tmp_path, held_looks=0, fuser=False)
+        (bin_dir / "fuser").symlink_to(fuser)
+        (bin_dir / "sleep").write_text(
+            f'#!/bin/bash\necho "sleep $*" >>"{tmp_path}/calls"\nkill {holder.pid}\n')
+        wait_for_fuser = lock_block(SCRIPT).replace(
+            "APT_LOCKS=(/var/lib/dpkg/lock-frontend /var/lib/dpkg/lock /var/lib/apt/lists/lock\n"
+            "           /var/cache/apt/archives/lock)", f"APT_LOCKS=({lock})")
+        assert str(lock) in wait_for_fuser
+        program = ("set -euo pipefail\nsay() { printf '%s\\n' \"$*\"; }\n" + wait_for_fuser
+                   + "apt_get install -y mosquitto\n")
+        done = subprocess.run(["/bin/bash", "-c", program], capture_output=True, text=True,
+                              check=False, timeout=60, env={"PATH": str(bin_dir)})
+        assert done.returncode == 0, done.stderr
+        assert "waiting for another apt/dpkg run" in done.stdout
+        calls = (tmp_path / "calls").read_text().splitlines()
+        assert calls[0] == "sleep 5" and calls[-1].startswith("apt-get -o DPkg::Lock::Timeout=")
+    finally:
+        holder.kill()
+        holder.communicate()  # reaped, its pipes closed

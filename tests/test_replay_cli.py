@@ -137,7 +137,7 @@ def test_presets_lists_the_seven_with_a_summary(capsys: pytest.CaptureFixture[st
 
 
 @pytest.mark.parametrize("argv", [["--help"], ["replay", "--help"], ["presets", "--help"],
-                                  ["horn-off", "--help"],
+                                  ["horn-off", "--help"], ["wiring", "--help"],
                                   ["snapshot", "--help"]])
 def test_every_command_has_help(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:

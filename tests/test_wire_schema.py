@@ -119,6 +119,13 @@ def test_one_table_of_limits() -> None:
         f"must be at most {limits.text_chars} characters, got {limits.text_chars + 1}")
     assert limits.text_problem("Li\u200bons") == "must have no control characters, got '\\u200b'"
     assert limits.text_problem("  ") == "must not be empty"
+    # the words of the table say its numbers, and every limit says what it bounds (the
+    # docs' tables are written from those words: docs/reference.py)
+    assert limits.name_rule.startswith(f"1-{limits.name_chars} ")
+    assert all(meaning for _, _, meaning, _ in limits.rows())
+    assert {name for name, *_ in limits.rows()} >= {"text_chars", "player_max", "seq_max",
+                                                      "group_teams_max", "short_chars"}
+    assert limits.is_colour("#10233f") and not limits.is_colour("red")
 
 
 def test_next_holds_team_names_to_the_limits_a_final_will() -> None:

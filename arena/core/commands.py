@@ -139,9 +139,11 @@ COMMANDS: dict[str, type[Command]] = {
                 Cancel, Correct)
 }
 
-# Player numbers are shirt numbers: 0..99 covers every sport here.
-_MAX_PLAYER = 99
-_MAX_CLOCK_MS = 24 * 3600 * 1000
+# Player numbers are shirt numbers: 0..99 covers every sport here. The wire's table of
+# limits (arena.wire.limits) takes both from here: the core may import nothing above it, and
+# a number the console refuses must be one no file or message may hold either.
+MAX_PLAYER = 99
+MAX_CLOCK_MS = 24 * 3600 * 1000
 
 
 def _team(value: object) -> Team:
@@ -151,8 +153,8 @@ def _team(value: object) -> Team:
 
 
 def _player(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= _MAX_PLAYER:
-        raise CommandError(f"'player' must be a shirt number 0..{_MAX_PLAYER}, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_PLAYER:
+        raise CommandError(f"'player' must be a shirt number 0..{MAX_PLAYER}, got {value!r}")
     return value
 
 
@@ -172,8 +174,8 @@ def _kind(value: object) -> str:
 
 
 def _clock_ms(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= _MAX_CLOCK_MS:
-        raise CommandError(f"'ms' must be whole milliseconds 0..{_MAX_CLOCK_MS}, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_CLOCK_MS:
+        raise CommandError(f"'ms' must be whole milliseconds 0..{MAX_CLOCK_MS}, got {value!r}")
     return value
 
 

@@ -17,8 +17,9 @@ The grammar (docs/timekeeper.md, "Entries in detail" has the timekeeper's versio
   12:00, ``45`` is 0:45); after ``dot`` one digit of tenths (``1234.5``); Enter sets it.
 - END, and from the menu NEXT, UNDO, FORFEIT: Enter confirms (their buttons are held
   instead): a keypad has no hold, so the choice and the Enter are two deliberate steps.
-- CANCEL: the recent goals and penalties, newest first, numbered; the number picks one;
-  then Enter cancels it, or a new player number and Enter corrects it.
+- CANCEL: the recent goals and penalties, newest first, numbered from 1 (``records_of``: the
+  operator view numbers its records the same way, so the number shown is the number typed);
+  the number picks one; then Enter cancels it, or a new player number and Enter corrects it.
 - MENU: a number picks any action of ``MENU`` (the numbers are in the description's
   ``keys``), so a 17-key keypad reaches every action.
 - HORN from the menu sounds until the next key (or the timeout).
@@ -27,11 +28,18 @@ The grammar (docs/timekeeper.md, "Entries in detail" has the timekeeper's versio
   Enter confirms. A match whose teams are still bracket placeholders ("1st A") then asks for
   each side: a number from the tournament's team list (``teams``) and Enter, or Enter alone
   to keep the name shown. The match is loaded by the shell (``PickMatch``), never by the core.
+- A list to pick from (CANCEL's records, MENU, SCHEDULE and its teams) shows ``PAGE`` numbers
+  at a time; ``dot`` turns to the next page (and from the last back to the first). The
+  numbers stay the same on every page: a page only says which of them are shown.
 
 Escape drops the entry, Backspace takes back the last key (or goes back a step). Only a
 goal and a penalty complete by themselves on a timeout (or when another button starts an
 entry): their button press already said what happened. Everything else that times out is
 dropped, because guessing a shot's outcome, a clock value or a confirmation is never safe.
+A list to pick from never times out (``WAITS``): reading twenty records takes longer than a
+timeout, and a list that vanished unseen would leave the next digit to the wrong entry;
+Escape closes it, another button replaces it. ``lapse`` says when the pending entry times
+out and what it then does (the views count it down), ``lapsed`` what the last timeout did.
 
 Commands carry the instant of the *button* press for what happened then (a goal, a
 penalty, a shot); a confirmed action (set clock, end, next, undo, forfeit, cancel, correct)
@@ -70,6 +78,7 @@ MAX_DIGITS = 2  # shirt numbers 0..99
 CLOCK_DIGITS = 4  # mmss before the dot
 DEFAULT_TIMEOUT = seconds(5)
 RECENT = 20  # records the cancel list offers, newest first
+PAGE = 9  # numbers a list shows at once: the menu's 18 on two pages (1-9, 10-18)
 
 # The menu: every console action but the menu itself, numbered from 1 in this order; its
 # labels are phrases (prompts.ENGLISH "menu.<id>"), worded by the shell.
@@ -111,6 +120,11 @@ class EntryStage(StrEnum):
     MATCH = "match"  # schedule: which match
     HOME_TEAM = "home_team"  # schedule: the home team of a placeholder match
     AWAY_TEAM = "away_team"  # schedule: the away team of a placeholder match
+
+
+# The lists to pick from: no timeout while one is shown, and ``dot`` turns their pages.
+WAITS = frozenset({EntryStage.LIST, EntryStage.CHOICE, EntryStage.MATCH,
+                   EntryStage.HOME_TEAM, EntryStage.AWAY_TEAM})
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +214,19 @@ class Entry:
     record: Record | None = None  # cancel: the record picked
     picked: ScheduledChoice | None = None  # schedule: the match picked
     home_team: str | None = None  # schedule: the home team chosen (None: as shown)
+    page: int = 0  # a list's page shown (``PAGE`` numbers each)
+
+
+@dataclass(frozen=True, slots=True)
+class Lapse:
+    """An entry's timeout: the entry (``what``, ``team``), the instant it falls due (or fell),
+    and what it does then: ``entered`` (a goal, a penalty: as typed), else dropped (the
+    horn from the menu: switched off)."""
+
+    what: EntryWhat
+    team: Team | None
+    at: Nanos
+    entered: bool
 
 
 _TEAMED = {"goal": EntryWhat.GOAL, "penalty": EntryWhat.PENALTY, "shot": EntryWhat.SHOT,
@@ -253,6 +280,7 @@ class KeypadEntry:
         # The shell refreshes these from the local schedule (empty without one).
         self.schedule: tuple[ScheduledChoice, ...] = ()
         self.teams: tuple[str, ...] = ()  # the tournament's teams, in file order
+        self.lapsed: Lapse | None = None  # the last entry that timed out (the views say so)
 
     # ---------------------------------------------------------------- starting
 
@@ -299,6 +327,11 @@ class KeypadEntry:
         if name == "dot" and entry.what is EntryWhat.PENALTY:
             self.pending = replace(entry, coincidental=not entry.coincidental)
             return []
+        if name == "dot" and entry.stage in WAITS:
+            count = {EntryStage.LIST: len(self.records), EntryStage.CHOICE: len(MENU),
+                     EntryStage.MATCH: len(self.schedule)}.get(entry.stage, len(self.teams))
+            self.pending = replace(entry, page=(entry.page + 1) % _pages(entry.choice, count))
+            return []
         handler = {
             EntryStage.NUMBER: self._number, EntryStage.KIND: self._kind,
             EntryStage.OUTCOME: self._outcome, EntryStage.CLOCK: self._clock,
@@ -334,13 +367,13 @@ class KeypadEntry:
     def _choose_digit(self, entry: Entry, name: str, count: int) -> int | None:
         """A digit (or backspace) typed into a numbered choice: the number once complete."""
         if name == "backspace":
-            self.pending = replace(entry, choice=entry.choice[:-1])
+            self.pending = replace(entry, choice=entry.choice[:-1], page=0)
             return None
         if not (name.isdigit() and len(name) == 1):
             return None
         fits, chosen = _pick(entry.choice + name, count)
         if fits:
-            self.pending = replace(entry, choice=entry.choice + name)
+            self.pending = replace(entry, choice=entry.choice + name, page=0)
         return chosen
 
     def _typed_choice(self, entry: Entry, count: int) -> int | None:
@@ -468,14 +501,25 @@ class KeypadEntry:
 
     def poll(self, now: Nanos) -> list[Output]:
         """Complete (a goal, a penalty), stop (the horn) or drop an entry whose timeout
-        has passed."""
-        entry = self.pending
-        if entry is not None and now >= entry.deadline:
-            return self._interrupt(entry.deadline)
+        has passed (``lapsed`` then says which); a list waits for its key."""
+        lapse = self.lapse()
+        if lapse is not None and now >= lapse.at:
+            self.lapsed = lapse
+            return self._interrupt(lapse.at)
         return []
 
     def next_deadline(self) -> Nanos | None:
-        return self.pending.deadline if self.pending is not None else None
+        lapse = self.lapse()
+        return lapse.at if lapse is not None else None
+
+    def lapse(self) -> Lapse | None:
+        """When the pending entry times out and what it then does; None with no entry, or
+        while a list waits for its key (``WAITS``)."""
+        entry = self.pending
+        if entry is None or entry.stage in WAITS:
+            return None
+        return Lapse(entry.what, entry.team, entry.deadline,
+                     entry.what in (EntryWhat.GOAL, EntryWhat.PENALTY))
 
     def _interrupt(self, at: Nanos) -> list[Output]:
         """The pending entry ends unfinished at ``at``: what it can complete, it does."""
@@ -581,7 +625,7 @@ class KeypadEntry:
                                            score=f"0:{self.forfeit_goals}")}
             return say("prompt.confirm", head=head), "", [("enter", does[e.what]), drop]
         if stage is EntryStage.LIST:
-            listed = self._numbered(e.choice, [r.phrase() for r in self.records])
+            listed = _paged(e, [r.phrase() for r in self.records])
             enter = [("enter", say("key.pick"))] if self._typed_choice(
                 e, len(self.records)) else []
             prompt = say("prompt.records" if self.records else "prompt.no_records")
@@ -594,12 +638,12 @@ class KeypadEntry:
                      ("backspace", say("key.erase" if e.digits else "key.back_to_list")),
                      drop])
         if stage is EntryStage.CHOICE:
-            listed = self._numbered(e.choice, [say(f"menu.{i}") for i in MENU_IDS])
+            listed = _paged(e, [say(f"menu.{i}") for i in MENU_IDS])
             enter = [("enter", say("key.pick"))] if self._typed_choice(e, len(MENU)) else []
             return say("prompt.menu"), e.choice, [*listed, *enter, erase, drop]
         if stage is EntryStage.MATCH:
-            listed = self._numbered(e.choice, [say("key.as_shown", name=c.label)
-                                               for c in self.schedule])
+            listed = _paged(e, [say("key.as_shown", name=c.label)
+                                     for c in self.schedule])
             enter = [("enter", say("key.load"))] if self._typed_choice(
                 e, len(self.schedule)) else []
             prompt = say("prompt.matches" if self.schedule else "prompt.no_matches")
@@ -607,7 +651,7 @@ class KeypadEntry:
         if stage in (EntryStage.HOME_TEAM, EntryStage.AWAY_TEAM):
             assert e.picked is not None
             side = "home" if stage is EntryStage.HOME_TEAM else "away"
-            listed = self._numbered(e.choice, [say("key.as_shown", name=t) for t in self.teams])
+            listed = _paged(e, [say("key.as_shown", name=t) for t in self.teams])
             typed = self._typed_choice(e, len(self.teams))
             keep = say("key.as_shown", name=self.teams[typed - 1]) if typed else \
                 say("key.keep_name")
@@ -622,3 +666,22 @@ class KeypadEntry:
         """The numbered choices still reachable from what was typed."""
         return [(str(n), label) for n, label in enumerate(labels, start=1)
                 if str(n).startswith(typed)]
+
+
+def _pages(typed: str, count: int) -> int:
+    """How many pages a list of ``count`` numbers fills, of those still reachable from
+    what was typed (at least one)."""
+    left = sum(1 for n in range(1, count + 1) if str(n).startswith(typed))
+    return max(1, -(-left // PAGE))
+
+
+def _paged(e: Entry, labels: Sequence[Phrase]) -> list[tuple[str, Phrase]]:
+    """A list's page of the numbered choices still reachable, and while there are more
+    pages, ``dot`` for the next (its words say which page this is)."""
+    listed = KeypadEntry._numbered(e.choice, labels)
+    pages = _pages(e.choice, len(labels))
+    if pages == 1:
+        return listed
+    page = e.page % pages
+    return [*listed[page * PAGE:(page + 1) * PAGE],
+            ("dot", say("key.more", page=page + 1, pages=pages))]

@@ -99,6 +99,7 @@ ENGLISH: Mapping[str, str] = {
     "key.keep_name": "keep the name shown",
     "key.horn_off": "horn off",
     "key.as_shown": "{name}",  # a team's or a match's name, as it comes
+    "key.more": "more: page {page} of {pages}",  # a list's next page (dot)
     # a record on the cancel list: "goal home #12 P2 12:34"
     "record": "{what} {side} {player} P{period} {time}",
     "record.kind": "{what} {side} {player} {kind} P{period} {time}",

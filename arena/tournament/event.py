@@ -40,7 +40,7 @@ from arena import wire, words
 from arena.core.tables import Table
 
 from .model import ScheduledMatch, Tournament
-from .reader import TournamentError
+from .reader import TournamentError, title
 
 _TOP_KEYS = ("event", "categories")
 _EVENT_KEYS = ("name", "id", "include", "language")
@@ -131,7 +131,7 @@ def parse_event(data: Mapping[str, Any], source: str, parse: ParseCategory,
         raise TournamentError(f"{source}: an event file needs an [event] table "
                               "(name, id, include)")
     head = top.table("event", _EVENT_KEYS)
-    name = head.string("name")
+    name = title(head, "name", "the event's")
     # the event's id is the topic level of every category (the wire's limits)
     event_id = head.matching("id", wire.LIMITS.name_pattern,
                              f"a valid name ({wire.LIMITS.name_rule})")

@@ -57,9 +57,7 @@ from .model import Group, ScheduledMatch, Slot, SlotKind, Stage, TeamEntry, Tour
 # topic levels; team names ride in every final and players' names in every `next`, so the
 # file may hold no name the office's intake or a hall would refuse.
 _LIMITS = wire.LIMITS
-_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 _PLAYER_NUMBER = re.compile(rf"[0-9]{{1,{len(str(_LIMITS.player_max))}}}")
-_SHORT_MAX = 6
 _PLACEHOLDERS = "A1 = first of group A, W:SF1 / L:SF1 = winner / loser of match SF1"
 
 _TOP_KEYS = ("name", "id", "preset", "points", "standings", "slot_minutes", "groups",
@@ -103,15 +101,16 @@ def parse_tournament(data: Mapping[str, object], source: str,
     """Validate a parsed tournament file. ``source`` (the file's name) prefixes every error;
     ``presets`` maps preset names to parsed presets and must hold every one the file names."""
     top = _read(data, source, _TOP_KEYS)
-    name = top.string("name")
+    name = title(top, "name", "the tournament's")
     tournament_id = top.name("id")
     language = top.choice("language", words.LANGUAGES, words.DEFAULT)
     preset = _preset(top, presets)
     rules = _rules(top, preset)
     slot = top.get("slot_minutes", None)
+    most = _LIMITS.slot_minutes_max
     if slot is not None and (isinstance(slot, bool) or not isinstance(slot, int)
-                             or not 1 <= slot <= 24 * 60):
-        raise top.error("slot_minutes", f"must be a whole number of minutes from 1 to 1440, "
+                             or not 1 <= slot <= most):
+        raise top.error("slot_minutes", f"must be a whole number of minutes from 1 to {most}, "
                         f"got {slot!r}")
     teams, groups, group_of = _groups(top)
     schedule = _Schedule(top, presets=presets, default_preset=preset.name, teams=teams,
@@ -121,6 +120,22 @@ def parse_tournament(data: Mapping[str, object], source: str,
     return Tournament(name=name, id=tournament_id, preset=preset.name,
                       teams=MappingProxyType(teams), groups=groups, matches=matches,
                       rules=rules, warnings=schedule.warnings, language=language)
+
+
+def title(table: Table, key: str, whose: str) -> str:
+    """A name a person reads (the tournament's, the event's): held to the text rules of the
+    wire (``Limits.text_problem``), so the page and the printouts show what was typed."""
+    value = table.string(key)
+    problem = _LIMITS.text_problem(value)
+    if problem is not None:
+        raise table.error(key, f"{_shown(value)}: {whose} name {problem} (the limit of a "
+                          "name on the page)")
+    return value
+
+
+def _shown(value: str) -> str:
+    """A name as a message quotes it: whole, or its first 37 characters and '...'."""
+    return repr(value if len(value) <= 40 else value[:37] + "...")
 
 
 def match_length(preset: Preset) -> timedelta:
@@ -156,6 +171,10 @@ def _rules(top: _Table, preset: Preset) -> StandingsRules:
     except PresetError as err:
         # The same message (file, key, problem); only the type is the office's.
         raise TournamentError(str(err)) from None
+    if points is not None or (standings is not None and "points" in standings):
+        _check_points(top, rules, "points" if points is not None else "standings.points")
+    else:
+        _check_points(top, rules, "preset", f"preset {preset.name!r}: points.")
     if standings is not None and "suspensions" in standings:
         kinds = preset.penalties.kinds
         for i, rule in enumerate(rules.suspensions):
@@ -165,6 +184,19 @@ def _rules(top: _Table, preset: Preset) -> StandingsRules:
                     f"{top.source}: standings.suspensions[{i}].kinds: {kind!r} is not a "
                     f"penalty kind of preset {preset.name!r} ({known})")
     return rules
+
+
+def _check_points(top: _Table, rules: StandingsRules, key: str, within: str = "") -> None:
+    """Each result's points within the limits: the file's (at ``key``), else the preset's
+    (a preset of the user's own: named at the file's ``preset``, ``within`` it)."""
+    given = rules.points
+    for what, value in (("win", given.win), ("draw", given.draw), ("loss", given.loss),
+                        ("overtime_win", given.overtime_win),
+                        ("overtime_loss", given.overtime_loss)):
+        if value is not None and value > _LIMITS.points_max:
+            at, prefix = (key, f"{within}{what}: ") if within else (f"{key}.{what}", "")
+            raise top.error(at, f"{prefix}{value} points, the limit is {_LIMITS.points_max} "
+                            "a result (a group's table is sent to every hall)")
 
 
 def _groups(top: _Table) -> tuple[dict[str, TeamEntry], tuple[Group, ...], dict[str, str]]:
@@ -184,6 +216,10 @@ def _groups(top: _Table) -> tuple[dict[str, TeamEntry], tuple[Group, ...], dict[
             raise table.error("teams", f"must be a list of team names or tables, got {raw!r}")
         if len(raw) < 2:
             raise table.error("teams", f"group {name} needs at least 2 teams, got {len(raw)}")
+        if len(raw) > _LIMITS.group_teams_max:
+            raise table.error("teams", f"group {name} has {len(raw)} teams, the limit is "
+                              f"{_LIMITS.group_teams_max} (its table is one message to "
+                              "every hall)")
         members: list[str] = []
         for i, item in enumerate(raw):
             where = f"{table.where}teams[{i}]"
@@ -210,8 +246,9 @@ def _team(item: object, where: str, source: str) -> TeamEntry:
     table = _read(item, source, _TEAM_KEYS, where=f"{where}.")
     name = _team_name(table.string("name"), f"{where}.name", source)
     short = table.string("short", _default_short(name))
-    if len(short) > _SHORT_MAX:
-        raise table.error("short", f"{short!r} is longer than {_SHORT_MAX} characters")
+    problem = _LIMITS.text_problem(short, _LIMITS.short_chars)
+    if problem is not None:
+        raise table.error("short", f"team {_shown(name)}: {short!r}: a short name {problem}")
     return TeamEntry(name, short, _colours(table), MappingProxyType(_roster(table)))
 
 
@@ -224,16 +261,17 @@ def _team_name(value: str, where: str, source: str) -> str:
         raise TournamentError(f"{source}: {where}: {value!r} has leading or trailing spaces")
     problem = _LIMITS.text_problem(value)
     if problem is not None:
-        shown = value if len(value) <= 40 else value[:37] + "..."
-        raise TournamentError(f"{source}: {where}: team {shown!r}: a team name {problem} "
-                              "(the limit of a name in a match's record)")
+        raise TournamentError(f"{source}: {where}: team {_shown(value)}: a team name "
+                              f"{problem} (the limit of a name in a match's record)")
     return value
 
 
 def _default_short(name: str) -> str:
     """The first three letters or digits, upper-cased ("Lions" -> "LIO", "1. FC" -> "1FC")."""
     letters = "".join(c for c in name if c.isalnum())
-    return (letters or name.strip())[:3].upper()
+    # cut after upper-casing: "ß" is "SS", so three letters could become more than the
+    # limit of a short name
+    return (letters or name.strip()).upper()[:3]
 
 
 def _colours(table: _Table) -> tuple[str, str] | None:
@@ -241,9 +279,9 @@ def _colours(table: _Table) -> tuple[str, str] | None:
     if value is None:
         return None
     if (not isinstance(value, list) or len(value) != 2
-            or not all(isinstance(c, str) and _COLOUR.fullmatch(c) for c in value)):
-        raise table.error("colours", "must be two '#rrggbb' colours (shirt, number), "
-                          f"got {value!r}")
+            or not all(_LIMITS.is_colour(c) for c in value)):
+        raise table.error("colours", f"must be two {_LIMITS.colour_rule} colours (shirt, "
+                          f"number), got {value!r}")
     return (str(value[0]).lower(), str(value[1]).lower())
 
 

@@ -3,7 +3,6 @@ their rosters), who may not play, and whether it is a replay of a voided result.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -14,8 +13,6 @@ from . import fields as f
 from .fields import encode
 from .limits import LIMITS
 from .roster import check_public_url, check_roster, roster_document
-
-_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 
 
 class Nx:
@@ -201,8 +198,8 @@ def _team(topic: str, value: Any, side: str) -> Team:
         f.refuse(topic, f"'{where}.{Nx.NAME}' {problem}")
     colours = value.get(Nx.COLOURS)
     if not isinstance(colours, list) or len(colours) != 2 or not all(
-            isinstance(c, str) and _COLOUR.fullmatch(c) for c in colours):
-        f.refuse(topic, f"'{where}.{Nx.COLOURS}' must be two '#rrggbb' strings, got "
+            LIMITS.is_colour(c) for c in colours):
+        f.refuse(topic, f"'{where}.{Nx.COLOURS}' must be two {LIMITS.colour_rule} strings, got "
                        f"{f.show(colours)}")
     placeholder = value.get(Nx.PLACEHOLDER, False)
     if not isinstance(placeholder, bool):

@@ -186,6 +186,18 @@ WORDS: dict[str, str] = {
     "operator.minutes": "{n} min",
     "operator.goal": "goal",
     "operator.penalty": "penalty",
+    "operator.waits": "the list waits for your key (Escape closes it)",
+    "operator.countdown.entered": "{s} s without a key: entered as typed",
+    "operator.countdown.dropped": "{s} s without a key: dropped",
+    "operator.countdown.horn": "{s} s without a key: horn off",
+    "operator.timed_out.entered": "entry timed out: {what} entered as typed",
+    "operator.timed_out.dropped": "entry timed out: {what} dropped",
+    "operator.timed_out.horn": "entry timed out: {what} off",
+    "operator.result.shootout": "winner: {team}, shootout {home}:{away}",
+    "operator.result.overtime": "winner: {team}, {home}:{away} after overtime",
+    "operator.result.forfeit": "winner: {team}, {home}:{away} by forfeit",
+    "operator.result.regulation": "winner: {team}, {home}:{away}",
+    "operator.result.draw": "draw {home}:{away}",
     # The audio horn's line ({driver}: SDL's audio driver, e.g. alsa; {problem}: SDL's own
     # words, English): a hall without a relay must see at the table that it is silent.
     "operator.audio.on": "audio horn: on ({driver})",

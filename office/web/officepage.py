@@ -3,7 +3,8 @@
 Routes: ``/`` the page (one HTML file, inline CSS and JS, no build step), ``/api/snapshot``
 (long-poll: ``?since=N`` answers as soon as the board is past version N), ``/tables.csv``,
 ``/results.csv``, ``/placings.csv`` and ``/scorers.csv`` (exports for the office's
-spreadsheets; each also as ``.xlsx``, which opens with no import dialog), the printouts
+spreadsheets, written by ``office.printouts.csvfile``, which makes formula-like text inert;
+each also as ``.xlsx``, which opens with no import dialog), the printouts
 when given them (``/sheet/<match>``, ``/print/schedule?hall=``, ``/print/tables``,
 ``/print/placings``: ``office.printouts.printing``), ``/healthz``.
 
@@ -14,8 +15,6 @@ missing or odd parts, so a half-built document can never take the page or the se
 from __future__ import annotations
 
 import contextlib
-import csv
-import io
 import json
 import logging
 import re
@@ -30,7 +29,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from arena.serverthread import ServerThread
-from office.printouts import xlsx
+from office.printouts import csvfile, xlsx
 from office.views.board import SnapshotBoard
 from office.views.jsonread import dicts, mapping
 
@@ -90,15 +89,8 @@ def _int(value: Any) -> int | None:
 
 
 def _csv_bytes(header: Iterable[str], rows: Iterable[Iterable[Any]]) -> bytes:
-    buf = io.StringIO()
-    # RFC 4180 line endings: what spreadsheets expect from a download.
-    writer = csv.writer(buf, lineterminator="\r\n")
-    writer.writerow(header)
-    for row in rows:
-        writer.writerow([_cell(v) for v in row])
-    # With a byte order mark: Excel, what most offices open a download with, reads UTF-8
-    # without one as the local code page and garbles "Střešovice".
-    return buf.getvalue().encode("utf-8-sig")
+    # Through the office's one CSV writer, which makes formula-like text inert.
+    return csvfile.table(list(header), ([_cell(v) for v in row] for row in rows))
 
 
 def _by_category(doc: Mapping[str, Any]) -> bool:

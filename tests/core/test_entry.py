@@ -23,8 +23,10 @@ from arena.core.commands import (
 )
 from arena.core.entry import (
     MENU,
+    PAGE,
     EntryWhat,
     KeypadEntry,
+    Lapse,
     Output,
     Record,
     StartStop,
@@ -268,7 +270,12 @@ def test_the_menu_reaches_every_action_with_one_or_two_digits() -> None:
         pad = KeypadEntry(HOCKEY)
         pad.choose("menu", S(10))
         described = pad.describe()
-        assert described is not None and [str(number), label] in described["keys"]
+        assert described is not None
+        if number > PAGE:  # on the next page: dot turns to it
+            pad.key("dot", S(10))
+            described = pad.describe()
+            assert described is not None
+        assert [str(number), label] in described["keys"]
         digits = list(str(number))
         # "1" could be 1 or 10..17: it waits for the second digit or Enter.
         out = keys(pad, 11, *digits, *(["enter"] if number == 1 else []))
@@ -295,20 +302,42 @@ def test_the_forfeit_confirmation_says_the_presets_score(preset: str, score: str
     assert ["enter", f"forfeit: home loses {score}"] in described["keys"]
 
 
-def test_the_menu_shows_the_numbers_that_are_left_and_drops_on_timeout() -> None:
+def test_the_menu_shows_the_numbers_that_are_left_a_page_at_a_time_and_waits() -> None:
     pad = KeypadEntry(HOCKEY, timeout=S(5))
     pad.choose("menu", S(10))
+    described = pad.describe()
+    assert described is not None
+    # The whole menu is 18 numbers: 1-9 on the first page, dot turns to 10-18.
+    assert [k for k, _ in described["keys"] if k.isdigit()] == [str(n) for n in range(1, 10)]
+    assert ["dot", "more: page 1 of 2"] in described["keys"]
+    keys(pad, 11, "dot")
+    described = pad.describe()
+    assert described is not None
+    assert [k for k, _ in described["keys"] if k.isdigit()] == [str(n) for n in range(10, 19)]
+    assert ["dot", "more: page 2 of 2"] in described["keys"]
+    keys(pad, 11, "dot")  # from the last page back to the first
+    described = pad.describe()
+    assert described is not None and ["dot", "more: page 1 of 2"] in described["keys"]
     keys(pad, 11, "1")
     described = pad.describe()
     assert described is not None
+    # 1 and 10-18 are left: ten numbers, so the first page shows nine of them.
     assert [k for k, _ in described["keys"] if k.isdigit()] == [
-        "1", *[str(n) for n in range(10, 19)]]
+        "1", *[str(n) for n in range(10, 18)]]
     assert ["enter", "pick it"] in described["keys"]
+    keys(pad, 11, "dot")
+    described = pad.describe()
+    assert described is not None
+    assert [k for k, _ in described["keys"] if k.isdigit()] == ["18"]
     assert keys(pad, 11, "9") == []  # 19: no such item, ignored
-    assert keys(pad, 11, "5") == []  # 15: cancel/correct
+    # A list waits for its key: it never vanishes unseen, however long it is read.
+    assert pad.next_deadline() is None and pad.lapse() is None
+    assert pad.poll(S(600)) == [] and pad.pending is not None
+    assert keys(pad, 600, "5") == []  # 15: cancel/correct, itself a list that waits
     assert pad.pending is not None and pad.pending.what is EntryWhat.CANCEL
-    pad.choose("menu", S(20))
-    assert pad.poll(S(25)) == [] and pad.pending is None
+    assert pad.poll(S(1200)) == [] and pad.pending is not None
+    assert keys(pad, 1200, "escape") == [] and pad.pending is None
+    assert pad.lapsed is None  # nothing timed out
 
 
 def test_a_menu_goal_is_entered_and_completes_like_the_button() -> None:
@@ -368,17 +397,69 @@ def test_cancel_then_a_number_corrects_the_player() -> None:
     assert keys(pad, 22, "enter") == [Cancel(S(22), 3)]
 
 
-def test_cancel_with_nothing_on_record_offers_nothing_and_drops_on_timeout() -> None:
+def test_cancel_waits_on_its_list_and_drops_on_timeout_once_a_record_is_picked() -> None:
     pad = KeypadEntry(HOCKEY, timeout=S(5))
     pad.choose("cancel", S(10))
     described = pad.describe()
     assert described is not None and "no goal or penalty" in described["prompt"]
     assert keys(pad, 11, "1", "enter") == []
-    assert pad.poll(S(16)) == [] and pad.pending is None
+    assert pad.poll(S(100)) == [] and pad.pending is not None  # the list waits
     pad.records = RECORDS
-    pad.choose("cancel", S(20))
-    keys(pad, 21, "1")
-    assert pad.poll(S(26)) == []  # a timeout never cancels
+    pad.choose("cancel", S(200))
+    assert pad.poll(S(260)) == [] and pad.pending is not None
+    keys(pad, 261, "1")  # a record picked: now Enter (or a number) is asked, in time
+    assert pad.lapse() == Lapse(EntryWhat.CANCEL, None, S(266), entered=False)
+    assert pad.poll(S(266)) == [] and pad.pending is None  # a timeout never cancels
+    assert pad.lapsed == Lapse(EntryWhat.CANCEL, None, S(266), entered=False)
+
+
+def test_the_cancel_list_turns_its_pages_and_picks_by_the_number_shown() -> None:
+    """Twenty records (``RECENT``): three pages; the number typed is the number shown,
+    whichever page is on screen."""
+    records = tuple(Record(100 - n, "goal", Team.HOME, n, None, 1, 60_000 * n)
+                    for n in range(1, 21))  # newest first: #1 has the highest seq
+    pad = KeypadEntry(HOCKEY, timeout=S(5))
+    pad.records = records
+    pad.choose("cancel", S(10))
+    pages = []
+    for _ in range(4):
+        described = pad.describe()
+        assert described is not None
+        pages.append([k for k, _ in described["keys"] if k.isdigit()])
+        assert ["dot", f"more: page {len(pages) % 3 or 3} of 3"] in described["keys"]
+        keys(pad, 11, "dot")
+    assert pages == [[str(n) for n in range(1, 10)], [str(n) for n in range(10, 19)],
+                     ["19", "20"], [str(n) for n in range(1, 10)]]
+    # Four turns: page 2 is on screen.
+    described = pad.describe()
+    assert described is not None
+    assert ["12", "goal home #12 P1 12:00"] in described["keys"]
+    keys(pad, 13, "1", "2")
+    assert keys(pad, 14, "enter") == [Cancel(S(14), 88)]  # record 12: seq 100 - 12
+
+
+def test_an_entry_says_when_it_times_out_and_what_it_then_does() -> None:
+    pad = KeypadEntry(HOCKEY, timeout=S(5))
+    assert pad.lapse() is None
+    pad.choose("goal_home", S(10))
+    assert pad.lapse() == Lapse(EntryWhat.GOAL, Team.HOME, S(15), entered=True)
+    keys(pad, 12, "7")
+    assert pad.lapse() == Lapse(EntryWhat.GOAL, Team.HOME, S(17), entered=True)
+    assert pad.poll(S(17)) == [Goal(S(10), Team.HOME, 7)]
+    assert pad.lapsed == Lapse(EntryWhat.GOAL, Team.HOME, S(17), entered=True)
+    pad.choose("set_clock", S(20))
+    keys(pad, 21, "1", "2")
+    assert pad.lapse() == Lapse(EntryWhat.SET_CLOCK, None, S(26), entered=False)
+    assert pad.poll(S(26)) == [] and pad.lapsed is not None
+    assert pad.lapsed.what is EntryWhat.SET_CLOCK and not pad.lapsed.entered
+    # The penalty's kind list times out with the first kind: a countdown says so.
+    pad.choose("penalty_away", S(30))
+    keys(pad, 31, "4", "enter")
+    assert pad.pending is not None and pad.pending.stage.value == "kind"
+    assert pad.lapse() == Lapse(EntryWhat.PENALTY, Team.AWAY, S(36), entered=True)
+    # Interrupted by another button, an entry did not time out: nothing to tell.
+    pad.choose("goal_home", S(32))
+    assert pad.lapsed is not None and pad.lapsed.what is EntryWhat.SET_CLOCK
 
 
 def test_records_of_a_match_newest_first_without_the_cancelled() -> None:

@@ -73,3 +73,39 @@ def test_the_page_shows_entry_and_outcome_on_a_phone_and_follows_the_game(
     finally:
         tab.close()
         hall.stop()
+
+
+def test_the_whole_menu_is_reachable_on_a_phone_a_page_at_a_time(
+        tmp_path: Path, browser: Chromium) -> None:
+    """The MENU's 18 actions on a 390 px phone: each page's numbers (dot turns them) are
+    all on the page, none wider than the screen, and the list says it waits for its key."""
+    hall = InProcessHall(tmp_path, FLOORBALL + SERVED)
+    daemon = hall.start()
+    assert daemon.console is not None and daemon.operator_web is not None
+    daemon.run_until(hall.time.now + NS_PER_S)
+    press(daemon, "menu", hall.time.now)
+    daemon.run_until(hall.time.now + NS_PER_S // 2)
+    tab = browser.open_tab(daemon.operator_web.url("/"))
+    numbers = ("Array.from(document.querySelectorAll('#entry .keys th'))"
+               ".map(th => th.textContent).filter(k => /^[0-9]+$/.test(k)).join(',')")
+    try:
+        tab.send("Emulation.setDeviceMetricsOverride",
+                 {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 3,
+                  "mobile": True})
+        assert tab.wait_for(numbers) == ",".join(str(n) for n in range(1, 10))
+        assert "waits for your key" in tab.evaluate(
+            "document.querySelector('#countdown').textContent")
+        assert "more: page 1 of 2" in tab.evaluate(
+            "document.querySelector('#entry').textContent")
+        assert tab.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
+        daemon.console.key("dot", hall.time.now)  # the page follows by its own polling
+        daemon.run_until(hall.time.now + NS_PER_S // 2)
+        second = ",".join(str(n) for n in range(10, 19))
+        assert tab.wait_for(f"(() => {{ const k = {numbers}; return k == '{second}' ? k "
+                            f": ''; }})()") == second
+        assert "next match from the schedule" in tab.evaluate(
+            "document.querySelector('#entry').textContent")
+        assert tab.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
+    finally:
+        tab.close()
+        hall.stop()

@@ -12,15 +12,22 @@ from typing import Any
 import pytest
 
 from arena import words
+from arena.core.entry import MENU, KeypadEntry
 from arena.keys import KEYBOARD
 from display._pygame import pygame
 from display.audiostatus import AudioStatus
 from display.colour import ACCEPTED_BOX, BACKGROUND, FAULT_BOX
 from display.keyboard import Keyboard, QuitRequest
 from display.layout import layout
-from display.operatorwindow import OperatorWindow, draw_operator, operator_lines
+from display.operatorwindow import (
+    WINDOW_SIZE,
+    OperatorWindow,
+    draw_operator,
+    operator_lines,
+    placed,
+)
 from display.screen import Display
-from firmware_py.operatorview import audio_line
+from firmware_py.operatorview import audio_line, countdown, worded_entry
 from firmware_py.operatorweb import body_html
 from tests.display import states
 from tests.display.checks import problems
@@ -87,7 +94,7 @@ VIEW: dict[str, Any] = {
               "kinds": states.KINDS},
     "kinds": [{"key": 1, "name": "minor", "minutes": 2},
               {"key": 2, "name": "double_minor", "minutes": 4}],
-    "records": [{"seq": 9, "what": "goal", "team": "home", "player": 12, "kind": None,
+    "records": [{"key": 1, "seq": 9, "what": "goal", "team": "home", "player": 12, "kind": None,
                  "period": 2, "clock": "13:01", "undo_next": True}],
     "undo": {"seq": 9, "what": "goal"},
     "office": {"connected": False, "unacked": 3},
@@ -102,7 +109,8 @@ def test_the_window_lines_carry_every_part_of_the_view() -> None:
     assert "  2   double minor" in text  # what key 2 does next
     assert any("HORN" in t and "stopped" in t for t in text)
     assert "office OFFLINE, 3 not acknowledged" in text
-    assert "9  goal home #12  P2 13:01   < UNDO" in text
+    # The number CANCEL picks it by, not its seq (9): one numbering for the timekeeper.
+    assert "1  goal home #12  P2 13:01   < UNDO" in text
     assert "2  double minor  4 min" in text
     assert "suspended Lions: #4" in text and "suspended Bears: none" in text
     # A richer keypad grammar (prompt, typed, keys) is shown as it comes.
@@ -184,3 +192,47 @@ def test_the_audio_horn_line_is_in_the_halls_language_on_the_page_and_the_window
         assert f'class="{"late" if alert else "quiet"}">{html.escape(expected)}</p>' in page
     # Without a status (before the horn started) neither view has the line.
     assert "audio" not in body_html(VIEW)
+
+
+def _menu_view(page: int) -> dict[str, Any]:
+    """The view of the MENU entry on ``page`` (0 or 1) as the daemon builds it, with a
+    press's answer above it (the worst case for room)."""
+
+    pad = KeypadEntry(["minor", "double_minor"])
+    pad.choose("menu", 0)
+    for _ in range(page):
+        pad.key("dot", 0)
+    entry = worded_entry(pad.describe(), "en")
+    entry["timeout"] = countdown(pad.lapse(), 0, "en")
+    return {**VIEW, "entry": entry}
+
+
+def test_the_window_shows_a_whole_menu_page_at_480_by_800() -> None:
+    """Both pages of the MENU (dot turns them) fit the window under a press's answer: every
+    one of the 18 actions is reachable, none cut off below."""
+
+    assert WINDOW_SIZE == (480, 800)
+    drawn: set[str] = set()
+    for page in (0, 1):
+        view = _menu_view(page)
+        lines = [line.text for line, *_ in placed(view, WINDOW_SIZE)]
+        assert lines[0].startswith("TIME-OUT HOME")  # the answer on top
+        assert "the list waits for your key (Escape closes it)" in lines
+        keyed = [line.split()[0] for line in lines if line.startswith("  ")]
+        assert keyed[-3:] == ["dot", "backspace", "escape"], lines  # nothing cut below
+        drawn |= {k for k in keyed if k.isdigit()}
+    assert drawn == {str(n) for n in range(1, len(MENU) + 1)}
+
+
+def test_the_window_shows_the_winner_the_countdown_and_a_timed_out_entry() -> None:
+    view = {**VIEW, "result": {"text": "winner: Lions, shootout 3:2"},
+            "timed_out": {"text": "entry timed out: SET CLOCK dropped"},
+            "entry": {**VIEW["entry"], "timeout": {"in_s": 3,
+                                                   "text": "3 s without a key: entered "
+                                                           "as typed"}}}
+    lines = [line.text for line, *_ in placed(view, WINDOW_SIZE)]
+    score = lines.index("Lions 1 : 0 Bears")
+    assert lines[score + 1] == "winner: Lions, shootout 3:2"
+    assert lines.index("entry timed out: SET CLOCK dropped") < lines.index("PENALTY HOME")
+    assert "3 s without a key: entered as typed" in lines
+

@@ -12,7 +12,6 @@ import shutil
 import subprocess
 import urllib.error
 import urllib.request
-import xml.etree.ElementTree as ET
 import zipfile
 from collections.abc import Iterator
 from html.parser import HTMLParser
@@ -33,19 +32,16 @@ from office.views.board import SnapshotBoard
 from office.web.officepage import OfficeWeb, export_xlsx, results_csv, tables_csv
 from tests.office.cdp import Chromium, find_chromium
 
+from .calc import needs_soffice, ods_cells, soffice
 from .printed import AWAY, HOME, RECEIVED, cup
 
 CHROMIUM = find_chromium()
 PDFTOTEXT = shutil.which("pdftotext")
-SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
 needs_chromium = pytest.mark.skipif(
     CHROMIUM is None, reason="chromium is not installed (Debian: apt-get install chromium)")
 needs_pdftotext = pytest.mark.skipif(
     PDFTOTEXT is None, reason="pdftotext is not installed (Debian: apt-get install "
                               "poppler-utils)")
-needs_soffice = pytest.mark.skipif(
-    SOFFICE is None, reason="LibreOffice is not installed (Debian: apt-get install "
-                            "--no-install-recommends libreoffice-calc-nogui)")
 ROSTER = {HOME: {7: "Jääskeläinen", 9: "Kärkkäinen", 30: "Ögren"},
           AWAY: {4: "Đorđević", 5: "Šćekić"}}
 PRESET = presets.load("ice-hockey-2x20")
@@ -388,39 +384,6 @@ def odd_snapshot() -> dict[str, Any]:
             "matches": [{"id": "A1", "stage": "group", "group": "A", "hall": "hall-1",
                          "start": "2026-12-05T08:00:00", "home": NAMES[0], "away": NAMES[2],
                          "score": {"home": 1, "away": 0}, "state": "final"}]}
-
-
-def soffice(source: Path, target: str, out: Path, *, infilter: str | None = None) -> Path:
-    """LibreOffice converts ``source`` headless (a profile of its own, no network)."""
-    assert SOFFICE is not None
-    args = [SOFFICE, "--headless", "--norestore", "--nolockcheck",
-            f"-env:UserInstallation={(out / 'profile').as_uri()}"]
-    if infilter is not None:
-        args.append(f"--infilter={infilter}")
-    subprocess.run([*args, "--convert-to", target, "--outdir", str(out), str(source)],
-                   capture_output=True, check=True, timeout=180)
-    converted = out / (source.stem + "." + target.split(":", maxsplit=1)[0])
-    assert converted.is_file(), f"LibreOffice wrote no {converted.name}"
-    return converted
-
-
-def ods_cells(path: Path) -> list[list[str]]:
-    """The cells LibreOffice wrote to an .ods, as text, row by row."""
-    ns = {"table": "urn:oasis:names:tc:opendocument:xmlns:table:1.0",
-          "text": "urn:oasis:names:tc:opendocument:xmlns:text:1.0"}
-    root = ET.fromstring(zipfile.ZipFile(path).read("content.xml"))
-    out = []
-    for row in root.iter(f"{{{ns['table']}}}table-row"):
-        cells: list[str] = []
-        for c in row.findall("table:table-cell", ns):
-            repeat = int(c.get(f"{{{ns['table']}}}number-columns-repeated", "1"))
-            text = "\n".join("".join(p.itertext()) for p in c.findall("text:p", ns))
-            cells += [text] * min(repeat, 50)
-        while cells and cells[-1] == "":
-            cells.pop()
-        if cells:
-            out.append(cells)
-    return out
 
 
 @pytest.mark.slow

@@ -422,7 +422,12 @@ BAD: list[tuple[str, str, str]] = [
     ("roster name blank", edited('"Lions",', '{name = "Lions", roster = {7 = " "}},'),
      "groups[0].teams[0].roster.7: must be the player's name"),
     ("short too long", edited('"Lions",', '{name = "Lions", short = "LIONESS"},'),
-     "groups[0].teams[0].short: 'LIONESS' is longer than 6 characters"),
+     "groups[0].teams[0].short: team 'Lions': 'LIONESS': a short name must be at most 6 "
+     "characters, got 7"),
+    ("short with a control character",
+     edited('"Lions",', '{name = "Lions", short = "LI\\tO"},'),
+     "groups[0].teams[0].short: team 'Lions': 'LI\\tO': a short name must have no control "
+     "characters"),
     ("team name with spaces", edited('"Lions",', '" Lions",'),
      "groups[0].teams[0]: ' Lions' has leading or trailing spaces"),
     ("points override in both places",
