@@ -123,6 +123,7 @@ check_halls() {
         is_name "$h" || bad "--halls '$1': hall id '$h': use 1-64 letters, digits, '_', '.', '-'"
         case "$h" in
             office|display|standings) bad "--halls '$1': '$h' is not a hall id (the broker's own user or level)" ;;
+            mirror-*) bad "--halls '$1': '$h': ids beginning with 'mirror-' are second boards' broker users (mirror-HALL)" ;;
         esac
         [ "$h" != "$VENUE" ] || bad "--halls '$1': '$h' is the venue's own user name; name the venue otherwise"
         [[ "$seen" != *" $h "* ]] || bad "--halls '$1': '$h' twice"
@@ -169,6 +170,7 @@ if [ "$LINK" = 1 ]; then
     is_name "$HALL" || bad "--hall '$HALL': use 1-64 letters, digits, '_', '.', '-'"
     case "$HALL" in
         office|display|standings) bad "--hall '$HALL': that is the broker's own user or level, not a hall id" ;;
+        mirror-*) bad "--hall '$HALL': ids beginning with 'mirror-' are second boards' broker users (mirror-HALL)" ;;
     esac
     [ -n "$BROKER" ] || bad "--hall needs --broker mqtt://HOST:PORT (the office's broker)"
     if [[ "$BROKER" =~ ^(mqtts?)://([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:([0-9]{1,5}))?/?$ ]]; then

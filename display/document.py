@@ -201,7 +201,9 @@ class StatusView:
     ``set_aside``: journals of another tournament or hall were moved there at start.
     ``schedule``: why the local schedule (``[schedule] file``) is not used.
     ``operator_line``: the footer shows the entry being typed and ``feedback`` (false while
-    the timekeeper has a view of their own: docs/timekeeper.md, "The operator view")."""
+    the timekeeper has a view of their own: docs/timekeeper.md, "The operator view").
+    ``board_link_lost``: a second board (``scoreboard run --mirror``) has not heard from the
+    hall's board for a while; its clock runs on from the last anchor."""
 
     restored: bool = False
     office_online: bool | None = None
@@ -211,6 +213,7 @@ class StatusView:
     schedule: str | None = None
     operator_line: bool = True
     feedback: FeedbackView | None = None
+    board_link_lost: bool = False
 
 
 # ------------------------------------------------------------------ typed getters
@@ -494,6 +497,7 @@ def read_status(data: Mapping[str, Any] | None) -> StatusView:
         schedule=None if data.get("schedule") is None
         else _str(data["schedule"], "status.schedule"),
         operator_line=_bool(data.get("operator_line", True), "status.operator_line"),
+        board_link_lost=_bool(data.get("board_link_lost", False), "status.board_link_lost"),
         feedback=None if feedback is None else FeedbackView(
             text=_str(_map(feedback, "status.feedback").get("text"), "status.feedback.text"),
             accepted=_bool(feedback.get("accepted", True), "status.feedback.accepted"),

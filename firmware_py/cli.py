@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from pathlib import Path
@@ -16,6 +17,7 @@ from arena.core.match import Match
 from arena.core.phase import PLAYED_STAGES, Stage
 from arena.core.preset import Preset, cited_fields, parse_preset
 from arena.core.tables import toml_value
+from arena.core.units import NS_PER_S
 from arena.core.values import MatchSetup
 from display import snapshot as display_snapshot
 from firmware_py import config as hall_config
@@ -225,9 +227,21 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write each frame's state document to PATH (atomically), and "
                    "while the between-games screen is up its data to PATH's name with "
                    ".between.json (for scoreboard snapshot --between)")
+    p.add_argument("--frame-log", type=Path, default=None, metavar="PATH",
+                   help="append a JSON line to PATH for each frame presented: the monotonic "
+                   "instant it went on the screen and the clock it shows (bench/mirror.py "
+                   "compares two boards with it)")
     p.add_argument("--exit-when-done", action="store_true",
                    help="exit 0 once the script is played, the match is final and every "
                    "event is acknowledged (or no broker is configured)")
+    p.add_argument("--mirror", metavar="HALL", default=None,
+                   help="a second board of HALL: show what HALL's board shows, its clock "
+                   "from HALL's anchors, over the config's [mqtt] broker with the mirror's "
+                   "own user; no console, pins, horn nor journal (docs/technician.md, "
+                   "\"A second board\")")
+    p.add_argument("--mirror-silent", metavar="S", type=float, default=None,
+                   help="with --mirror: show BOARD LINK LOST after S seconds without a state "
+                   "from the hall; default 25")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser(
@@ -397,6 +411,16 @@ def cmd_wiring(args: argparse.Namespace) -> int:
     return 0
 
 
+def bad_frame_log(path: Path | None) -> bool:
+    """``--frame-log`` must go into a folder that exists (said on stderr if not): the board
+    opens it before its first frame."""
+    if path is not None and not path.parent.is_dir():
+        print(f"scoreboard run: --frame-log {path}: no such folder {path.parent}",
+              file=sys.stderr)
+        return True
+    return False
+
+
 def run_setup(args: argparse.Namespace) -> tuple[hall_config.Config, RunOptions] | int:
     """The config and options of ``scoreboard run``, or the exit code of a bad one (the
     problem printed). Also sets up logging. Shared with bench/daemon.py's timed child."""
@@ -411,6 +435,8 @@ def run_setup(args: argparse.Namespace) -> tuple[hall_config.Config, RunOptions]
         if path is not None and not path.exists():
             print(f"scoreboard run: {what} {path}: no such file or folder", file=sys.stderr)
             return EXIT_BAD_INPUT
+    if bad_frame_log(args.frame_log):
+        return EXIT_BAD_INPUT
     logfmt.setup(args.log_level or config.log_level)
     pi = runconfig.is_raspberry_pi()
     mode = args.display_mode or runconfig.resolve_display_mode(
@@ -425,14 +451,57 @@ def run_setup(args: argparse.Namespace) -> tuple[hall_config.Config, RunOptions]
         script_dir=args.script_dir,
         snapshots=args.snapshots,
         state_file=args.state_file,
+        frame_log=args.frame_log,
         exit_when_done=args.exit_when_done,
     )
+
+
+# What a mirror has none of: the options that would act on a console, a journal or a match.
+MIRROR_REFUSES = ("script", "script_dir", "time_scale", "snapshots", "exit_when_done",
+                  "state_dir")
+
+
+def cmd_mirror(args: argparse.Namespace) -> int:
+    from firmware_py import logfmt, runconfig  # noqa: PLC0415
+    from firmware_py.mirror import Mirror, MirrorOptions, check_link  # noqa: PLC0415
+
+    given = [f"--{k.replace('_', '-')}" for k in MIRROR_REFUSES if getattr(args, k)]
+    if given:
+        print(f"scoreboard run --mirror: {', '.join(given)}: a mirror has no console, "
+              "journal or match of its own", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.mirror_silent is not None and args.mirror_silent <= 0:
+        print(f"scoreboard run: --mirror-silent takes seconds above 0, got "
+              f"{args.mirror_silent}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if bad_frame_log(args.frame_log):
+        return EXIT_BAD_INPUT
+    try:
+        config = hall_config.load(args.config)
+        check_link(config, args.mirror)
+    except (hall_config.ConfigError, ValueError) as err:
+        print(f"scoreboard run --mirror: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    logfmt.setup(args.log_level or config.log_level)
+    mode = args.display_mode or runconfig.resolve_display_mode(
+        config.display_mode, os.environ, pi=runconfig.is_raspberry_pi(),
+        dri=Path("/dev/dri").exists())
+    options = MirrorOptions(hall=args.mirror, display_mode=mode, state_file=args.state_file,
+                            frame_log=args.frame_log)
+    if args.mirror_silent is not None:
+        options = replace(options, silent_ns=round(args.mirror_silent * NS_PER_S))
+    return Mirror(config, options).run()
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     from firmware_py.daemon import Daemon  # noqa: PLC0415 - pygame etc. only for `run`
     from firmware_py.statelock import StateLocked  # noqa: PLC0415
 
+    if args.mirror is not None:
+        return cmd_mirror(args)
+    if args.mirror_silent is not None:
+        print("scoreboard run: --mirror-silent goes with --mirror", file=sys.stderr)
+        return EXIT_BAD_INPUT
     setup = run_setup(args)
     if isinstance(setup, int):
         return setup

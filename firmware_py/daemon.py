@@ -78,7 +78,7 @@ from firmware_py.matchfiles import MatchFiles
 from firmware_py.nextmatch import NextMatch
 from firmware_py.officeside import OfficeSide
 from firmware_py.operatorweb import OperatorWeb
-from firmware_py.outputs import Outputs
+from firmware_py.outputs import FrameLog, Outputs
 from firmware_py.parts import (
     Console,
     HallParts,
@@ -158,6 +158,7 @@ class Daemon:
         self.feedback = Feedback(lang=self.config.display_language)
         self.outputs = Outputs(self.time.monotonic_ns, state_file=options.state_file,
                                serial_hz=config.serial.state_hz)
+        self.frame_log = FrameLog(options.frame_log)
         self.dirty = True  # the shown state changed: a frame is due
         self._wake = threading.Event()  # set by an input's thread: ends the loop's nap
         self._watchdog_at = 0

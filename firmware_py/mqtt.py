@@ -39,7 +39,9 @@ from firmware_py.outbox import Outbox
 
 log = logging.getLogger(__name__)
 
-__all__ = ["HallLink", "parse_next"]
+__all__ = ["HallLink", "MirrorLink", "parse_next"]
+
+_QOS_OF = {rule.kind: rule.qos for rule in wire.TOPICS}
 
 def parse_next(payload: bytes) -> dict[str, Any]:
     """A ``next`` document, checked against the presets this scoreboard has, as the
@@ -88,6 +90,7 @@ class HallLink(BrokerLink):
         self._connected = False
         self._subscribed = False  # `next` is subscribed on this connection
         self._state: bytes | None = None  # the last state document, as sent
+        self._state_steady: bytes | None = None  # the same without its anchor
         self._state_sent = float("-inf")
         self._offline_mid: int | None = None
         self._office_word: dict[str, int] | None = None  # the latest acks, not yet applied
@@ -339,8 +342,13 @@ class HallLink(BrokerLink):
         sent at once.
         """
         body = wire.build_state(doc)
-        if body == self._state:
+        # The anchor moves with every frame; a stopped clock's document with a newer anchor
+        # says nothing new (the old anchor still gives the same clock), so it is not sent.
+        steady = body if "anchor" not in doc else wire.build_state(
+            {k: v for k, v in doc.items() if k != "anchor"})
+        if steady == self._state_steady:
             return
+        self._state_steady = steady
         self._state = body
         if self._connected:
             self._publish_state()
@@ -376,3 +384,98 @@ class HallLink(BrokerLink):
             outbox.close()
 
 
+
+
+class MirrorLink(BrokerLink):
+    """A second board's read-only connection (``scoreboard run --mirror HALL``): the hall's
+    retained ``state`` and ``status``, nothing written, no will (a mirror going away is no
+    news to anyone). Call ``pump()`` from the owner's thread: it returns what arrived, in
+    order, as ``("state", document)``, ``("status", online)``, ``("connected", ok)``."""
+
+    def __init__(self, host: str, port: int, tournament: str, hall: str, *,
+                 username: str | None = None, password: str | None = None,
+                 tls: Tls | None = None, keepalive: int = 10, client_id: str | None = None,
+                 on_arrival: Callable[[], None] | None = None) -> None:
+        topics = wire.hall_topics(tournament, hall)
+        # On the shipped broker the user name replaces it (one connection per user).
+        super().__init__(host, port, client_id=client_id or f"mirror-{tournament}-{hall}",
+                         clean_session=True, username=username, password=password, tls=tls,
+                         keepalive=keepalive, reconnect_s=(1, 10))
+        self.hall = hall
+        self.topics = topics
+        self._tournament = tournament
+        self._inbox: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
+        self._connected = False
+        # Called on paho's thread after each report: ends the owner's nap at once.
+        self._arrived = on_arrival or (lambda: None)
+
+    @property
+    def connected(self) -> bool:
+        return self._connected
+
+    def on_connected(self, ok: bool, reason: str, session_present: bool | None) -> None:
+        self._inbox.put(("connect", (ok, reason)))
+        self._arrived()
+
+    def on_disconnected(self, reason: str) -> None:
+        self._inbox.put(("disconnect", reason))
+        self._arrived()
+
+    def on_subscribed(self, ok: bool) -> None:
+        if not ok:
+            self._inbox.put(("refused", None))
+
+    def on_message(self, message: Message) -> None:
+        self._inbox.put(("message", (message.topic, message.payload)))
+        self._arrived()
+
+    def pump(self, timeout: float = 0.0) -> list[tuple[str, Any]]:
+        """What arrived since the last call (waiting up to ``timeout`` s for the first)."""
+        out: list[tuple[str, Any]] = []
+        try:
+            item: tuple[str, Any] | None = self._inbox.get(timeout=timeout) if timeout > 0 \
+                else self._inbox.get_nowait()
+        except queue.Empty:
+            return out
+        while item is not None:
+            out += self._handle(*item)
+            try:
+                item = self._inbox.get_nowait()
+            except queue.Empty:
+                item = None
+        return out
+
+    def _handle(self, kind: str, value: Any) -> list[tuple[str, Any]]:
+        if kind == "connect":
+            ok, reason = value
+            self._connected = ok
+            if ok:
+                log.info("MQTT connected to %s:%d (mirror of %s)", self._host, self._port,
+                         self.hall)
+                self.subscribe([(self.topics.state, _QOS_OF[wire.STATE]),
+                                (self.topics.status, _QOS_OF[wire.STATUS])])
+            else:
+                log.error("MQTT: broker refused the connection: %s", reason)
+            return [("connected", ok)]
+        if kind == "disconnect":
+            if self._connected:
+                log.warning("MQTT connection lost (%s); reconnecting with back-off", value)
+            self._connected = False
+            return [("connected", False)]
+        if kind == "refused":
+            log.error("MQTT: the broker refused the subscription to %s (the mirror's user "
+                      "may not read it: systemd/mosquitto/arena.acl)", self.topics.state)
+            return []
+        topic, payload = value
+        try:
+            if topic == self.topics.state:
+                return [("state", wire.check_state(topic, payload, self._tournament)[1])]
+            if topic == self.topics.status:
+                return [("status", wire.check_status(topic, payload, self._tournament)[1])]
+        except WireError as err:
+            log.warning("MQTT %s: refused: %s", topic, err.reason)
+        return []
+
+    def close(self) -> None:
+        self.disconnect()
+        self.stop()

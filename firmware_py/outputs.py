@@ -2,6 +2,8 @@
 
 - ``--state-file``: every frame's document, with ``at_ns`` (the instant it was computed for),
   written atomically, so a test or a second display can tell exactly what is shown;
+- ``--frame-log``: a line per frame presented, with the instant it went on the screen
+  (``FrameLog``): what was shown when, for bench/mirror.py;
 - the retained MQTT state: at once on any change but a countdown's, countdowns once a second;
 - the serial link: at once on any change but a countdown's, countdowns at most ``state_hz``;
 - the log: one ``state`` line per state change; systemd's STATUS= line.
@@ -35,10 +37,13 @@ NEVER = -(1 << 62)
 
 
 def counting_free(doc: dict[str, Any]) -> dict[str, Any]:
-    """The document without its remaining times (``clock_ms``, ``shift_ms``, a penalty's,
-    the time-out's or the pregame countdown's ``remaining_ms``): what must reach the links
-    at once when it changes."""
-    out = {k: v for k, v in doc.items() if k not in ("clock_ms", "shift_ms")}
+    """The document without its remaining times (``clock_ms`` and ``shift_ms`` while the clock
+    runs, a penalty's, the time-out's or the pregame countdown's ``remaining_ms``): what must
+    reach the links at once when it changes."""
+    # A stopped clock set to another value is no countdown: it goes at once (a second board
+    # computes the clock from the last one sent, and it would show the old value).
+    counting = ("clock_ms", "shift_ms") if doc["running"] else ()
+    out = {k: v for k, v in doc.items() if k not in counting}
     out["penalties"] = {side: [{k: v for k, v in p.items() if k != "remaining_ms"}
                                for p in listed]
                         for side, listed in doc["penalties"].items()}
@@ -93,6 +98,33 @@ def write_state_file(path: Path | None, doc: dict[str, Any], at: int) -> None:
     """``at_ns``: the instant (match timeline) the document was computed for."""
     if path is not None:
         write_atomic(path, json.dumps({**doc, "at_ns": at}, separators=(",", ":")))
+
+
+class FrameLog:
+    """``--frame-log FILE``: one JSON line per frame presented, appended as it is shown:
+    ``shown_ns``, the monotonic instant just after the present (the screen's instant, on the
+    clock every process of the machine shares); ``at_ns``, the instant the frame was computed
+    for (the board's own timeline); the clock it shows (``clock_ms``, ``running``). A file,
+    not the state file: that one is overwritten, and a reader polling it sees when it was
+    written, not each frame and when it was shown."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        # Line-buffered: each frame's line is in the file once written (a reader may stop the
+        # board with SIGTERM at any moment).
+        self._file = None if path is None else path.open("a", encoding="utf-8", buffering=1)
+
+    def presented(self, shown_ns: int, at: int, doc: dict[str, Any]) -> None:
+        if self._file is not None:
+            self._file.write(json.dumps({"shown_ns": shown_ns, "at_ns": at,
+                                         "clock_ms": doc["clock_ms"],
+                                         "running": doc["running"]},
+                                        separators=(",", ":")) + "\n")
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
 
 
 def between_file(state_file: Path) -> Path:
@@ -153,8 +185,11 @@ class Outputs:
 
     def send(self, doc: dict[str, Any], at: int, *, link: Any, serial: Any,
              notifier: Any, restored: bool,
-             on_change: Callable[[dict[str, Any] | None, dict[str, Any]], None]) -> None:
-        """``on_change(previous steady part, new steady part)`` runs on a state change."""
+             on_change: Callable[[dict[str, Any] | None, dict[str, Any]], None],
+             anchor: dict[str, Any] | None = None) -> None:
+        """``on_change(previous steady part, new steady part)`` runs on a state change.
+        ``anchor`` goes with the retained state only (arena/wire/anchor.py): the second
+        boards' clocks; the serial link and the state file keep the document as it was."""
         write_state_file(self._state_file, doc, at)
         steady = steady_part(doc)
         changed = steady != self.last_steady
@@ -167,7 +202,7 @@ class Outputs:
             log_state(doc)
             on_change(previous, steady)
         if link is not None and (urgent or real - self._mqtt_sent_at >= MQTT_CLOCK_EVERY_NS):
-            link.publish_state(doc)
+            link.publish_state(doc if anchor is None else {**doc, "anchor": anchor})
             self._mqtt_sent_at = real
         if serial is not None and (urgent or real - self._serial_sent_at >= self._serial_every):
             serial.send_state(doc)

@@ -26,6 +26,7 @@ class RunOptions:
     script_dir: Path | None = None
     snapshots: Path | None = None
     state_file: Path | None = None
+    frame_log: Path | None = None  # --frame-log (firmware_py/outputs.py FrameLog)
     exit_when_done: bool = False
 
 

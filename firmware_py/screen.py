@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 from arena.core.entry import Lapse
 from arena.core.phase import Phase
 from arena.core.state import state_document
-from arena.core.units import NS_PER_S
+from arena.core.units import NS_PER_MS, NS_PER_S
+from arena.wire import Anchor
 from firmware_py.between import between_games
 from firmware_py.feedback import Notice
 from firmware_py.logfmt import kv
@@ -107,6 +108,22 @@ class Screen:
         doc["restored"] = session.restored  # an extra key (docs/developer.md 4.3 allows them)
         return doc
 
+    def anchor(self, at: int) -> dict[str, Any]:
+        """Where the document of ``at`` sits on this machine's clocks (arena/wire/anchor.py):
+        a second board computes the countdowns from it, not from the once-a-second ticks.
+        The game clock's remaining time to the nanosecond: the shown tenth is rounded."""
+        daemon = self._daemon
+        match = daemon.match
+        real = daemon.timeline.to_real(at)
+        wall = daemon.time.wall()
+        wall_ns = None
+        if wall is not None:
+            # The wall clock read now, carried to the frame's instant on the monotonic one.
+            wall_ns = round(wall() * NS_PER_S) + real - daemon.time.monotonic_ns()
+        return Anchor(mono_ns=real, wall_ns=wall_ns, boot=daemon.boot,
+                      scale=daemon.timeline.scale, clock_ns=match.state.clock.remaining(at),
+                      tenths_below_ms=match.preset.tenths_below // NS_PER_MS).to_json()
+
     def status(self, at: int | None = None) -> dict[str, object]:
         """What the display shows of the scoreboard itself: the restored mark, the office,
         ``recording`` (false: the journal cannot be written, the game is only in memory) and
@@ -169,6 +186,7 @@ class Screen:
         # spin hold the core: a wake-up ~0.1 ms late still shows that instant's tenth).
         clock.sleep_until(daemon.timeline.to_real(present_at))
         display.present(dirty)
+        daemon.frame_log.presented(clock.monotonic_ns(), present_at, doc)
         frames.presented(present_at)
         daemon.dirty = False
         self._shown_notice = daemon.feedback.current(present_at)
@@ -177,6 +195,7 @@ class Screen:
                                                    self._between_written)
         daemon.outputs.send(doc, present_at, link=daemon.link, serial=daemon.serial,
                             notifier=daemon.notifier, restored=session.restored,
+                            anchor=self.anchor(present_at),
                             on_change=lambda before, after: self._state_changed(
                                 before, after, doc, present_at))
         if frames.count == 1:

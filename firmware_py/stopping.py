@@ -58,7 +58,7 @@ def _horn_off(daemon: Daemon) -> None:
 
 
 def _publish_last(daemon: Daemon) -> None:
-    doc = None
+    doc, now = None, None
     if daemon.session is not None and daemon.console is not None:
         now = daemon.timeline.now()
         doc = daemon.document(now)
@@ -67,7 +67,9 @@ def _publish_last(daemon: Daemon) -> None:
         if doc is not None:
             daemon.serial.send_state(doc)
         daemon.serial.close()
-    daemon.office.close(doc)
+    # With its anchor, as every state on the wire: a second board keeps the clock from it.
+    daemon.office.close(None if doc is None or now is None
+                        else {**doc, "anchor": daemon.screen.anchor(now)})
 
 
 def _close_journal(daemon: Daemon) -> None:
@@ -77,6 +79,7 @@ def _close_journal(daemon: Daemon) -> None:
 
 
 def _close_display(daemon: Daemon) -> None:
+    daemon.frame_log.close()
     if daemon.screen.display is not None:
         daemon.screen.display.close()
     if daemon.pins is not None:

@@ -28,7 +28,7 @@ from pathlib import Path
 from firmware_py.loopback import DEBIAN_MOSQUITTO, find_mosquitto, free_port, port_open
 
 __all__ = ["MOSQUITTO", "ROOT", "SHIPPED_USERS", "Broker", "Office", "ShippedBroker",
-           "add_user", "free_port", "office_serve", "port_open", "shipped_config",
+           "add_user", "free_port", "mirror_acl", "office_serve", "port_open", "shipped_config",
            "stop_gently", "stored_ids", "tournament_file", "wait_for"]
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -193,6 +193,18 @@ def shipped_config(broker: Broker, passwd: Path, acl: Path = SHIPPED_ACL) -> str
         text = text.replace(old, new)
     # Debian's mosquitto.conf gives the location the shipped file relies on.
     return text + f"persistence_location {broker.dir}/\n"
+
+
+def mirror_acl(directory: Path, hall: str) -> Path:
+    """The shipped ACL with its ``#mirror`` template made a block for ``hall``, as
+    systemd/mosquitto/README.md tells the technician to (the user ``mirror-<hall>``)."""
+    lines = []
+    for line in SHIPPED_ACL.read_text().splitlines():
+        filled = line.removeprefix("#mirror ").replace("HALL", hall)
+        lines.append(filled if line.startswith("#mirror ") else line)
+    acl = directory / "arena.acl"
+    acl.write_text("\n".join(lines) + "\n")
+    return acl
 
 
 class ShippedBroker(Broker):

@@ -307,6 +307,7 @@ VENUE = ("--venue", "north", "--event-broker", "event.local", "--halls", "hall-1
     (("--venue", "v", "--event-broker", "e", "--halls", "h,h"), "'h' twice"),
     (("--venue", "v", "--event-broker", "e", "--halls", "h,,i"), "hall id ''"),
     (("--venue", "v", "--event-broker", "e", "--halls", "h,standings"), "'standings'"),
+    (("--venue", "v", "--event-broker", "e", "--halls", "h,mirror-h"), "'mirror-h'"),
     (("--venue", "v", "--event-broker", "e", "--halls", "v"), "venue's own user"),
     (("--office", *VENUE), "choose one"),
 ])
@@ -757,6 +758,8 @@ LINK_OK = ("--hall", "hall-1", "--broker", "mqtt://office.local:1883", "--tourna
     ((*LINK_OK, "--password-file", "pw", "--ca-file", "pw"), "goes with an mqtts://"),
     (("--hall", "standings", "--broker", "mqtt://o", "--tournament", "cup",
       "--password-file", "pw"), "'standings'"),
+    (("--hall", "mirror-a", "--broker", "mqtt://o", "--tournament", "cup",
+      "--password-file", "pw"), "'mirror-a': ids beginning with 'mirror-'"),
     (("--hall", "h", "--broker", "mqtt://o", "--tournament", "a/b",
       "--password-file", "pw"), "--tournament 'a/b'"),
     ((*LINK_OK, "--password-file", "empty"), "first line is empty"),

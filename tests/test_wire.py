@@ -77,6 +77,13 @@ def test_a_hall_cannot_be_named_like_the_tables_level() -> None:
         wire.hall_topics(T, wire.STANDINGS)
 
 
+def test_a_hall_cannot_be_named_like_a_second_boards_user() -> None:
+    # mirror-HALL is the broker user of HALL's second board (systemd/mosquitto/arena.acl).
+    with pytest.raises(ValueError, match="hall 'mirror-a': ids beginning with 'mirror-'"):
+        wire.hall_topics(T, "mirror-a")
+    assert wire.check_hall("mirrors") == "mirrors"  # the prefix only, hyphen and all
+
+
 def test_routing_a_topic() -> None:
     assert wire.route(EVENTS, T) == wire.Route(wire.EVENTS, hall=H)
     assert wire.route(NEXT, T) == wire.Route(wire.NEXT, hall=H)

@@ -40,6 +40,7 @@ class StateDocument(TypedDict, total=False):
     entry: dict[str, Any] | None
     goal: dict[str, Any]  # only for a few seconds after a goal
     countdown: dict[str, Any]  # only before a scheduled start
+    anchor: dict[str, Any]  # only on the wire: where the document sits on the hall's clocks
 
 
 _OPT, _NULL = Presence.OPTIONAL, Presence.NULLABLE
@@ -55,7 +56,7 @@ DOCUMENT = Schema(tuple(Field(name, kind, presence) for name, kind, presence in 
     ("timeout", Kind.OBJECT, _NULL), ("shootout", Kind.OBJECT, _NULL),
     ("extra_player", Kind.SIDE, _NULL), ("result", Kind.OBJECT, _NULL),
     ("entry", Kind.OBJECT, _NULL), ("goal", Kind.OBJECT, _OPT),
-    ("countdown", Kind.OBJECT, _OPT),
+    ("countdown", Kind.OBJECT, _OPT), ("anchor", Kind.OBJECT, _OPT),
 )))
 
 

@@ -25,6 +25,7 @@ NEXT = "next"
 # by an empty one nor an office restored from an older backup.
 ACKS = "acks"
 STANDINGS = "standings"
+MIRROR_PREFIX = "mirror-"  # a second board's broker user: mirror-<hall> (never a hall id)
 HALL_KINDS = (EVENTS, STATE, STATUS, NEXT, ACKS)
 FROM_HALL = (EVENTS, STATE, STATUS)  # what the office reads
 
@@ -73,6 +74,11 @@ def check_hall(hall: str) -> str:
     check_name("hall", hall)
     if hall == STANDINGS:  # its topics would be read as the office's tables
         raise ValueError(f"hall {hall!r}: that level is the office's tables; name it otherwise")
+    if hall.startswith(MIRROR_PREFIX):
+        # The broker's user of a second board of another hall (systemd/mosquitto/arena.acl):
+        # a hall of that name would share a login with it.
+        raise ValueError(f"hall {hall!r}: ids beginning with {MIRROR_PREFIX!r} are the "
+                         "broker users of second boards; name it otherwise")
     return hall
 
 

@@ -73,6 +73,7 @@ WORDS: dict[str, str] = {
     "display.table.lost": "P",
     "display.table.goals": "SKÓRE",
     "display.table.points": "B",
+    "display.status.board_link": "SPOJENÍ S TABULÍ PŘERUŠENO",
     "display.status.recording": "NEZAZNAMENÁVÁ SE - CHYBA ÚLOŽIŠTĚ",
     "display.status.damaged": "ZÁZNAM POŠKOZEN NA BAJTU {byte} - PODRŽTE NEXT",
     "display.status.restored": "ČAS OBNOVEN - ZKONTROLUJTE",

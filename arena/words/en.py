@@ -72,6 +72,7 @@ WORDS: dict[str, str] = {
     "display.table.goals": "GOALS",
     "display.table.points": "PTS",
     # ---- the status marks and the operator line (the footer)
+    "display.status.board_link": "BOARD LINK LOST",
     "display.status.recording": "NOT RECORDING - STORAGE FAULT",
     "display.status.damaged": "JOURNAL DAMAGED AT BYTE {byte} - HOLD NEXT",
     "display.status.restored": "CLOCK RESTORED - CHECK",

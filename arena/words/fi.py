@@ -72,6 +72,7 @@ WORDS: dict[str, str] = {
     "display.table.lost": "H",
     "display.table.goals": "MAALIT",
     "display.table.points": "P",
+    "display.status.board_link": "YHTEYS TAULUUN POIKKI",
     "display.status.recording": "EI TALLENNETA - TALLENNUSVIKA",
     "display.status.damaged": "LOKI VIOITTUNUT TAVUSSA {byte} - PIDÄ NEXT POHJASSA",
     "display.status.restored": "KELLO PALAUTETTU - TARKISTA",

@@ -70,6 +70,7 @@ WORDS: dict[str, str] = {
     "display.table.lost": "I",
     "display.table.goals": "GOLOVI",
     "display.table.points": "B",
+    "display.status.board_link": "VEZA SA TABLOM PREKINUTA",
     "display.status.recording": "NE SNIMA SE - GREŠKA SKLADIŠTA",
     "display.status.damaged": "DNEVNIK OŠTEĆEN NA BAJTU {byte} - DRŽI NEXT",
     "display.status.restored": "SAT VRAĆEN - PROVERI",

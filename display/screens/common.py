@@ -207,6 +207,10 @@ def footer(canvas: Canvas, entry: EntryView | None, status: StatusView) -> list[
     # Loudest first, from the right: nothing is being recorded (red), a damaged journal
     # waits for the timekeeper (red), then the restored clock and journals set aside (amber).
     marks: list[tuple[str, Colour, Colour, str]] = []
+    if status.board_link_lost:
+        # A second board: what it shows may be stale (its clock runs on from the anchor).
+        marks.append((canvas.word("display.status.board_link"), pal.FAULT_BOX, pal.WHITE,
+                      "status.board_link"))
     if not status.recording:
         marks.append((canvas.word("display.status.recording"), pal.FAULT_BOX, pal.WHITE,
                       "status.recording"))

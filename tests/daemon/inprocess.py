@@ -308,11 +308,11 @@ class InProcessHall:
     def start(self, *, script: Path | None = None, script_dir: Path | None = None,
               exit_when_done: bool = False, state_file: Path | None = None,
               snapshots: Path | None = None, parts: TestParts | None = None,
-              display_mode: str = "headless") -> Daemon:
+              display_mode: str = "headless", frame_log: Path | None = None) -> Daemon:
         options = RunOptions(display_mode=display_mode, pin_factory="mock",
                              state_dir=self.state_dir, script=script, script_dir=script_dir,
                              exit_when_done=exit_when_done, state_file=state_file,
-                             snapshots=snapshots)
+                             snapshots=snapshots, frame_log=frame_log)
         self.parts = parts or TestParts()
         daemon = Daemon(self.config, options, time=self.time, parts=self.parts, boot=self.boot)
         self.parts.made["timeline"] = daemon.timeline

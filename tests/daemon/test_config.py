@@ -253,3 +253,17 @@ def test_scoreboard_run_refuses_every_wrong_type_and_key_in_one_line(
     assert len(lines) == 1, out.err
     assert lines[0].startswith(f"scoreboard run: {path}: ")
     assert f": {key}: " in lines[0] or f" {key}: " in lines[0], lines[0]
+
+
+@pytest.mark.parametrize("mirror", [[], ["--mirror", "hall-a"]], ids=["hall", "mirror"])
+def test_scoreboard_run_refuses_a_frame_log_in_no_folder(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], mirror: list[str]) -> None:
+    from firmware_py import cli  # noqa: PLC0415
+
+    path = write(tmp_path, MQTT)
+    log = tmp_path / "absent" / "frames.jsonl"
+    assert cli.main(["run", "--config", str(path), "--headless", *mirror,
+                     "--frame-log", str(log)]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"scoreboard run: --frame-log {log}: no such folder {log.parent}\n")
+    assert not log.parent.exists()

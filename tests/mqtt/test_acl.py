@@ -7,6 +7,8 @@ would read)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as paho
@@ -16,7 +18,7 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from arena import wire
-from tests.fixtures import SHIPPED_USERS, ShippedBroker, wait_for
+from tests.fixtures import SHIPPED_USERS, ShippedBroker, mirror_acl, wait_for
 from tests.mqtt.conftest import Collector
 
 pytestmark = pytest.mark.slow  # every test here starts a process
@@ -62,10 +64,11 @@ class V5Client:
 class Reader(Collector):
     """A hall's subscriber with several subscriptions (as HallLink makes them)."""
 
-    def __init__(self, port: int, user: str, subscriptions: list[tuple[str, int]]) -> None:
+    def __init__(self, port: int, user: str, subscriptions: list[tuple[str, int]],
+                 password: str | None = None) -> None:
         self.subscriptions = subscriptions  # before the connection can call back
         super().__init__(port, subscriptions[0][0], client_id=f"acl-{user}-reader",
-                         persistent=False, username=user, password=USERS[user])
+                         persistent=False, username=user, password=password or USERS[user])
 
     def _on_connect(self, client: paho.Client, userdata: Any, flags: Any, reason: Any,
                     properties: Any) -> None:
@@ -184,3 +187,87 @@ def test_a_wrong_password_or_no_user_name_is_refused(shipped_broker: ShippedBrok
     assert connack(port, "hall-a", "wrong").is_failure
     assert connack(port, None, None).is_failure  # and no user name, no client id
     assert not connack(port, "hall-a", USERS["hall-a"]).is_failure
+
+
+MIRROR = "mirror-hall-a"  # the second board of hall-a (systemd/mosquitto/README.md)
+
+
+@pytest.fixture
+def mirror_broker(tmp_path: Path) -> Iterator[ShippedBroker]:
+    """The shipped broker with the ACL's ``#mirror`` block filled in for hall-a, and its
+    user in the password file, as the README says."""
+    b = ShippedBroker(tmp_path / "broker", {**USERS, MIRROR: "mirror-secret"},
+                      acl=mirror_acl(tmp_path, "hall-a"))
+    b.start()
+    yield b
+    b.stop()
+
+
+def test_a_second_board_reads_its_halls_state_and_status_only(
+        mirror_broker: ShippedBroker) -> None:
+    """Retained and live: what MirrorLink subscribes to comes; its hall's ``next`` and
+    ``acks``, its events, another hall's topics and the tables do not, even through
+    wildcards."""
+    port = mirror_broker.port
+    office = V5Client(port, "office", USERS["office"])
+    halls = {h: V5Client(port, h, USERS[h]) for h in ("hall-a", "hall-b")}
+    reader: Reader | None = None
+    try:
+        for hall, client in halls.items():
+            for kind in (wire.STATE, wire.STATUS):
+                assert not client.publish(topic(hall, kind), retain=True).is_failure
+            assert not office.publish(topic(hall, wire.NEXT), retain=True).is_failure
+        assert not office.publish(wire.standings_topic(T, "A"), retain=True).is_failure
+        own = wire.hall_topics(T, "hall-a")
+        reader = Reader(port, MIRROR, [
+            (own.state, 1), (own.status, 1), (own.next, 1), (topic("hall-a", wire.ACKS), 1),
+            (topic("hall-a", wire.EVENTS), 1), (topic("hall-b", wire.STATE), 1),
+            (topic("hall-b", wire.STATUS), 1), (wire.standings_filter(T), 1),
+            ("arena/v1/T1/+/state", 1), ("arena/#", 1)], password="mirror-secret")
+        wait_for(reader.subscribed.is_set, 5, "the second board to subscribe")
+        retained = {own.state, own.status}
+        wait_for(lambda: {t for t, _ in reader.messages} >= retained, 5, "the retained")
+        # Live, then its own hall's state last: same publisher per topic, QoS 1, so what
+        # was allowed of the rest would have come by the time the marker does.
+        assert not halls["hall-a"].publish(topic("hall-a", wire.EVENTS)).is_failure
+        assert not halls["hall-b"].publish(topic("hall-b", wire.STATE)).is_failure
+        for t in (topic("hall-a", wire.NEXT), topic("hall-a", wire.ACKS),
+                  wire.standings_topic(T, "B")):
+            assert not office.publish(t).is_failure, t
+        for t in (topic("hall-b", wire.EVENTS), own.state):
+            assert not halls["hall-b" if "hall-b" in t else "hall-a"].publish(t).is_failure
+        wait_for(lambda: sum(t == own.state for t, _ in reader.messages) >= 2, 5,
+                 "the live state")
+        assert {t for t, _ in reader.messages} == retained
+    finally:
+        if reader is not None:
+            reader.close()
+        for client in (office, *halls.values()):
+            client.close()
+
+
+def test_a_second_board_writes_nothing(mirror_broker: ShippedBroker) -> None:
+    port = mirror_broker.port
+    watcher = Collector(port, "arena/#", client_id="acl-watcher", persistent=False,
+                        username="display", password=USERS["display"])
+    mirror = V5Client(port, MIRROR, "mirror-secret")
+    try:
+        wait_for(watcher.subscribed.is_set, 5, "the watcher to subscribe")
+        denied = [topic(hall, kind) for hall in ("hall-a", "hall-b") for kind in wire.HALL_KINDS]
+        denied += [wire.standings_topic(T, "A"), "arena/v1/T1/hall-a/other", "other"]
+        # Its own name as a hall's level: no hall has it (check_hall refuses mirror- ids).
+        denied += [f"{wire.tournament_root(T)}/{MIRROR}/{kind}" for kind in wire.HALL_KINDS]
+        for t in denied:
+            assert mirror.publish(t).value == 135, t  # not authorised
+        assert mirror.publish(topic("hall-a", wire.STATE), retain=True).value == 135
+        # The display sees one message only: the hall's own, sent after all the refused.
+        hall = V5Client(port, "hall-a", USERS["hall-a"])
+        try:
+            assert not hall.publish(topic("hall-a", wire.STATUS)).is_failure
+        finally:
+            hall.close()
+        wait_for(lambda: bool(watcher.messages), 5, "the hall's message")
+        assert [t for t, _ in watcher.messages] == [topic("hall-a", wire.STATUS)]
+    finally:
+        mirror.close()
+        watcher.close()
