@@ -111,7 +111,7 @@ def layout_views(views: Views, size: tuple[int, int], *, measure: Measure = appr
     canvas = Canvas(width, height, measure, options or LayoutOptions())
     name = screen_name(state.phase, extra)
     items: list[Item]
-    variant, notes = "", ()
+    variant, notes = "", tuple[str, ...]()
     if name == "between" and extra is not None:
         items = between_screen(canvas, extra, marks, state)
     elif name == "shootout":

@@ -69,10 +69,10 @@ SCREENS = states.REFERENCE
 @pytest.mark.parametrize("preset", presets.names())
 def test_default_colours_reach_3_to_1_on_every_screen_of_every_preset(
         preset: str, size: tuple[int, int]) -> None:
-    for name, (doc, between, status) in SCREENS.items():
+    for name, (doc, given, status) in SCREENS.items():
         named = default_teams(dict(doc, preset=preset))
+        between = copy.deepcopy(given)
         if between is not None and "next" in between:
-            between = copy.deepcopy(between)
             for side in ("home", "away"):
                 between["next"][side].pop("colours", None)
         for hall in HALLS:
