@@ -220,6 +220,9 @@ KEY_ROLES = ("clock", "score.home", "score.away", "period", "penalty.home.time",
 SECONDARY_ROLES = ("name.home", "name.away", "penalty.home.player", "penalty.away.player",
                    "strength", "stop_time", "period.caption")
 MUST_READ = (*KEY_ROLES[3:], *SECONDARY_ROLES)  # the clock and scores are always there
+# Never dropped for another text to grow: left out, each counts as wholly short too.
+KEPT = (*MUST_READ, "shift", "timeout", "stopped", "extra.home", "extra.away",
+        "penalty.home.more", "penalty.away.more")
 
 
 def shortfall(canvas: Canvas, items: list[Item]) -> int:
@@ -241,7 +244,7 @@ def _name_caps(canvas: Canvas, state: StateView, base: int) -> list[int]:
 def _count(items: list[Item]) -> dict[str, int]:
     counts: dict[str, int] = {}
     for item in items:
-        if isinstance(item, Text) and item.role in MUST_READ:
+        if isinstance(item, Text) and item.role in KEPT:
             counts[item.role] = counts.get(item.role, 0) + 1
     return counts
 
@@ -719,11 +722,19 @@ def _indicator(canvas: Canvas, area: Rect, row: tuple[int, int, int, int], kind:
         item = text(canvas, area, cap_top, cap, label, colour=pal.BREAK_CLOCK, role="break")
         return [item] if item else []
     if kind == "timeout" and state.timeout is not None:
-        arrow = cap
-        inner = (area[0] + arrow + canvas.u(1), 0, area[2] - 2 * (arrow + canvas.u(1)), 0)
         shown = values.minutes_seconds(state.timeout.remaining_ms)
-        item = text(canvas, inner, cap_top, cap, canvas.word("display.timeout", time=shown),
-                    colour=pal.ALERT, role="timeout")
+        label = canvas.word("display.timeout", time=shown)
+        item = None
+        # The arrows beside it are as big as its letters: in tall rows both shrink together
+        # rather than the label be cut (it would hide the time).
+        for size in range(cap, canvas.min_px - 1, -1):
+            arrow = size
+            inner = (area[0] + arrow + canvas.u(1), 0, area[2] - 2 * (arrow + canvas.u(1)), 0)
+            top = cap_top + (cap - size) // 2
+            item = text(canvas, inner, top, size, label, colour=pal.ALERT, role="timeout")
+            if item is None or item.text == label or size == canvas.min_px:
+                cap, cap_top = size, top
+                break
         if item is None:
             return []
         items.append(item)
