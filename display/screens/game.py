@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from arena.words import word
 
@@ -585,8 +586,13 @@ ZONE_WORDS = ("display.extra_player", "display.timeout", "display.strength", "di
 def zone_text(canvas: Canvas) -> str:
     """Every character the bottom zone writes except player numbers, in the hall's language
     (an accented word needs taller rows than plain capitals)."""
+    return _zone_text(canvas.options.language)
+
+
+@lru_cache(maxsize=16)  # asked many times a layout; the words of a language never change
+def _zone_text(language: str) -> str:
     return "#+:0123456789 " + " ".join(
-        canvas.word(key, time="", home="", away="", seconds="") for key in ZONE_WORDS)
+        word(key, language, time="", home="", away="", seconds="") for key in ZONE_WORDS)
 
 
 def zone_row_height(canvas: Canvas, cap: int, state: StateView) -> int:
