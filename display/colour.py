@@ -15,6 +15,8 @@ towards white until it reaches 3:1.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .items import Colour
 
 MIN_CONTRAST = 7.0
@@ -80,6 +82,7 @@ def readable_on(colour: Colour, background: Colour, fallback: Colour = WHITE) ->
     return colour if contrast(colour, background) >= MIN_CONTRAST else fallback
 
 
+@lru_cache(maxsize=256)  # every layout asks it of the same few team colours
 def visible_on(colour: Colour, background: Colour, minimum: float = MIN_GRAPHIC) -> Colour:
     """``colour`` if it reaches ``minimum`` against ``background``, else the least lightened
     mix of it with white (or, on a light background, darkened with black) that does."""

@@ -37,7 +37,7 @@ scores stay where they are.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from arena.words import word
@@ -176,8 +176,48 @@ class GameLayout:
     notes: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """Which arrangement ``search`` chose: the far one or not, the grid (``None``: the
+    standard one, else the names' and the bottom rows' cap heights), and how many of each
+    kept text the fullest arrangement tried shows (for the notes)."""
+
+    far: bool
+    grown: tuple[int, int] | None
+    wanted: tuple[tuple[str, int], ...]
+
+
 def game_screen(canvas: Canvas, state: StateView, status: StatusView) -> GameLayout:
-    """The arrangement that serves the farthest seat best.
+    """The arrangement that serves the farthest seat best (``search``), the choice
+    remembered for what decides it (``decisive``): a penalty's second, the clock or a
+    countdown ticking only lays out the arrangement chosen for them before, not every
+    candidate again."""
+    key = decisive(canvas, state, status)
+    chosen = CHOICES.recall(key)
+    if chosen is None:
+        chosen, items = search(canvas, state, status)
+        CHOICES.keep(key, chosen)
+    else:
+        items = arranged(canvas, state, status, chosen)
+    return GameLayout(items, "far" if chosen.far else "",
+                      _notes(canvas, state, items, dict(chosen.wanted)))
+
+
+def arranged(canvas: Canvas, state: StateView, status: StatusView, chosen: Arrangement
+             ) -> list[Item]:
+    """The items of the arrangement ``chosen``."""
+    g = grid(canvas) if chosen.grown is None else grid(canvas, *chosen.grown)
+    return _game(canvas, g, state, status, far=chosen.far)
+
+
+def standard_screen(canvas: Canvas, state: StateView, status: StatusView) -> list[Item]:
+    """The standard arrangement alone, no search (bench/render.py's baseline)."""
+    return _game(canvas, grid(canvas), state, status, far=False)
+
+
+def search(canvas: Canvas, state: StateView, status: StatusView
+           ) -> tuple[Arrangement, list[Item]]:
+    """Every arrangement worth trying, and the one that serves the farthest seat best.
 
     First the texts sized for the seat (clock, scores, period, penalty times:
     ``KEY_ROLES``): the far arrangement (fewer penalties and indicators) where the standard
@@ -192,7 +232,7 @@ def game_screen(canvas: Canvas, state: StateView, status: StatusView) -> GameLay
     legible = canvas.legible
     names = _name_caps(canvas, state, base_name)
     rows = sorted({base_row, max(base_row, (base_row + legible) // 2), max(base_row, legible)})
-    standard = _game(canvas, grid(canvas), state, status, far=False)
+    standard = standard_screen(canvas, state, status)
     short = shortfall(canvas, standard)
     far = False
     tried: list[list[Item]] = [standard]
@@ -200,7 +240,8 @@ def game_screen(canvas: Canvas, state: StateView, status: StatusView) -> GameLay
         fewer = _game(canvas, grid(canvas), state, status, far=True)
         tried.append(fewer)
         far = shortfall(canvas, fewer) < short
-    candidates = [tried[-1] if far else standard]
+    candidates: list[tuple[tuple[int, int] | None, list[Item]]] = [
+        (None, tried[-1] if far else standard)]
     for name_cap in names:
         for row_cap in rows:
             if (name_cap, row_cap) == (base_name, base_row):
@@ -208,10 +249,87 @@ def game_screen(canvas: Canvas, state: StateView, status: StatusView) -> GameLay
             g = grid(canvas, name_cap, row_cap)
             if g.columns[0][3] < 2 * line_height(g.row_cap, zone_text(canvas)):
                 continue  # no bottom zone left to speak of
-            candidates.append(_game(canvas, g, state, status, far=far))
-    wanted = _wanted([*tried, *candidates])
-    items = min(candidates, key=lambda i: shortfall(canvas, i) + _deficit(canvas, i, wanted))
-    return GameLayout(items, "far" if far else "", _notes(canvas, state, items, wanted))
+            candidates.append(((name_cap, row_cap), _game(canvas, g, state, status, far=far)))
+    wanted = _wanted([*tried, *(items for _grown, items in candidates)])
+    grown, items = min(candidates, key=lambda c: shortfall(canvas, c[1])
+                       + _deficit(canvas, c[1], wanted))
+    return Arrangement(far, grown, tuple(sorted(wanted.items()))), items
+
+
+def decisive(canvas: Canvas, state: StateView, status: StatusView) -> tuple[object, ...]:
+    """What ``search``'s choice depends on: everything it reads but the digits of the
+    times that tick, of which only the shape stays (``shape``: "1:23" and "1:59" alike,
+    "10:00" not).
+
+    Why their digits cannot change the choice: the clock and the penalties' times are
+    seven-segment digits, all as wide as each other (``segments.advance``), so a time's
+    size follows from its shape alone; the time-out's and the line change's seconds are
+    in their own rows (whose heights do not depend on the text) and their size is not
+    scored, only whether they are there, which does not hang on a digit's width.
+    tests/display/test_choices.py checks the remembered choice against a fresh search."""
+    tenths = canvas.options.tenths_below_ms
+    shapes = (shape(values.clock_text(state.clock_ms, tenths)),
+              tuple(tuple(shape(values.minutes_seconds(p.remaining_ms)) for p in side)
+                    for side in state.penalties),
+              None if state.timeout is None
+              else shape(values.minutes_seconds(state.timeout.remaining_ms)),
+              None if state.shift_ms is None else shape(str(values.whole_seconds(state.shift_ms))),
+              None if state.countdown is None
+              else shape(values.minutes_seconds(state.countdown.remaining_ms)))
+    timeless = replace(
+        state, clock_ms=0,
+        penalties=(_timeless(state.penalties[0]), _timeless(state.penalties[1])),
+        shift_ms=None if state.shift_ms is None else 0,
+        timeout=None if state.timeout is None else replace(state.timeout, remaining_ms=0),
+        countdown=None if state.countdown is None
+        else replace(state.countdown, remaining_ms=0))
+    return (canvas, timeless, status, shapes)
+
+
+def shape(shown: str) -> str:
+    """A time as shown with every digit a 0: what its width depends on."""
+    return shown.translate(_ZEROS)
+
+
+_ZEROS = str.maketrans("123456789", "000000000")
+
+
+def _timeless(penalties: tuple[PenaltyView, ...]) -> tuple[PenaltyView, ...]:
+    return tuple(replace(p, remaining_ms=0) for p in penalties)
+
+
+class Choices:
+    """The arrangements ``search`` chose, by ``decisive`` key: a few hundred, forgotten all
+    at once when full (a match needs a handful at a time: the penalties on the board, a
+    time-out, the line change; a dict's get and set are each atomic, so the display and
+    the operator window may share it)."""
+
+    LIMIT = 256
+
+    def __init__(self) -> None:
+        self._chosen: dict[tuple[object, ...], Arrangement] = {}
+        self.hits = 0
+        self.misses = 0
+
+    def recall(self, key: tuple[object, ...]) -> Arrangement | None:
+        chosen = self._chosen.get(key)
+        if chosen is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return chosen
+
+    def keep(self, key: tuple[object, ...], chosen: Arrangement) -> None:
+        if len(self._chosen) >= self.LIMIT:
+            self._chosen.clear()
+        self._chosen[key] = chosen
+
+    def forget(self) -> None:
+        """Every choice (the bench's cold runs, tests that count searches)."""
+        self._chosen.clear()
+
+
+CHOICES = Choices()
 
 
 # The texts the farthest seat must read (docs/technician.md, "The hall display"): those
