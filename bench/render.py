@@ -23,6 +23,15 @@ Two measurements, each against a baseline run in the same process:
    ratio naive/ours. Both without the audio horn (the naive loop has none, and its mixer is
    not the display's); a third run of ours with it on prints what SDL's audio thread adds.
 
+Between them, the game screen's relayout (pure Python, no pixels): what a frame costs when
+a penalty's second changes and the remembered layout misses. The standard arrangement
+alone is the baseline; against it the game screen as the daemon lays it out (its
+far-seat search's choice remembered, ``display/screens/game.py`` ``CHOICES``) and with that
+memory forgotten before every frame (the search over every candidate, as when a penalty
+comes or a name changes). p50/p99 and the ratios of the p50s, at the screen's size and at
+1024x768 in the preset's hall (a 55-inch TV, the farthest seat at 25 m), and at the
+screen's size with that seat at 40 m.
+
 The game on screen for the frame costs: period 1 of ice-hockey-2x20, 2:1, a minor penalty
 running.
 
@@ -75,10 +84,13 @@ from arena.core.values import MatchSetup, TeamInfo
 from arena.timesource import TimeSource
 from display import fonts
 from display._pygame import pygame
-from display.layout import FrameInputs, LayoutOptions, layout
+from display.hall import HallGeometry
+from display.layout import FrameInputs, LayoutOptions, layout, read_views
 from display.options import options_for
 from display.render import Renderer
 from display.screen import HEADLESS_DRIVERS, Display, Mode
+from display.screens.common import Canvas
+from display.screens.game import CHOICES, game_screen, standard_screen
 from display.values import clock_text
 from firmware_py.between import between_games
 from firmware_py.config import Config
@@ -241,6 +253,57 @@ def bench_frame_costs(surface: pygame.Surface, frames: int, options: LayoutOptio
     doc = state_document(running_game(SIMULATED_START_NS, MINUTE_MS), SIMULATED_START_NS)
     print(f" first frame, empty image cache      {ms(cold_frame_ns(surface, doc, options))}"
           " (once, at start-up)")
+
+
+# ------------------------------------------------------------------------------- relayout
+
+# A 55-inch TV with the farthest seat at 40 m: the search's far arrangement and grown rows.
+FAR_HALL = HallGeometry(68.5, 40)
+
+
+def relayout_costs(canvas: Canvas, docs: list[Doc]) -> tuple[list[int], list[int], list[int]]:
+    """Per document: the standard arrangement alone, the game screen with its remembered
+    choice (warmed by the first document, as the daemon's would be), and the game screen
+    with that memory forgotten first (the full search)."""
+    views = [read_views(doc) for doc in docs]
+    standard, remembered, searched = [], [], []
+    game_screen(canvas, views[0].state, views[0].status)
+    for view in views:
+        started = time.perf_counter_ns()
+        standard_screen(canvas, view.state, view.status)
+        standard.append(time.perf_counter_ns() - started)
+        started = time.perf_counter_ns()
+        game_screen(canvas, view.state, view.status)
+        remembered.append(time.perf_counter_ns() - started)
+        CHOICES.forget()
+        started = time.perf_counter_ns()
+        game_screen(canvas, view.state, view.status)
+        searched.append(time.perf_counter_ns() - started)
+    return standard, remembered, searched
+
+
+def bench_relayout(size: tuple[int, int], frames: int, options: LayoutOptions) -> None:
+    match = running_game(SIMULATED_START_NS, SECONDS_RUN_START_MS)
+    # The seconds a penalty runs: each one a new layout (its time changes).
+    docs = [doc for doc in deadline_docs(match, SIMULATED_START_NS, frames)
+            if any(p["running"] for p in doc["penalties"]["away"])]
+    print(f"game-screen relayout, a penalty's second changing every frame ({len(docs)} "
+          "frames, layout only): the standard arrangement alone as the baseline")
+    far = replace(options, hall=FAR_HALL)
+    for (width, height), hall in ((size, options), ((1024, 768), options), (size, far)):
+        canvas = Canvas(width, height, fonts.measure, hall)
+        standard, remembered, searched = relayout_costs(canvas, docs)
+        base = percentile(standard, 50)
+        seat = hall.hall
+        print(f" {width}x{height}, {seat.visible_height_cm:g} cm screen, farthest seat "
+              f"{seat.farthest_m:g} m:")
+        for label, costs in (("standard arrangement (baseline)", standard),
+                             ("far-seat search, choice remembered", remembered),
+                             ("far-seat search every frame", searched)):
+            print(f"  {label:<36} p50 {ms(percentile(costs, 50))}, p99 "
+                  f"{ms(percentile(costs, 99))}  ({percentile(costs, 50) / base:.1f}x the "
+                  "baseline's p50)")
+    CHOICES.forget()
 
 
 # ------------------------------------------------------------------------------- CPU share
@@ -449,7 +512,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=(
             "Benchmark, not a test: the hall display's frame cost at 1920x1080 (full redraw "
-            "against redrawing only what changed; p50/p99/max and the ratio) and the CPU "
+            "against redrawing only what changed; p50/p99/max and the ratio), the game screen's "
+            "relayout (the far-seat search, remembered and afresh, against the standard "
+            "arrangement alone) and the CPU "
             "share of the daemon's display loop in every phase of a match (pregame, "
             "running, last minute, stopped, break, shootout) against a naive loop that "
             "redraws everything at 60 fps (percentiles, and the ratio). Headless "
@@ -493,6 +558,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         header()
         bench_frame_costs(display.renderer.surface, args.frames, options)
+        bench_relayout(display.renderer.surface.get_size(), args.frames, options)
     finally:
         display.close()  # the daemon opens the display its own way
     bench_cpu(args.seconds, options)

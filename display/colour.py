@@ -5,13 +5,22 @@ Pure. Contrast is the WCAG 2.x ratio of relative luminances
 is behind it (WCAG's AAA level): the hall is bright, the screen far away, and spectators'
 eyes vary. Team colours are drawn as stripes; they become text colour only through
 ``readable_on``, which refuses anything under 7:1.
+
+Everything else that is drawn (team stripes, marks, the line-change bar) is at least 3:1
+against what is behind it (``MIN_GRAPHIC``: WCAG's figure for large text and for graphics,
+success criteria 1.4.3 and 1.4.11). A team colour too dark for that (a navy shirt on the
+near-black board) is not dropped but shown lighter (``visible_on``): the same hue, raised
+towards white until it reaches 3:1.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .items import Colour
 
 MIN_CONTRAST = 7.0
+MIN_GRAPHIC = 3.0  # stripes, marks, bars: WCAG's large-text and non-text figure
 
 BACKGROUND: Colour = (6, 8, 12)  # near-black: the best contrast, and a dark hall glare-free
 PANEL: Colour = (20, 25, 35)  # the panels under the scores and tables
@@ -71,6 +80,29 @@ def contrast(a: Colour, b: Colour) -> float:
 def readable_on(colour: Colour, background: Colour, fallback: Colour = WHITE) -> Colour:
     """``colour`` if it reaches 7:1 on ``background``, else ``fallback``."""
     return colour if contrast(colour, background) >= MIN_CONTRAST else fallback
+
+
+@lru_cache(maxsize=256)  # every layout asks it of the same few team colours
+def visible_on(colour: Colour, background: Colour, minimum: float = MIN_GRAPHIC) -> Colour:
+    """``colour`` if it reaches ``minimum`` against ``background``, else the least lightened
+    mix of it with white (or, on a light background, darkened with black) that does."""
+    if contrast(colour, background) >= minimum:
+        return colour
+    target = WHITE if relative_luminance(background) < 0.18 else BLACK
+    lo, hi = 0, 255  # the mix in 255ths of the target: the smallest that reaches minimum
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if contrast(_mix(colour, target, mid), background) >= minimum:
+            hi = mid
+        else:
+            lo = mid + 1
+    return _mix(colour, target, lo)
+
+
+def _mix(colour: Colour, target: Colour, share: int) -> Colour:
+    """``share`` 255ths of the way from ``colour`` to ``target``, channel by channel."""
+    r, g, b = (c + ((t - c) * share + 127) // 255 for c, t in zip(colour, target, strict=True))
+    return (r, g, b)
 
 
 def text_colour_on(background: Colour) -> Colour:

@@ -41,8 +41,8 @@ PHASES = ("pregame", "period", "intermission", "overtime_break", "overtime", "sh
 TEAMS = ("home", "away")
 DEFAULT_COLOURS: dict[str, tuple[Colour, Colour]] = {
     # Home dark, away light (rules 000), as the core's MatchSetup defaults.
-    "home": ((16, 35, 63), (255, 255, 255)),
-    "away": ((242, 242, 242), (16, 35, 63)),
+    "home": ((47, 100, 196), (255, 255, 255)),
+    "away": ((242, 242, 242), (47, 100, 196)),
 }
 
 

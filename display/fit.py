@@ -17,6 +17,7 @@ import math
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from . import segments
 from .items import FontName
@@ -46,6 +47,7 @@ _ADVANCES = {chr(32 + i): int(v) for i, v in enumerate(_ADVANCE.split(","))}
 _WIDEST = 137  # any other character (the ellipsis is 137): assume the widest
 
 
+@lru_cache(maxsize=4096)  # the game screen asks it of the same long row text many times
 def extents(text: str | None) -> tuple[float, float]:
     """How far ``text`` reaches above its capitals and below its baseline, in cap heights.
 

@@ -113,6 +113,8 @@ class Frame:
     items: tuple[Item, ...]
     screen: str = ""  # which screen this is ("game", "break", ...): for tests and logs
     variant: str = ""  # "far": fewer things, bigger, for a hall the standard one is short of
+    # What the farthest seat is not given and why (``scoreboard snapshot --legibility``).
+    notes: tuple[str, ...] = ()
 
     def with_role(self, role: str) -> list[Item]:
         return [item for item in self.items if item.role == role]

@@ -111,7 +111,7 @@ def layout_views(views: Views, size: tuple[int, int], *, measure: Measure = appr
     canvas = Canvas(width, height, measure, options or LayoutOptions())
     name = screen_name(state.phase, extra)
     items: list[Item]
-    variant = ""
+    variant, notes = "", tuple[str, ...]()
     if name == "between" and extra is not None:
         items = between_screen(canvas, extra, marks, state)
     elif name == "shootout":
@@ -119,8 +119,9 @@ def layout_views(views: Views, size: tuple[int, int], *, measure: Measure = appr
     elif name == "final":
         items = final_screen(canvas, state, marks)
     else:
-        items, variant = game_screen(canvas, state, marks)
-    return Frame(size, colour.BACKGROUND, tuple(items), name, variant)
+        chosen = game_screen(canvas, state, marks)
+        items, variant, notes = chosen.items, chosen.variant, chosen.notes
+    return Frame(size, colour.BACKGROUND, tuple(items), name, variant, notes)
 
 
 def layout_inputs(inputs: FrameInputs, measure: Measure = approx_measure) -> Frame:

@@ -117,7 +117,8 @@ class LayoutCache:
         spliced = (items[:entry.clock_at] + clock
                    + items[entry.clock_at + entry.clock_count:])
         frame = entry.frame
-        return Frame(frame.size, frame.background, spliced, frame.screen, frame.variant)
+        return Frame(frame.size, frame.background, spliced, frame.screen, frame.variant,
+                     frame.notes)
 
     def _lay_out(self, shown: Views, state: StateView, size: tuple[int, int],
                  options: LayoutOptions, clocked: bool) -> _Entry:
@@ -133,6 +134,12 @@ class LayoutCache:
         face = clock_face(canvas, grid(canvas), views.state)
         expected = tuple(face.items(state.clock_ms))
         at = next((i for i, item in enumerate(frame.items) if item.role == "clock"), None)
+        if at is not None and expected and frame.items[at].rect[1] != expected[0].rect[1]:
+            # Taller names moved the clock down (display/screens/game.py, ``grid``).
+            x, y, w, h = face.area
+            moved = frame.items[at].rect[1] - expected[0].rect[1]
+            face = replace(face, area=(x, y + moved, w, h))
+            expected = tuple(face.items(state.clock_ms))
         if at is None or frame.items[at:at + len(expected)] != expected or any(
                 item.role == "clock" for item in frame.items[at + len(expected):]):
             # Not the clock ``face`` lays out: this frame is for this clock value only.

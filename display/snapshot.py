@@ -16,7 +16,11 @@ the layout sizes for (``tv55``, ``projector`` or ``HEIGHT_CM@DISTANCE_M``), and
     clock               48.4                 335    21.2     53.1 m
     period              2                    158    10.0     25.1 m
     penalty.home.time   1:24                 158    10.0     25.1 m
-    name.home           CRVENA ZVEZDA BEOGRA  67     4.2     10.6 m  (not sized for it)
+    strength            5 ON 4               105     6.7     16.6 m  SHORT of the back row
+    why: short of the seat: period, strength (the clock and the scores keep their size; ...)
+
+The ``why:`` lines say what the game screen could not give the farthest seat: a name too
+long for half the screen at that size, penalties folded into "+N", an indicator dropped.
 
 No display is needed: the frame is drawn on an off-screen surface (pygame never opens a
 window), so it runs over SSH, in CI and on a Pi without HDMI.
@@ -101,7 +105,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         " default en")
     parser.add_argument("--legibility", action="store_true",
                         help="print every text's letter height in cm and the distance it "
-                        "reads from (250 times its height)")
+                        "reads from (250 times its height), which of those the farthest "
+                        "seat must read fall short, and why (what did not fit, what was "
+                        "dropped)")
     parser.add_argument("--between", type=Path, default=None, metavar="FILE.json",
                         help="between-games data (next match, group tables): shown before "
                         "the first face-off and after the final")
@@ -119,9 +125,13 @@ def _hall_arg(text: str) -> HallGeometry:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
-# The texts the layout sizes for the back row (display/screens/game.py KEY_ROLES).
+# The texts the layout sizes for the back row (display/screens/game.py KEY_ROLES and
+# SECONDARY_ROLES: the names, penalty numbers and kinds, strength, STOP TIME and the
+# period's caption grow into the free area).
 SIZED = {"clock", "score.home", "score.away", "period", "penalty.home.time",
-         "penalty.away.time", "goal.home.player", "goal.away.player"}
+         "penalty.away.time", "goal.home.player", "goal.away.player", "name.home",
+         "name.away", "penalty.home.player", "penalty.away.player", "strength", "stop_time",
+         "period.caption"}
 
 
 def legibility(frame: Frame, hall: HallGeometry) -> list[str]:
@@ -151,6 +161,7 @@ def legibility(frame: Frame, hall: HallGeometry) -> list[str]:
         lines.append(f"{item.role:<20}{shown:<22}{item.px_height:>4}"
                      f"{hall.cm(item.px_height, height):>8.1f}"
                      f"{hall.readable_from_m(item.px_height, height):>9.1f} m{note}")
+    lines += [f"why: {note}" for note in frame.notes]
     return lines
 
 

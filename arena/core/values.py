@@ -55,8 +55,8 @@ class MatchSetup:
 
     match_id: str = "M1"
     stage: Stage = Stage.GROUP
-    home: TeamInfo = TeamInfo("Home", ("#10233f", "#ffffff"))  # home dark (rules 000)
-    away: TeamInfo = TeamInfo("Away", ("#f2f2f2", "#10233f"))
+    home: TeamInfo = TeamInfo("Home", ("#2f64c4", "#ffffff"))  # home dark (rules 000)
+    away: TeamInfo = TeamInfo("Away", ("#f2f2f2", "#2f64c4"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -177,10 +177,13 @@ def team_name(canvas: Canvas, area: Rect, cap_top: int, cap: int, team: TeamView
 
 
 def stripe(rect: Rect, team: TeamView, side: str) -> Box:
-    """The team's colours as a band: the first colour, edged with the second, so a dark
-    colour still shows on the dark background (home dark, away light: rules 000)."""
+    """The team's colours as a band on the board's background: the first colour, edged with
+    the second (home dark, away light: rules 000). Each is at least 3:1 against the
+    background (``colour.visible_on``): a shirt colour too dark to see there is drawn
+    lighter rather than as a hole in the board."""
     edge = max(1, rect[3] // 5)
-    return Box(rect, team.primary, CONTENT, f"stripe.{side}", team.secondary, edge)
+    return Box(rect, pal.visible_on(team.primary, pal.BACKGROUND), CONTENT, f"stripe.{side}",
+               pal.visible_on(team.secondary, pal.BACKGROUND), edge)
 
 
 def footer_top(canvas: Canvas) -> int:

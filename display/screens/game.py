@@ -37,14 +37,15 @@ scores stay where they are.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from arena.words import word
 
 from .. import colour as pal
 from .. import segments, values
 from ..document import GoalView, PenaltyView, StateView, StatusView
-from ..fit import extents, line_height
+from ..fit import ABOVE, BELOW, extents, fit_text, line_height
 from ..items import CONTENT, PANEL, Align, Bar, Box, Colour, Item, Mark, Rect, Text, intersects
 from .common import (
     Canvas,
@@ -98,40 +99,61 @@ class Grid:
     row_cap: int
 
 
-def grid(canvas: Canvas) -> Grid:
+def base_caps(canvas: Canvas) -> tuple[int, int]:
+    """The names' and the bottom zone's cap heights of the standard arrangement."""
+    if canvas.wide:
+        return canvas.u(6.2), canvas.u(4.8)
+    return canvas.u(5.6), canvas.min_px
+
+
+def grid(canvas: Canvas, name_cap: int | None = None, row_cap: int | None = None) -> Grid:
+    """The standard grid, or one with taller names (everything under them moves down by
+    what they take more, the bottom zone gives it up) and taller bottom-zone rows."""
     u, w = canvas.u, canvas.width
     home, away = halves(canvas)
     bottom = footer_top(canvas)
+    base_name, base_row = base_caps(canvas)
+    name = max(base_name, name_cap or 0)
+    row = max(base_row, row_cap or 0)
     if canvas.wide:
+        name_top = max(u(2.6), math.ceil(ABOVE * name) + u(0.5))
+        # the stripe under the name's lowest reach, as in the standard grid
+        dy = max(0, name_top + name + math.ceil(BELOW * name) + u(0.5) - u(11.4))
+        if name == base_name:
+            name_top, dy = u(2.6), 0
         clock_cap = u(CLOCK_CAP[True])
         side = canvas.x(19)
-        panel_top, panel_h = u(14), u(33)
+        panel_top, panel_h = u(14) + dy, u(33)
         scores = ((canvas.margin, panel_top, side, panel_h),
                   (w - canvas.margin - side, panel_top, side, panel_h))
         gap = canvas.x(2)
         clock_x = canvas.margin + side + gap
-        columns = _columns(canvas, u(49.5), bottom, canvas.x(31.5), canvas.x(2.5))
+        columns = _columns(canvas, u(49.5) + dy, bottom, canvas.x(31.5), canvas.x(2.5))
         return Grid(
-            name_cap_top=u(2.6), name_cap=u(6.2), stripe=(u(11.4), u(1.4)),
+            name_cap_top=name_top, name_cap=name, stripe=(u(11.4) + dy, u(1.4)),
             score_areas=scores, score_cap=u(28),
-            clock_area=(clock_x, u(15), w - 2 * clock_x, clock_cap), clock_cap=clock_cap,
-            period_area=columns[1], columns=columns, row_cap=u(4.8),
+            clock_area=(clock_x, u(15) + dy, w - 2 * clock_x, clock_cap), clock_cap=clock_cap,
+            period_area=columns[1], columns=columns, row_cap=row,
         )
+    name_top = max(u(2.8), math.ceil(ABOVE * name) + u(0.5))
+    dy = max(0, name_top + name + math.ceil(BELOW * name) + u(0.5) - u(10.6))
+    if name == base_name:
+        name_top, dy = u(2.8), 0
     clock_cap = u(CLOCK_CAP[False])
     panel_w = canvas.x(30)
-    panel_top, panel_h = u(13.5), u(22)
+    panel_top, panel_h = u(13.5) + dy, u(22)
     scores = ((home[0] + (home[2] - panel_w) // 2, panel_top, panel_w, panel_h),
               (away[0] + (away[2] - panel_w) // 2, panel_top, panel_w, panel_h))
     gap_left = scores[0][0] + panel_w + canvas.x(1.5)
     gap_right = scores[1][0] - canvas.x(1.5)
     return Grid(
-        name_cap_top=u(2.8), name_cap=u(5.6), stripe=(u(10.6), u(1.4)),
+        name_cap_top=name_top, name_cap=name, stripe=(u(10.6) + dy, u(1.4)),
         score_areas=scores, score_cap=min(max(u(17.5), canvas.legible), panel_h - u(2)),
-        clock_area=(canvas.margin, u(37), w - 2 * canvas.margin, clock_cap),
+        clock_area=(canvas.margin, u(37) + dy, w - 2 * canvas.margin, clock_cap),
         clock_cap=clock_cap,
-        period_area=(gap_left, panel_top, gap_right - gap_left, u(36.5) - panel_top),
-        columns=_columns(canvas, u(69.5), bottom, canvas.x(29.5), canvas.x(2)),
-        row_cap=canvas.min_px,
+        period_area=(gap_left, panel_top, gap_right - gap_left, u(36.5) - u(13.5)),
+        columns=_columns(canvas, u(69.5) + dy, bottom, canvas.x(29.5), canvas.x(2)),
+        row_cap=row,
     )
 
 
@@ -144,27 +166,265 @@ def _columns(canvas: Canvas, top: int, bottom: int, side: int, gap: int
     return left, centre, right
 
 
-def game_screen(canvas: Canvas, state: StateView, status: StatusView) -> tuple[list[Item], str]:
-    """The items, and the arrangement used: "" (standard) or "far" (when it brings the
-    texts the back row must read closer to the size it can read)."""
-    g = grid(canvas)
-    items = _game(canvas, g, state, status, far=False)
-    short = shortfall(canvas, items)
-    if not short:
-        return items, ""
-    far = _game(canvas, g, state, status, far=True)
-    return (far, "far") if shortfall(canvas, far) < short else (items, "")
+@dataclass(frozen=True, slots=True)
+class GameLayout:
+    """The game screen as chosen: its items, the arrangement ("" standard, "far" fewer
+    things), and what the back row is not given (``notes``, for ``--legibility``)."""
+
+    items: list[Item]
+    variant: str
+    notes: tuple[str, ...]
 
 
-# The texts the farthest seat must read (docs/technician.md, "The hall display").
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """Which arrangement ``search`` chose: the far one or not, the grid (``None``: the
+    standard one, else the names' and the bottom rows' cap heights), and how many of each
+    kept text the fullest arrangement tried shows (for the notes)."""
+
+    far: bool
+    grown: tuple[int, int] | None
+    wanted: tuple[tuple[str, int], ...]
+
+
+def game_screen(canvas: Canvas, state: StateView, status: StatusView) -> GameLayout:
+    """The arrangement that serves the farthest seat best (``search``), the choice
+    remembered for what decides it (``decisive``): a penalty's second, the clock or a
+    countdown ticking only lays out the arrangement chosen for them before, not every
+    candidate again."""
+    key = decisive(canvas, state, status)
+    chosen = CHOICES.recall(key)
+    if chosen is None:
+        chosen, items = search(canvas, state, status)
+        CHOICES.keep(key, chosen)
+    else:
+        items = arranged(canvas, state, status, chosen)
+    return GameLayout(items, "far" if chosen.far else "",
+                      _notes(canvas, state, items, dict(chosen.wanted)))
+
+
+def arranged(canvas: Canvas, state: StateView, status: StatusView, chosen: Arrangement
+             ) -> list[Item]:
+    """The items of the arrangement ``chosen``."""
+    g = grid(canvas) if chosen.grown is None else grid(canvas, *chosen.grown)
+    return _game(canvas, g, state, status, far=chosen.far)
+
+
+def standard_screen(canvas: Canvas, state: StateView, status: StatusView) -> list[Item]:
+    """The standard arrangement alone, no search (bench/render.py's baseline)."""
+    return _game(canvas, grid(canvas), state, status, far=False)
+
+
+def search(canvas: Canvas, state: StateView, status: StatusView
+           ) -> tuple[Arrangement, list[Item]]:
+    """Every arrangement worth trying, and the one that serves the farthest seat best.
+
+    First the texts sized for the seat (clock, scores, period, penalty times:
+    ``KEY_ROLES``): the far arrangement (fewer penalties and indicators) where the standard
+    one leaves them shorter of its letter height. Then the free area goes to the other
+    texts it must read (``SECONDARY_ROLES``: names, penalty numbers and kinds, strength, STOP
+    TIME, the period's caption): the bottom zone's rows and the names grow towards the
+    seat's height. Of those arrangements the one short by the fewest pixels wins, every
+    must-read text counting as far short as it is, a text left out as wholly short and the
+    sized texts twice, so nothing grows where it costs more than it gains.
+    """
+    base_name, base_row = base_caps(canvas)
+    legible = canvas.legible
+    names = _name_caps(canvas, state, base_name)
+    rows = sorted({base_row, max(base_row, (base_row + legible) // 2), max(base_row, legible)})
+    standard = standard_screen(canvas, state, status)
+    short = shortfall(canvas, standard)
+    far = False
+    tried: list[list[Item]] = [standard]
+    if short:
+        fewer = _game(canvas, grid(canvas), state, status, far=True)
+        tried.append(fewer)
+        far = shortfall(canvas, fewer) < short
+    candidates: list[tuple[tuple[int, int] | None, list[Item]]] = [
+        (None, tried[-1] if far else standard)]
+    for name_cap in names:
+        for row_cap in rows:
+            if (name_cap, row_cap) == (base_name, base_row):
+                continue
+            g = grid(canvas, name_cap, row_cap)
+            if g.columns[0][3] < 2 * line_height(g.row_cap, zone_text(canvas)):
+                continue  # no bottom zone left to speak of
+            candidates.append(((name_cap, row_cap), _game(canvas, g, state, status, far=far)))
+    wanted = _wanted([*tried, *(items for _grown, items in candidates)])
+    grown, items = min(candidates, key=lambda c: shortfall(canvas, c[1])
+                       + _deficit(canvas, c[1], wanted))
+    return Arrangement(far, grown, tuple(sorted(wanted.items()))), items
+
+
+def decisive(canvas: Canvas, state: StateView, status: StatusView) -> tuple[object, ...]:
+    """What ``search``'s choice depends on: everything it reads but the digits of the
+    times that tick, of which only the shape stays (``shape``: "1:23" and "1:59" alike,
+    "10:00" not).
+
+    Why their digits cannot change the choice: the clock and the penalties' times are
+    seven-segment digits, all as wide as each other (``segments.advance``), so a time's
+    size follows from its shape alone; the time-out's and the line change's seconds are
+    in their own rows (whose heights do not depend on the text) and their size is not
+    scored, only whether they are there, which does not hang on a digit's width.
+    tests/display/test_choices.py checks the remembered choice against a fresh search."""
+    tenths = canvas.options.tenths_below_ms
+    shapes = (shape(values.clock_text(state.clock_ms, tenths)),
+              tuple(tuple(shape(values.minutes_seconds(p.remaining_ms)) for p in side)
+                    for side in state.penalties),
+              None if state.timeout is None
+              else shape(values.minutes_seconds(state.timeout.remaining_ms)),
+              None if state.shift_ms is None else shape(str(values.whole_seconds(state.shift_ms))),
+              None if state.countdown is None
+              else shape(values.minutes_seconds(state.countdown.remaining_ms)))
+    timeless = replace(
+        state, clock_ms=0,
+        penalties=(_timeless(state.penalties[0]), _timeless(state.penalties[1])),
+        shift_ms=None if state.shift_ms is None else 0,
+        timeout=None if state.timeout is None else replace(state.timeout, remaining_ms=0),
+        countdown=None if state.countdown is None
+        else replace(state.countdown, remaining_ms=0))
+    return (canvas, timeless, status, shapes)
+
+
+def shape(shown: str) -> str:
+    """A time as shown with every digit a 0: what its width depends on."""
+    return shown.translate(_ZEROS)
+
+
+_ZEROS = str.maketrans("123456789", "000000000")
+
+
+def _timeless(penalties: tuple[PenaltyView, ...]) -> tuple[PenaltyView, ...]:
+    return tuple(replace(p, remaining_ms=0) for p in penalties)
+
+
+class Choices:
+    """The arrangements ``search`` chose, by ``decisive`` key: a few hundred, forgotten all
+    at once when full (a match needs a handful at a time: the penalties on the board, a
+    time-out, the line change; a dict's get and set are each atomic, so the display and
+    the operator window may share it)."""
+
+    LIMIT = 256
+
+    def __init__(self) -> None:
+        self._chosen: dict[tuple[object, ...], Arrangement] = {}
+        self.hits = 0
+        self.misses = 0
+
+    def recall(self, key: tuple[object, ...]) -> Arrangement | None:
+        chosen = self._chosen.get(key)
+        if chosen is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return chosen
+
+    def keep(self, key: tuple[object, ...], chosen: Arrangement) -> None:
+        if len(self._chosen) >= self.LIMIT:
+            self._chosen.clear()
+        self._chosen[key] = chosen
+
+    def forget(self) -> None:
+        """Every choice (the bench's cold runs, tests that count searches)."""
+        self._chosen.clear()
+
+
+CHOICES = Choices()
+
+
+# The texts the farthest seat must read (docs/technician.md, "The hall display"): those
+# sized for it first, then those that grow into the free area.
 KEY_ROLES = ("clock", "score.home", "score.away", "period", "penalty.home.time",
              "penalty.away.time")
+SECONDARY_ROLES = ("name.home", "name.away", "penalty.home.player", "penalty.away.player",
+                   "strength", "stop_time", "period.caption")
+MUST_READ = (*KEY_ROLES[3:], *SECONDARY_ROLES)  # the clock and scores are always there
+# Never dropped for another text to grow: left out, each counts as wholly short too.
+KEPT = (*MUST_READ, "shift", "timeout", "stopped", "extra.home", "extra.away",
+        "penalty.home.more", "penalty.away.more")
 
 
 def shortfall(canvas: Canvas, items: list[Item]) -> int:
     """How many pixels the texts the back row must read are short of its legible size."""
     return sum(max(0, canvas.legible - i.px_height) for i in items
                if isinstance(i, Text) and i.role in KEY_ROLES)
+
+
+def _name_caps(canvas: Canvas, state: StateView, base: int) -> list[int]:
+    """The names' cap heights worth trying: the standard, and as tall as the longer of
+    the two names fits its half of the screen up to the seat's height."""
+    half = halves(canvas)[0][2]
+    fitted = max(fit_text(state.team(side).name.upper(), half, canvas.legible, canvas.measure,
+                          min_px=canvas.min_px).px_height for side in ("home", "away"))
+    grown = min(canvas.legible, fitted)
+    return [base, grown] if grown > base else [base]
+
+
+def _count(items: list[Item]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for item in items:
+        if isinstance(item, Text) and item.role in KEPT:
+            counts[item.role] = counts.get(item.role, 0) + 1
+    return counts
+
+
+def _wanted(tried: list[list[Item]]) -> dict[str, int]:
+    """How many of each must-read text the fullest arrangement tried shows."""
+    wanted: dict[str, int] = {}
+    for items in tried:
+        for role, n in _count(items).items():
+            wanted[role] = max(wanted.get(role, 0), n)
+    return wanted
+
+
+def _deficit(canvas: Canvas, items: list[Item], wanted: dict[str, int]) -> int:
+    """Pixels the must-read texts are short of the seat's letter height, a text left out
+    counting as wholly short."""
+    legible = canvas.legible
+    short = sum(max(0, legible - i.px_height) for i in items
+                if isinstance(i, Text) and i.role in MUST_READ)
+    counts = _count(items)
+    return short + legible * sum(max(0, n - counts.get(role, 0)) for role, n in wanted.items())
+
+
+def _notes(canvas: Canvas, state: StateView, items: list[Item], wanted: dict[str, int]
+           ) -> tuple[str, ...]:
+    """What the farthest seat is not given, and why, for ``scoreboard snapshot
+    --legibility``."""
+    legible = canvas.legible
+    hall = canvas.options.hall
+    need_cm = hall.cm(legible, canvas.height)
+    notes: list[str] = []
+    counts = _count(items)
+    texts = [i for i in items if isinstance(i, Text)]
+    for side in ("home", "away"):
+        name = state.team(side).name.upper()
+        shown = [t for t in texts if t.role == f"name.{side}"]
+        half = halves(canvas)[0][2]
+        if shown and shown[0].px_height < legible \
+                and canvas.measure(name, "sans", legible) > half:
+            notes.append(f"name.{side}: {len(name)} letters at {need_cm:.1f} cm need "
+                         f"{canvas.measure(name, 'sans', legible) / half:.1f} times the half "
+                         f"screen; shown at {hall.cm(shown[0].px_height, canvas.height):.1f} cm")
+        running = [p for p in state.penalties[0 if side == "home" else 1] if p.running]
+        blocks = counts.get(f"penalty.{side}.time", 0)
+        if state.goal is None or state.goal.team != side:
+            hidden = running[blocks:]
+            if hidden:
+                players = ", ".join(f"#{p.player or '?'}" for p in hidden)
+                notes.append(f"penalty.{side}: {players} folded into +N (no room for another "
+                             f"block at the size the seat reads)")
+    labels = {"strength": "strength", "stop_time": "STOP TIME", "period.caption":
+              "the period's caption"}
+    for role, label in labels.items():
+        if wanted.get(role, 0) > counts.get(role, 0):
+            notes.append(f"{role}: {label} dropped (no room for its row at a size the seat "
+                         "reads)")
+    short = sorted({t.role for t in texts if t.role in MUST_READ and t.px_height < legible})
+    if short:
+        notes.append("short of the seat: " + ", ".join(short) + " (the clock and the scores "
+                     "keep their size; what is left of the screen is shared out)")
+    return tuple(notes)
 
 
 def _game(canvas: Canvas, g: Grid, state: StateView, status: StatusView, *,
@@ -268,7 +528,8 @@ def period(canvas: Canvas, g: Grid, state: StateView, is_break: bool, *, far: bo
         value = label if overtime else canvas.word("display.period.next", n=label)
     else:  # in overtime too: "PERIOD OT" (the value says which)
         caption, value = canvas.word("display.period"), label
-    cap_caption = canvas.min_px if not canvas.wide else max(canvas.min_px, canvas.u(4.4))
+    small = canvas.min_px if not canvas.wide else max(canvas.min_px, canvas.u(4.4))
+    cap_caption = max(small, g.row_cap)  # as tall as the rows under it, where it fits
     top = area[1] + canvas.u(0.5)
     # Wide, in play: the caption stands beside the number (a row saved for the indicators);
     # before the face-off and on 4:3 it stands over it.
@@ -291,18 +552,22 @@ def period(canvas: Canvas, g: Grid, state: StateView, is_break: bool, *, far: bo
     above, below_ = extents(value)
     cap = max(canvas.min_px, min(target, math.floor((room - 2) / (1 + above + below_))))
     value_area = area
-    caption_w = canvas.measure(caption, "sans", cap_caption) if show_caption and beside else 0
-    if caption_w:
+    # Beside the number: as tall as the rows where that fits, else the standard size; never
+    # taller than the number (they share its baseline).
+    for size in dict.fromkeys((min(cap_caption, cap), small)) if show_caption and beside \
+            else ():
+        caption_w = canvas.measure(caption, "sans", size)
         gap = canvas.u(2)
         value_w = canvas.measure(value, "sans", cap)
         if caption_w + gap + value_w <= area[2]:
             x0 = area[0] + (area[2] - caption_w - gap - value_w) // 2
             value_area = (x0 + caption_w + gap, 0, value_w, 0)
             item = text(canvas, (x0, 0, caption_w, 0),
-                        top + math.ceil(above * cap) + cap - cap_caption, cap_caption, caption,
+                        top + math.ceil(above * cap) + cap - size, size, caption,
                         colour=pal.LABEL, align="left", role="period.caption")
             if item:
                 items.append(item)
+            break
     item = text(canvas, value_area, top + math.ceil(above * cap), cap, value, colour=pal.WHITE,
                 role="pregame.periods" if state.phase == "pregame" else "period")
     if item:
@@ -357,8 +622,8 @@ def penalty_plan(canvas: Canvas, area: Rect, rows_: Rows, penalties: tuple[Penal
         spare = room - block_height(canvas, rows_, plan)
         if spare < 0:  # not even one block at that size: one, as big as it fits
             plan = PenaltyPlan(1, plan.cap + spare, inline, plan.cell)
-        if plan.cap < canvas.min_px:
-            continue
+        if plan.cap < canvas.min_px or block_height(canvas, rows_, plan) > room:
+            continue  # (number and kind beside the time need two rows however small it is)
         key = (min(plan.cap, canvas.legible), plan.shown, plan.cap)
         if best is None or key > best[0]:
             best = (key, plan)
@@ -405,9 +670,10 @@ def goal_panel(canvas: Canvas, area: Rect, goal: GoalView, cap: int, *, side: st
         elif not number:  # its own line's height: "EI MAALINTEKIJÄÄ" needs room above
             nobody = canvas.word("display.no_scorer")
             nobody_h = line_height(small, nobody)
-            item = text(canvas, inner, row_cap_top(y, nobody_h, small, nobody), small, nobody,
-                        colour=pal.LABEL, role=f"goal.{side}.player")
-            items += [item] if item else []
+            if y + nobody_h <= bottom:  # a short panel (taller names above) keeps GOAL
+                item = text(canvas, inner, row_cap_top(y, nobody_h, small, nobody), small,
+                            nobody, colour=pal.LABEL, role=f"goal.{side}.player")
+                items += [item] if item else []
             y += nobody_h + pad
     if name and y + line_height(small, name) <= bottom:
         item = text(canvas, inner, row_cap_top(y, line_height(small, name), small, name),
@@ -438,8 +704,13 @@ ZONE_WORDS = ("display.extra_player", "display.timeout", "display.strength", "di
 def zone_text(canvas: Canvas) -> str:
     """Every character the bottom zone writes except player numbers, in the hall's language
     (an accented word needs taller rows than plain capitals)."""
+    return _zone_text(canvas.options.language)
+
+
+@lru_cache(maxsize=16)  # asked many times a layout; the words of a language never change
+def _zone_text(language: str) -> str:
     return "#+:0123456789 " + " ".join(
-        canvas.word(key, time="", home="", away="", seconds="") for key in ZONE_WORDS)
+        word(key, language, time="", home="", away="", seconds="") for key in ZONE_WORDS)
 
 
 def zone_row_height(canvas: Canvas, cap: int, state: StateView) -> int:
@@ -575,11 +846,19 @@ def _indicator(canvas: Canvas, area: Rect, row: tuple[int, int, int, int], kind:
         item = text(canvas, area, cap_top, cap, label, colour=pal.BREAK_CLOCK, role="break")
         return [item] if item else []
     if kind == "timeout" and state.timeout is not None:
-        arrow = cap
-        inner = (area[0] + arrow + canvas.u(1), 0, area[2] - 2 * (arrow + canvas.u(1)), 0)
         shown = values.minutes_seconds(state.timeout.remaining_ms)
-        item = text(canvas, inner, cap_top, cap, canvas.word("display.timeout", time=shown),
-                    colour=pal.ALERT, role="timeout")
+        label = canvas.word("display.timeout", time=shown)
+        item = None
+        # The arrows beside it are as big as its letters: in tall rows both shrink together
+        # rather than the label be cut (it would hide the time).
+        for size in range(cap, canvas.min_px - 1, -1):
+            arrow = size
+            inner = (area[0] + arrow + canvas.u(1), 0, area[2] - 2 * (arrow + canvas.u(1)), 0)
+            top = cap_top + (cap - size) // 2
+            item = text(canvas, inner, top, size, label, colour=pal.ALERT, role="timeout")
+            if item is None or item.text == label or size == canvas.min_px:
+                cap, cap_top = size, top
+                break
         if item is None:
             return []
         items.append(item)

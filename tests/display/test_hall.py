@@ -322,10 +322,57 @@ def test_snapshot_prints_every_texts_height_and_reading_distance(
     rows = {line.split()[0]: line for line in out[2:]}
     assert rows["clock"].split()[1:] == ["48.4", "335", "21.2", "53.1", "m"]
     assert rows["period"].split()[1:] == ["2", "158", "10.0", "25.1", "m"]
-    assert "(not sized for it)" in rows["strength"]
+    # 3 ON 5 must read from the back row too; this busy screen has no room to give it 10 cm
+    assert "SHORT of the back row" in rows["strength"]
+    assert "(not sized for it)" in rows["entry"]  # the timekeeper's line is for him
+    why = [line for line in out if line.startswith("why: ")]
+    assert any("name.home: 20 letters at 10.0 cm need" in line for line in why), why
     assert main(["--state", str(path), "--legibility", "--hall", "68.5@40", "--size",
                  "1024x768", "--out", str(tmp_path / "far.png")]) == 0
     out = capsys.readouterr().out
     assert "SHORT of the back row" in out and (tmp_path / "far.png").exists()
     assert main(["--state", str(path)]) == 2
     assert "--out FILE.png is needed" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ the free area
+
+
+QUIET = states.base(period=3, clock_ms=754_000, running=False, score={"home": 1, "away": 0},
+                    teams={"home": {"name": "Lions", "colours": ["#c8102e", "#ffffff"]},
+                           "away": {"name": "Bears", "colours": ["#f2f2f2", "#2f64c4"]}},
+                    penalties={"home": [states.penalty(17, 71_000)], "away": []},
+                    strength={"home": 4, "away": 5})
+
+
+def heights(frame: Frame, role: str) -> list[int]:
+    return [t.px_height for t in frame.texts() if t.role == role]
+
+
+def test_a_quiet_screen_gives_its_free_area_to_what_the_back_row_must_read() -> None:
+    """One penalty and 4 ON 5 leave room on the 55-inch TV at 25 m (10 cm letters): short
+    names grow to the back row's height; with a name too long for that, the bottom rows
+    (the penalty's number, the strength, STOP) grow instead. The sized texts keep theirs,
+    nothing is dropped for it, nothing overlaps."""
+    size = (1920, 1080)
+    need = TV55.legible_px(size[1])
+    busy = frame_for(states.GAME, size)
+    standard_row = max(heights(busy, "strength"))
+    short_names = frame_for(QUIET, size)
+    assert heights(short_names, "name.home") == heights(short_names, "name.away") == [need]
+    long_name = frame_for(states.with_names(QUIET, "Crvena Zvezda Beograd", "Bears"), size)
+    for role in ("strength", "penalty.home.player", "stopped"):
+        assert min(heights(long_name, role)) > standard_row, role
+    for frame in (short_names, long_name):
+        assert problems(frame) == []
+        assert len(times(frame, "home")) == 1 and frame.with_role("strength")
+        assert min(heights(frame, "penalty.home.time")) >= need
+
+
+def test_the_free_area_is_not_bought_by_dropping_what_a_busy_screen_shows() -> None:
+    """Two running penalties a side and the indicators fill the bottom zone: the rows keep
+    the standard size rather than fold a penalty away to grow."""
+    frame = frame_for(states.GAME, (1920, 1080))
+    assert len(times(frame, "home")) == 2
+    assert frame.with_role("strength") and frame.with_role("stop_time")
+    assert any("short of the seat" in note for note in frame.notes)
