@@ -35,7 +35,7 @@ from office.inforce import (  # re-exported: the shell's commands read the store
 )
 from office.serving.base import NUDGE_S, VIEW_S, Message, Peer
 from office.serving.folding import Folding
-from office.storage import faults
+from office.storage import faults, intake
 from office.storage.store import Store
 from office.views.board import SnapshotBoard
 from office.views.ledger import Gapless, MatchCache, MatchDigest
@@ -101,9 +101,12 @@ class OfficeService(Folding):
         # (wire.Nx.REPLAY), and its hall must hear them stored too.
         self._stored = {}
         self._sent = {h: set() for h in event.halls()}
+        # A match moved away from the hall playing it stays that hall's (intake.Playing).
+        self._playing = intake.Playing()
         for hall, match, seq in store.iter_stored_seqs():
             self._stored.setdefault(match, Gapless()).add(seq)
             self._sent.setdefault(hall, set()).add(match)
+            self._playing.add(hall, match, seq)
         self._cache = MatchCache()
         self._published = {}  # topic -> retained payload last sent
         self._sent_tables = {}  # (category, group) -> the table's revision published

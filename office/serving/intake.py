@@ -40,10 +40,12 @@ class Intake(Publishing):
                 raise intake.Refusal(topic, "not a topic the office reads")
             hall, what = kind
             if what == "events":
-                ev = intake.check_event(topic, message.payload, self._schedule, self._top)
+                ev = intake.check_event(topic, message.payload, self._schedule, self._top,
+                                        self._playing)
                 received = self.wall()
                 try:
                     if self.store.add_event(ev, received):  # committed when it returns
+                        self._playing.add(ev.hall, ev.match, ev.seq)
                         self._keep(Received(ev, received))
                         self._dirty = True
                         gapless = self._stored.setdefault(ev.match, Gapless())
