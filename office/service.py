@@ -86,6 +86,7 @@ class OfficeService(Folding):
         self._index_schedule(event)
         self.refusals = faults.RefusalCounts()
         self.store_error: str | None = None  # the store's last failure, shown on the page
+        self._keep_slugs(event)  # the public pages' addresses, kept since first published
         # Quarantine: stored events the office will not fold (docs/office.md, "The office's
         # faults").
         self._quarantine = store.quarantine_status()

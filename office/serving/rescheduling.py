@@ -56,6 +56,7 @@ class Rescheduling(Intake):
                 self._load(stored)
         self._cache = MatchCache()  # the views hold each match's schedule entry
         self._index_schedule(new)
+        self._keep_slugs(new)  # a newcomer's own address; the others' never change
         for step in steps:
             text = schedule.describe(step)
             log.warning("%s", text)

@@ -22,7 +22,10 @@ from office.cli.main import main
 from office.cli.schedule import remember_started_file
 from office.printouts.printing import Printouts
 from office.service import OfficeService
+from office.views.board import SnapshotBoard
 from office.views.ledger import build
+from office.views.public import public_snapshot
+from office.web.publicsite import Site
 
 from .test_service import CUP, messages_of, retained, service
 from .test_tournament import BASE, write
@@ -324,6 +327,49 @@ def test_reload_shows_the_differences_refuses_orphans_and_applies_atomically(
     assert len(store.events()) == stored  # stored events untouched
     doc = svc.board.current() if svc.board else {}
     assert any(a["text"].startswith("schedule reloaded from") for a in doc["alerts"])
+
+
+def _team_pages(svc: OfficeService) -> dict[str, str]:
+    """Team -> its public page, as the site (and its static export) makes them now."""
+    assert svc.board is not None
+    site = Site(public_snapshot(svc.board.current()))
+    return {team: f"team/{s}/" for (_, team), s in site.team_slugs.items()}
+
+
+def test_a_reload_never_renumbers_a_published_public_address(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Rules 001 'Match schedule' (the schedule may change at any time): an edited file
+    reloaded must not move another team's public page, whose link was shared. "LIONS"
+    reduces to the slug of "Lions" and is listed before it in group A's table (ties go by
+    name): it gets the next number,
+    "Lions" keeps its page, the team renamed away keeps its own slug for good, and a restart
+    (or the read-only export) finds them all in the store."""
+    served = write(tmp_path, BASE)
+    svc, _, _, store = service(tmp_path, load_tournament(served))
+    remember_started_file(store, served)
+    svc.refresh_all()
+    before = _team_pages(svc)
+    assert before["Lions"] == "team/lions/" and before["Bears"] == "team/bears/"
+    served.write_text(served.read_text(encoding="utf-8").replace('"Bears"', '"LIONS"'),
+                      encoding="utf-8")
+    assert main(["reload", str(served), "--db", str(tmp_path / "office.sqlite")]) == 0
+    assert "team renamed: Bears -> LIONS" in capsys.readouterr().out
+    svc.pump()
+    after = _team_pages(svc)
+    assert after["Lions"] == "team/lions/"  # after "LIONS" in the table, and still "lions"
+    assert after["LIONS"] == "team/lions-2/"
+    assert after["Wolves"] == before["Wolves"]
+    kept = {(kind, name): s for kind, _, name, s in store.slugs()}
+    assert kept[("team", "Bears")] == "bears"  # never given to another team
+    assert kept[("team", "LIONS")] == "lions-2" and kept[("hall", "hall-1")] == "hall-1"
+    again = OfficeService(load_tournament(served), store, None, SnapshotBoard())
+    again.refresh_all()
+    assert _team_pages(again) == after
+    # Without the kept slugs the site would make them from the pages' order alone.
+    assert svc.board is not None
+    doc = public_snapshot(svc.board.current())
+    del doc["slugs"]
+    assert Site(doc).team_slugs[(None, "LIONS")] == "lions"
 
 
 def test_reload_refuses_a_file_that_fails_the_checks(tmp_path: Path,
