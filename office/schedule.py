@@ -113,9 +113,9 @@ def reschedule(t: Tournament, match: str, hall: str | None, start: datetime | No
                shared: Sequence[ScheduledMatch] = ()) -> Tournament:
     """One match moved, checked against the rest of the schedule with the file's own checks
     (``tournament.check_schedule``). ``started``: the matches the office has events or a
-    result of; moving one of those to another hall would refuse its hall's further events
-    and is done only with ``force``. ``shared``: the other categories' matches, in the same
-    halls."""
+    result of; moving one of those to another hall is done only with ``force`` (the office
+    still takes its events from the hall playing it: ``office.storage.intake.Playing``).
+    ``shared``: the other categories' matches, in the same halls."""
     if hall is None and start is None:
         raise ScheduleError("say what changes: --hall, --start or both")
     m = t.match(match)
@@ -127,9 +127,9 @@ def reschedule(t: Tournament, match: str, hall: str | None, start: datetime | No
     if (hall or m.hall) == m.hall and (start or m.start) == m.start:
         raise ScheduleError(f"{match} is already at {_where(m)}")
     if hall is not None and hall != m.hall and match in started and not force:
-        raise ScheduleError(f"{match} has events or a result from {m.hall}: in another hall "
-                            "its hall's further events would be refused; --force to move it "
-                            "anyway (kept as a forced change)")
+        raise ScheduleError(f"{match} has events or a result from {m.hall}: --force to move "
+                            f"it anyway (kept as a forced change; {m.hall}'s events of it are "
+                            "still taken until the new hall plays it)")
     matches = _moved(t, match, hall, start)
     found = check_schedule(matches, t.groups)
     after = next(x for x in matches if x.id == match)

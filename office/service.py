@@ -35,7 +35,7 @@ from office.inforce import (  # re-exported: the shell's commands read the store
 )
 from office.serving.base import NUDGE_S, VIEW_S, Message, Peer
 from office.serving.folding import Folding
-from office.storage import faults
+from office.storage import faults, intake
 from office.storage.backlog import Backlog
 from office.storage.store import Store
 from office.views.board import SnapshotBoard
@@ -88,6 +88,7 @@ class OfficeService(Folding):
         self.refusals = faults.RefusalCounts()
         self.store_error: str | None = None  # the store's last failure, shown on the page
         self.backlog = Backlog()
+        self._keep_slugs(event)  # the public pages' addresses, kept since first published
         # Quarantine: stored events the office will not fold (docs/office.md, "The office's
         # faults").
         self._quarantine = store.quarantine_status()
@@ -103,9 +104,12 @@ class OfficeService(Folding):
         # (wire.Nx.REPLAY), and its hall must hear them stored too.
         self._stored = {}
         self._sent = {h: set() for h in event.halls()}
+        # A match moved away from the hall playing it stays that hall's (intake.Playing).
+        self._playing = intake.Playing()
         for hall, match, seq in store.iter_stored_seqs():
             self._stored.setdefault(match, Gapless()).add(seq)
             self._sent.setdefault(hall, set()).add(match)
+            self._playing.add(hall, match, seq)
         self._cache = MatchCache()
         self._published = {}  # topic -> retained payload last sent
         self._sent_tables = {}  # (category, group) -> the table's revision published

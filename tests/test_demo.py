@@ -36,7 +36,7 @@ from firmware_py.journal import encode, scan
 from firmware_py.loopback import find_mosquitto
 from firmware_py.script import parse_script
 from office.storage.store import Store
-from office.web.publicsite import slug
+from office.views.slugs import slug
 from tests.demo_fake_hall import record_match
 
 SCOREBOARD = str(Path(sys.executable).parent / "scoreboard")

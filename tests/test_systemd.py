@@ -22,6 +22,7 @@ import pytest
 from arena.timesource import REALTIME_PRIORITY
 from firmware_py import cli as scoreboard_cli
 from office.cli import main as office_cli
+from office.web import publicweb
 
 ROOT = Path(__file__).resolve().parent.parent
 UNITS = ROOT / "systemd"
@@ -215,6 +216,15 @@ def test_office_unit_is_hardened(office: Unit) -> None:
                           ("PrivateTmp", "yes"), ("PrivateDevices", "yes"),
                           ("NoNewPrivileges", "yes"), ("MemoryDenyWriteExecute", "yes")]:
         assert value(office, "Service", key) == expected, key
+
+
+def test_office_unit_has_descriptors_for_the_public_sites_connections(office: Unit) -> None:
+    # The public site (a drop-in's --public-port) holds a thread and a descriptor per open
+    # connection, each closed after IDLE_S idle: the default soft limit (1,024) is less
+    # than a rush of phones after a goal, or a flood of idle connections, keeps open.
+    assert int(value(office, "Service", "LimitNOFILE")) >= 8192
+    assert 0 < publicweb.IDLE_S <= 60
+    assert publicweb._Handler.timeout == publicweb.IDLE_S
 
 
 # --- systemd-analyze verify ------------------------------------------------------------------

@@ -33,7 +33,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
                     "once; back-to-back play is a warning), kept in the store as an audited "
                     "office action, and the running service republishes the next match of "
                     "both halls within a second. A match with events or a result stays in "
-                    "its hall unless --force.")
+                    "its hall unless --force; moved, its events are still taken from the "
+                    "hall playing it until the new hall plays it (a replay).")
     move.add_argument("match", help="the match id")
     move.add_argument("--hall", help="the new hall")
     move.add_argument("--start", help='the new start, "YYYY-MM-DD HH:MM" (the tournament\'s '
@@ -130,6 +131,9 @@ def run_reschedule(args: argparse.Namespace) -> int:
                     schedule.reschedule_data(was, now, args.match,
                                              reason=_reason(args.reason), forced=forced),
                     datetime.now())
+        # The hall that sent its latest events keeps sending them (intake.Playing).
+        stored = store.events(args.match)
+        playing = max(stored, key=lambda e: e.seq).hall if stored else None
     except (schedule.ScheduleError, TournamentError, StoreError) as err:
         return _fail("reschedule", str(err))
     finally:
@@ -137,6 +141,9 @@ def run_reschedule(args: argparse.Namespace) -> int:
     print(f"{args.match}: {before.hall} {schedule.when(before.start)} -> {new.hall} "
           f"{schedule.when(new.start)} ({new.home.label()} v {new.away.label()})"
           + (" [forced]" if forced else ""))
+    if playing is not None and playing != new.hall:
+        print(f"{args.match}: the office keeps taking {playing}'s events of it, until "
+              f"{new.hall} sends some (a replay)")
     for warning in now.warnings:
         if warning not in was.warnings:
             print(f"warning: {warning}")

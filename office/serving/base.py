@@ -19,7 +19,7 @@ from arena.tournament.event import Event
 from arena.tournament.model import Draw
 from office.inforce import ScheduleIndex
 from office.rules import rulings
-from office.storage import faults
+from office.storage import faults, intake
 from office.storage.backlog import Backlog
 from office.storage.store import RELEASED, Conflict, QuarantineEntry, Store
 from office.views import alerts
@@ -80,6 +80,7 @@ class ServiceBase:
     _checked_upto: int
     _stored: dict[str, Gapless]
     _sent: dict[str, set[str]]
+    _playing: intake.Playing  # the hall playing each match (a match moved keeps it)
     _cache: MatchCache
     _published: dict[str, bytes]  # topic -> retained payload last sent
     _sent_tables: dict[tuple[str, str], int]  # (category, group) -> the table's revision

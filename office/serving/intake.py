@@ -41,7 +41,8 @@ class Intake(Publishing):
                 raise intake.Refusal(topic, "not a topic the office reads")
             hall, what = kind
             if what == "events":
-                ev = intake.check_event(topic, message.payload, self._schedule, self._top)
+                ev = intake.check_event(topic, message.payload, self._schedule, self._top,
+                                        self._playing)
                 received = self.wall()
                 if self.backlog.failing:
                     # Behind what waits: a hall's events are stored in the order they came.
@@ -76,6 +77,7 @@ class Intake(Publishing):
         """Store a checked event and fold it (a duplicate is ignored, or kept as a conflict);
         raises ``sqlite3.Error`` when the store cannot, and then nothing changed."""
         if self.store.add_event(ev, received):  # committed when it returns
+            self._playing.add(ev.hall, ev.match, ev.seq)
             self._keep(Received(ev, received))
             self._dirty = True
             gapless = self._stored.setdefault(ev.match, Gapless())

@@ -7,12 +7,15 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
+import sqlite3
 from collections.abc import Iterable
 from datetime import datetime
+from typing import Any
 
 from arena import wire
+from arena.tournament.event import Event
 from office.serving.base import NUDGE_S, ServiceBase
-from office.views import merge
+from office.views import merge, slugs
 from office.views.ledger import Ledger
 
 log = logging.getLogger("office")
@@ -32,15 +35,35 @@ _NEXT_READS = tuple(f.name for f in dataclasses.fields(Ledger)
 class Publishing(ServiceBase):
     """What changed, told: to the broker (retained) and to the page's board."""
 
+    _slug_doc: list[dict[str, Any]]  # the public pages' addresses (``_keep_slugs``)
+
     def _show(self, ledgers: dict[str, Ledger], now: datetime) -> None:
         self._view_dirty = False
         self._view_at = self.monotonic()
         if self.board is not None:
-            self.board.publish(self._page.build(ledgers, self.halls, self._alerts, now,
-                                                office=self.office_document(),
-                                                handled=self._handled,
-                                                changed=self._page_changed))
+            doc = self._page.build(ledgers, self.halls, self._alerts, now,
+                                   office=self.office_document(), handled=self._handled,
+                                   changed=self._page_changed)
+            doc["slugs"] = self._slug_doc  # the public pages' addresses, kept for good
+            self.board.publish(doc)
             self._page_changed = {}
+
+    def _keep_slugs(self, event: Event) -> None:
+        """The public pages' addresses of the schedule in force: those published before as
+        they were, a new team, hall or category its own, kept in the store before it is
+        shown (``office.views.slugs``; a read-only store keeps nothing, and a later start
+        makes the same ones again from the same rows)."""
+        kept = {slugs.Named(kind, category, name): s
+                for kind, category, name, s in self.store.slugs()}
+        now = slugs.assign(slugs.of_event(event), kept)
+        new = [(n.kind, n.category, n.name, s) for n, s in now.items() if n not in kept]
+        if new and not self.store.read_only:
+            try:
+                self.store.add_slugs(new, self.wall())
+            except sqlite3.Error as err:
+                self._store_failed("cannot keep the public site's addresses", err)
+        self._slug_doc = slugs.to_json(now)
+        self._view_dirty = True
 
     def _publish(self, ledgers: dict[str, Ledger], previous: dict[str, Ledger] | None) -> None:
         """The retained documents that may have changed since ``previous``: a table the

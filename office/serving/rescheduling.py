@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from datetime import datetime
 
 from arena import wire
 from arena.tournament.event import Event
@@ -55,6 +56,7 @@ class Rescheduling(Intake):
                 self._load(stored)
         self._cache = MatchCache()  # the views hold each match's schedule entry
         self._index_schedule(new)
+        self._keep_slugs(new)  # a newcomer's own address; the others' never change
         for step in steps:
             text = schedule.describe(step)
             log.warning("%s", text)
@@ -63,7 +65,25 @@ class Rescheduling(Intake):
             except sqlite3.Error as err:
                 self._store_failed("cannot store an alert", err)
             self._alerts.append(AlertView(now, text))
+        self._say_who_plays(old, new, now)
         self._dirty = True
+
+    def _say_who_plays(self, old: Event, new: Event, now: datetime) -> None:
+        """A match moved away from the hall that plays it (forced): its events are still
+        taken from that hall (``intake.Playing``), and the office is told so."""
+        before = {m.id: m.hall for _, m in old.schedule()}
+        for _, m in new.schedule():
+            playing = self._playing.hall(m.id)
+            if before.get(m.id, m.hall) == m.hall or playing is None or playing == m.hall:
+                continue
+            digest = self._events.get(m.id)
+            if digest is not None and digest.final is None:
+                text = (f"{m.id} moved to {m.hall} while {playing} plays it: taking "
+                        f"{playing}'s events")
+            else:
+                text = (f"{m.id} moved to {m.hall} after {playing} played it: {playing}'s "
+                        f"events of it are still taken until {m.hall} plays it (a replay)")
+            self._alert(text, now)
 
     def _index_schedule(self, event: Event) -> None:
         """What is kept of the schedule in force, made again when it is swapped: the

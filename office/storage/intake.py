@@ -12,6 +12,7 @@ Pure: standard library and the project's pure modules only.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -32,8 +33,8 @@ class Schedule(Protocol):
 # A message the office will not use; ``str()`` is ``"<topic>: <reason>"``.
 Refusal = wire.WireError
 
-__all__ = ["MAX_PAYLOAD", "MAX_SEQ", "SEQ_AHEAD", "HallEvent", "Refusal", "Schedule",
-           "check_event", "check_seq", "check_state", "check_status", "classify"]
+__all__ = ["MAX_PAYLOAD", "MAX_SEQ", "SEQ_AHEAD", "HallEvent", "Playing", "Refusal",
+           "Schedule", "check_event", "check_seq", "check_state", "check_status", "classify"]
 
 # A hall numbers a match's events gaplessly from 1, and sends them in order: an event far
 # above the highest stored is a forgery or a bug, and the ledger would walk every seq up to
@@ -41,6 +42,42 @@ __all__ = ["MAX_PAYLOAD", "MAX_SEQ", "SEQ_AHEAD", "HallEvent", "Refusal", "Sched
 # bounds are the wire's limits (arena.wire.limits), a replay's `next` is bound by them too.
 SEQ_AHEAD = wire.LIMITS.seq_ahead  # at most this far above the highest stored seq of its match
 MAX_SEQ = wire.LIMITS.seq_max  # and never above this
+
+
+class Playing:
+    """The hall playing each match: the one that sent the highest seq stored of it.
+
+    A match moved to another hall while it is played (``office reschedule --force``, a
+    forced ``office reload``) stays the playing hall's: its events are still taken from
+    there, its final, a final taken back, a lost event sent again, until another hall takes
+    the match up (a replay numbers its events above the first game's, so its first stored
+    event makes that hall the playing one). Only events that passed the checks are added:
+    a hall cannot claim a match by sending it events."""
+
+    __slots__ = ("_halls", "_of")
+
+    def __init__(self) -> None:
+        self._of: dict[str, tuple[int, str]] = {}  # match -> (highest seq stored, its hall)
+        self._halls: Counter[str] = Counter()  # hall -> how many matches it plays
+
+    def add(self, hall: str, match: str, seq: int) -> None:
+        """An event of ``match`` stored from ``hall``."""
+        held = self._of.get(match)
+        if held is not None and held[0] >= seq:
+            return
+        if held is not None:
+            self._halls[held[1]] -= 1
+        self._of[match] = (seq, hall)
+        self._halls[hall] += 1
+
+    def hall(self, match: str) -> str | None:
+        """The hall playing ``match`` (None: nothing stored of it)."""
+        held = self._of.get(match)
+        return held[1] if held is not None else None
+
+    def plays(self, hall: str) -> bool:
+        """Whether ``hall`` is the playing hall of some match."""
+        return self._halls[hall] > 0
 
 
 def classify(topic: str, tournament: Schedule) -> tuple[str, str] | None:
@@ -56,16 +93,19 @@ def classify(topic: str, tournament: Schedule) -> tuple[str, str] | None:
 
 
 def check_event(topic: str, payload: bytes, tournament: Schedule,
-                stored_top: int | Callable[[str], int] = 0) -> HallEvent:
+                stored_top: int | Callable[[str], int] = 0,
+                playing: Playing | None = None) -> HallEvent:
     """A hall's event, checked against the topic, the schema, the schedule and what is
     stored: ``stored_top`` is the highest seq stored for the event's match (0: none), or
-    a function of the match id giving it."""
-    hall = _known_hall(topic, wire.EVENTS, tournament)
+    a function of the match id giving it. A match is taken from its scheduled hall, or
+    from the hall ``playing`` it (moved while it was played there: ``Playing``)."""
+    hall = _known_hall(topic, wire.EVENTS, tournament,
+                       also=playing.plays if playing is not None else None)
     ev = wire.check_event(topic, payload, tournament.id)
     scheduled = tournament.match(ev.match)
     if scheduled is None:
         raise Refusal(topic, f"unknown match {ev.match!r}")
-    if scheduled.hall != hall:
+    if scheduled.hall != hall and (playing is None or playing.hall(ev.match) != hall):
         raise Refusal(topic, f"match {ev.match!r} is assigned to hall {scheduled.hall!r}, "
                              f"not {hall!r}")
     check_seq(topic, ev.seq, stored_top(ev.match) if callable(stored_top) else stored_top)
@@ -96,10 +136,12 @@ def check_status(topic: str, payload: bytes, tournament: Schedule) -> tuple[str,
     return wire.check_status(topic, payload, tournament.id)
 
 
-def _known_hall(topic: str, kind: str, tournament: Schedule) -> str:
+def _known_hall(topic: str, kind: str, tournament: Schedule,
+                also: Callable[[str], bool] | None = None) -> str:
     """The topic's hall, refused unless the topic is a hall's ``kind`` and the hall is in
-    the schedule (checked first: a stranger's payload is not even parsed)."""
+    the schedule, or ``also`` says it is one to hear (a hall playing a match moved away
+    from it: ``Playing.plays``). Checked first: a stranger's payload is not even parsed."""
     hall = wire.hall_of(topic, kind, tournament.id)
-    if hall not in tournament.halls():
+    if hall not in tournament.halls() and (also is None or not also(hall)):
         raise Refusal(topic, f"unknown hall {hall!r} (not in the schedule)")
     return hall

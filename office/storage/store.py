@@ -86,9 +86,22 @@ CREATE TABLE IF NOT EXISTS conflicts (
     content TEXT NOT NULL UNIQUE,
     at TEXT NOT NULL
 );
+-- The public site's addresses (team/<slug>/, hall/<slug>/, category/<slug>/), each kept from
+-- the first time it is published: a shared link never changes, a reload that adds a team
+-- never renumbers another's (office.views.slugs). category '' is none (a plain tournament).
+CREATE TABLE IF NOT EXISTS slugs (
+    kind TEXT NOT NULL,
+    category TEXT NOT NULL,
+    name TEXT NOT NULL,
+    slug TEXT NOT NULL,
+    at TEXT NOT NULL,
+    PRIMARY KEY (kind, category, name),
+    UNIQUE (kind, slug)
+);
 """
 
-_APPEND_ONLY = ("events", "admin", "alerts", "alert_matches", "quarantine", "conflicts")
+_APPEND_ONLY = ("events", "admin", "alerts", "alert_matches", "quarantine", "conflicts",
+                "slugs")
 QUARANTINED, RELEASED, DISCARDED = "quarantined", "released", "discarded"
 QUARANTINE_ACTIONS = (QUARANTINED, RELEASED, DISCARDED)
 
@@ -386,6 +399,29 @@ class Store:
         return [Conflict(int(r[0]), str(r[1]), json.loads(r[2]), datetime.fromisoformat(r[3]))
                 for r in rows]
 
+    # The public site's addresses ---------------------------------------------------------
+
+    def slugs(self) -> list[tuple[str, str | None, str, str]]:
+        """``(kind, category, name, slug)`` of every slug published, oldest first."""
+        with self._lock:
+            rows = self._optional("SELECT kind, category, name, slug FROM slugs ORDER BY rowid")
+        return [(str(r[0]), str(r[1]) or None, str(r[2]), str(r[3])) for r in rows]
+
+    def add_slugs(self, rows: list[tuple[str, str | None, str, str]], at: datetime) -> None:
+        """Keep newly published slugs, all in one transaction (one already kept for its
+        name is left as it is)."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.executemany(
+                    "INSERT OR IGNORE INTO slugs VALUES (?, ?, ?, ?, ?)",
+                    [(kind, category or "", name, s, at.isoformat())
+                     for kind, category, name, s in rows])
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
     # Small service state ------------------------------------------------------------------
 
     def kv_get(self, key: str) -> Any:
@@ -540,7 +576,7 @@ def _salvage(src: sqlite3.Connection, target: Path) -> None:
     dst = sqlite3.connect(target, isolation_level=None)
     try:
         for table in ("events", "admin", "alerts", "alert_matches", "kv", "quarantine",
-                      "conflicts"):
+                      "conflicts", "slugs"):
             try:
                 rows = src.execute(f"SELECT * FROM {table}").fetchall()
             except sqlite3.Error:

@@ -37,6 +37,7 @@ _PLACING = ("place", "team", "label", "match", "shared", "provisional", "elimina
             "category")
 _SCORER = ("rank", "team", "player", "name", "goals", "category")
 _CATEGORY = ("name", "title", "preset")
+_SLUG = ("kind", "category", "name", "slug")  # the pages' addresses (office.views.slugs)
 
 
 def public_snapshot(doc: Mapping[str, Any]) -> dict[str, Any]:
@@ -54,6 +55,8 @@ def public_snapshot(doc: Mapping[str, Any]) -> dict[str, Any]:
         "placings": [_pick(p, _PLACING) for p in dicts(doc.get("placings"))],
         "scorers": [_pick(s, _SCORER) for s in dicts(doc.get("scorers"))],
     }
+    if "slugs" in doc:  # the addresses the office keeps for good: shared links hold
+        out["slugs"] = [_pick(s, _SLUG) for s in dicts(doc.get("slugs"))]
     if "categories" in doc:  # an event of several: the category level, as the office's
         out["categories"] = [
             {**_pick(c, _CATEGORY), "groups": strings(c.get("groups"))}

@@ -17,7 +17,9 @@ every link is relative, so the export works from any folder of a web server or a
   that one's tables, schedule, bracket, placings and scorers.
 
 A slug is the name reduced to ``a-z 0-9 -`` (a file name on any file system, a URL without
-escaping); names that reduce to the same slug are told apart by a number.
+escaping); names that reduce to the same slug are told apart by a number. The snapshot's
+``slugs`` are the ones the office published and keeps for good (``office.views.slugs``); a
+page it names none for gets one made here, past every slug it names.
 
 Every word goes through ``arena.words`` (keys ``site.*``). The markup is in the templates
 beside this module (``templates/site/``: one layout, a page template each, the sections as
@@ -28,13 +30,13 @@ templates say how, and no name from the files reaches a page unescaped.
 from __future__ import annotations
 
 import re
-import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from arena import words
 from arena.templates import Templates
+from office.views import slugs
 from office.views.jsonread import dicts
 
 PAGE_CSP = (
@@ -49,7 +51,6 @@ _WHY = ("points", "goal_difference", "goals_for", "head_to_head_points",
 _PHASES = ("pregame", "period", "intermission", "overtime_break", "overtime", "shootout",
            "final")
 _STATES = ("scheduled", "live", "final", "confirmed", "pending")
-Key = TypeVar("Key")
 _GROUP_PLACE = re.compile(r"^(.*\D)(\d+)$")  # "A1": first of group A (names end in no digit)
 
 # Phone first: one column, nothing wider than the screen (long names wrap anywhere, the
@@ -126,35 +127,6 @@ def shows_halls(path: str) -> bool:
     """Whether the page at ``path`` shows the halls' live state (which changes every second
     while a clock runs); the others change only with results and the schedule."""
     return path == "" or path.startswith("hall/")
-
-
-def slug(name: str) -> str:
-    """``name`` as ``a-z 0-9 -`` ("Střešovice B" -> "stresovice-b"); "x" if nothing is left."""
-    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
-    out = re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")
-    return out[:60].strip("-") or "x"
-
-
-def _slugs(names: Iterable[str]) -> dict[str, str]:
-    """A distinct slug for each name, in order (a clash gets -2, -3, ...)."""
-    return _keyed_slugs((name, name) for name in names)
-
-
-def _keyed_slugs(items: Iterable[tuple[Key, str]]) -> dict[Key, str]:
-    """A distinct slug for each key, made from its name, in order."""
-    out: dict[Key, str] = {}
-    taken: set[str] = set()
-    for key, name in items:
-        if key in out:
-            continue
-        base = candidate = slug(name)
-        n = 1
-        while candidate in taken:
-            n += 1
-            candidate = f"{base}-{n}"
-        taken.add(candidate)
-        out[key] = candidate
-    return out
 
 
 def _opt(value: Any) -> str | None:
@@ -248,12 +220,18 @@ class Site:
         self.titles = {_str(c.get("name")): _str(c.get("title")) or _str(c.get("name"))
                        for c in dicts(doc.get("categories"))}
         # A team is its category's (names repeat across categories: two "Lions", two pages).
-        self.team_slugs = _keyed_slugs(
-            ((_opt(g.get("category")), t), t if g.get("category") is None
-             else f"{g.get('category')} {t}")
-            for g in self.groups for r in dicts(g.get("rows")) if (t := _str(r.get("team"))))
-        self.hall_slugs = _slugs(h for x in self.halls if (h := _str(x.get("hall"))))
-        self.category_slugs = _slugs(c for c in self.categories if c is not None)
+        # The office's slugs, kept since first published: a reload never renumbers one.
+        kept = slugs.from_json(doc.get("slugs"))
+        teams = slugs.assign((slugs.Named(slugs.TEAM, _opt(g.get("category")), t)
+                              for g in self.groups for r in dicts(g.get("rows"))
+                              if (t := _str(r.get("team")))), kept)
+        self.team_slugs = {(n.category, n.name): s for n, s in teams.items()}
+        halls = slugs.assign((slugs.Named(slugs.HALL, None, h) for x in self.halls
+                              if (h := _str(x.get("hall")))), kept)
+        self.hall_slugs = {n.name: s for n, s in halls.items()}
+        categories = slugs.assign((slugs.Named(slugs.CATEGORY, None, c)
+                                   for c in self.categories if c is not None), kept)
+        self.category_slugs = {n.name: s for n, s in categories.items()}
         self._by_id = {_str(m.get("id")): m for m in self.matches}
 
     def w(self, key: str, **fields: object) -> str:

@@ -52,6 +52,11 @@ EXPORT_EVERY_S = 1.0  # the static export is rewritten at most this often
 # shows within 2 s (this, plus the page's 1 s poll, plus max-age=1 at most).
 RENDER_EVERY_S = 0.5
 WAKE_S = 0.25  # how often the site's thread looks up from the board (stop, a due export)
+# A connection idle this long (no request, or a request that stops arriving) is closed: the
+# server holds a thread and a descriptor per connection, so one a phone left open, or a
+# client that connects and says nothing, must not hold them for the day.
+# systemd/office.service's LimitNOFILE is sized for the connections this leaves open.
+IDLE_S = 30.0
 HTML = "text/html; charset=utf-8"
 JSON = "application/json; charset=utf-8"
 
@@ -278,9 +283,9 @@ class _Server(ThreadingHTTPServer):
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
     # Keep-alive: a phone polls every second over one connection. An idle one is closed
-    # after `timeout` so it does not hold a thread.
+    # after `timeout` (IDLE_S: the socket's timeout, each read) so it does not hold a thread.
     protocol_version = "HTTP/1.1"
-    timeout = 30.0
+    timeout = IDLE_S
     server_version = "ArenaPublic"
 
     def log_message(self, format: str, *args: Any) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -33,6 +34,7 @@ from arena.wire import event_document
 from office.storage.intake import (
     MAX_PAYLOAD,
     HallEvent,
+    Playing,
     Refusal,
     check_event,
     check_state,
@@ -383,3 +385,36 @@ def test_a_decisive_shot_without_a_player_key_is_refused() -> None:
     body = encode(event_document("hall-1", record(9, "match_ended", data)))
     with pytest.raises(Refusal, match=r"'data\.record\.shootout\.decisive\.player' is missing"):
         check_event(EVENTS, body, TOURNAMENT)
+
+
+def test_a_match_moved_away_is_still_taken_from_the_hall_playing_it() -> None:
+    """Rules 001 'Match schedule' (the organiser may change the schedule at any time): A2
+    was played in hall-2 when it was moved (forced) to hall-1. hall-2 goes on sending it and
+    is heard, even with nothing else left to play; hall-3 never is, for it plays nothing;
+    hall-1, A2's hall now, is heard too (a replay there numbers on above hall-2's game)."""
+    a1, a2_there = TOURNAMENT.matches
+    moved = replace(TOURNAMENT, matches=(a1, replace(a2_there, hall="hall-1",
+                                                     start=datetime(2026, 12, 5, 11))))
+    assert moved.halls() == ("hall-1",)
+    playing = Playing()
+    hall2 = f"arena/v1/{T}/hall-2/events"
+    a2 = encode(event_document("hall-2", record(4, match="A2")))
+    with pytest.raises(Refusal, match="unknown hall 'hall-2'"):
+        check_event(hall2, a2, moved, 3, playing)  # nothing of A2 from hall-2 stored yet
+    playing.add("hall-2", "A2", 3)
+    assert playing.hall("A2") == "hall-2" and playing.plays("hall-2")
+    assert check_event(hall2, a2, moved, 3, playing).hall == "hall-2"
+    with pytest.raises(Refusal, match="unknown hall 'hall-2'"):
+        check_event(hall2, a2, moved, 3)  # without knowing who plays it: refused as before
+    hall3 = f"arena/v1/{T}/hall-3/events"
+    with pytest.raises(Refusal, match="unknown hall 'hall-3'"):
+        check_event(hall3, encode(event_document("hall-3", record(4, match="A2"))), moved, 3,
+                    playing)
+    a2_in_hall1 = encode(event_document("hall-1", record(4, match="A2")))
+    assert check_event(EVENTS, a2_in_hall1, moved, 3, playing).hall == "hall-1"
+    # The replay's first event stored in hall-1: hall-1 plays A2 now, hall-2 nothing.
+    playing.add("hall-1", "A2", 4)
+    playing.add("hall-2", "A2", 2)  # an older event stored late changes nothing
+    assert playing.hall("A2") == "hall-1" and not playing.plays("hall-2")
+    with pytest.raises(Refusal, match="unknown hall 'hall-2'"):
+        check_event(hall2, a2, moved, 4, playing)

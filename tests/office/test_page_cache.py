@@ -30,7 +30,7 @@ from office.rules import rulings
 from office.rules.forfeitscore import forfeit_goals
 from office.service import OfficeService, ledger_from_store
 from office.storage.store import Store
-from office.views import alerts, merge
+from office.views import alerts, merge, slugs
 from office.views.board import SnapshotBoard
 from office.views.ledger import Review, ReviewAction
 from office.views.snapshot import event_snapshot
@@ -91,6 +91,11 @@ def check(svc: OfficeService, peer: FakePeer, store: Store, wall: FakeClock) -> 
                               office=svc.office_document(),
                               handled=alerts.handled(store.admin_actions()))
     page.pop("generated"), expected.pop("generated")  # when it was made: not what it says
+    # The public pages' addresses: every one of the schedule in force, as the store keeps it.
+    kept = {slugs.Named(kind, category, name): s
+            for kind, category, name, s in store.slugs()}
+    assert set(slugs.of_event(event)) <= set(kept)
+    expected["slugs"] = slugs.to_json(slugs.assign(slugs.of_event(event), kept))
     assert page == expected
     for topic, table in merge.standings(event, fresh):
         assert peer.retained[topic] == wire.build_standings(table)

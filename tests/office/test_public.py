@@ -18,9 +18,11 @@ from arena.tournament.files import load_event
 from arena.tournament.reader import TournamentError
 from office.service import OfficeService
 from office.storage.store import Store
+from office.views import slugs
 from office.views.board import SnapshotBoard
 from office.views.public import public_snapshot
-from office.web.publicsite import Site, slug
+from office.views.slugs import slug
+from office.web.publicsite import Site
 from tests.office.games import Play, hall_event, play
 from tests.office.test_web import sample_snapshot
 
@@ -176,6 +178,22 @@ def test_slugs_are_safe_and_distinct() -> None:
     doc["groups"][0]["rows"][0]["team"] = "Bears!"  # and "Bears": the same slug
     site = Site(public_snapshot(doc))
     assert {"team/bears/", "team/bears-2/"} <= set(site.paths())
+
+
+def test_the_site_keeps_the_offices_slugs_and_drops_unsafe_ones() -> None:
+    doc = sample_snapshot()
+    doc["groups"][0]["rows"][0]["team"] = "Bears!"  # and "Bears": the same slug
+    doc["slugs"] = [{"kind": "team", "category": None, "name": "Bears", "slug": "bears"},
+                    {"kind": "team", "category": None, "name": "Bears!", "slug": "../x"},
+                    {"kind": "team", "category": None, "name": "Gone", "slug": "bears-2"},
+                    {"kind": "hall", "category": None, "name": "hall-1", "slug": "bears"},
+                    "garbage"]
+    site = Site(public_snapshot(doc))
+    assert site.team_slugs[(None, "Bears")] == "bears"  # kept, though listed second
+    # Unsafe: made here, past every slug the office keeps ("bears-2" is another's).
+    assert site.team_slugs[(None, "Bears!")] == "bears-3"
+    assert site.hall_slugs["hall-1"] == "bears"  # each kind has its own slugs
+    assert all(slugs.safe(p.strip("/").rpartition("/")[2]) for p in site.paths() if p)
 
 
 def test_the_site_speaks_the_events_language(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from office.views.board import SnapshotBoard
-from office.web.publicsite import slug
+from office.views.slugs import slug
 from office.web.publicweb import PublicSite, PublicWeb
 from tests.office.cdp import CdpError, Chromium, Tab, find_chromium
 from tests.office.test_web import sample_snapshot

@@ -24,7 +24,7 @@ import pytest
 from arena.timesource import FakeClock
 from office.cli.main import main
 from office.views.board import SnapshotBoard
-from office.web.publicweb import CACHE_CONTROL, PublicSite, PublicWeb
+from office.web.publicweb import CACHE_CONTROL, PublicSite, PublicWeb, _Handler
 from office.web.siteexport import INCOMING, write_site
 from tests.office.test_public import CUP, office_snapshot_with_everything
 from tests.office.test_web import sample_snapshot
@@ -189,6 +189,32 @@ def test_keep_alive_and_bad_requests_do_not_take_the_server_down(
     with socket.create_connection(("127.0.0.1", web.port), timeout=30):
         pass  # connects and goes away
     assert request(web, "/")[0] == 200
+
+
+def test_an_idle_connection_is_closed_and_frees_its_thread(
+        web: PublicWeb, board: SnapshotBoard, site: PublicSite,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server holds a thread and a descriptor per connection: one left idle (after an
+    answer, or one that never says anything) is closed by the server after IDLE_S, so a
+    flood of idle connections cannot hold them all day (systemd/office.service's
+    LimitNOFILE is sized for those still open). The wait is the server's own socket
+    timeout, made short here; the client's is far longer, so only the server can end it."""
+    monkeypatch.setattr(_Handler, "timeout", 0.2)
+    publish(board, site, sample_snapshot())
+    before = threading.active_count()
+    with socket.create_connection(("127.0.0.1", web.port), timeout=30) as silent, \
+            socket.create_connection(("127.0.0.1", web.port), timeout=30) as kept:
+        kept.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")  # keep-alive
+        answer = b""
+        while chunk := kept.recv(65536):  # the answer, then the end the server makes
+            answer += chunk
+        assert answer.startswith(b"HTTP/1.1 200 ") and answer.endswith(b"ok\n")
+        assert silent.recv(1) == b""  # closed without a word: no request came
+    for thread in threading.enumerate():  # the two handler threads end with their sockets
+        if thread.name.startswith("Thread-") and thread is not threading.current_thread():
+            thread.join(5)
+    assert threading.active_count() <= before
+    assert request(web, "/healthz")[0] == 200
 
 
 # --- the static export ------------------------------------------------------------------

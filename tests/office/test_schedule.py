@@ -22,7 +22,10 @@ from office.cli.main import main
 from office.cli.schedule import remember_started_file
 from office.printouts.printing import Printouts
 from office.service import OfficeService
+from office.views.board import SnapshotBoard
 from office.views.ledger import build
+from office.views.public import public_snapshot
+from office.web.publicsite import Site
 
 from .test_service import CUP, messages_of, retained, service
 from .test_tournament import BASE, write
@@ -238,6 +241,53 @@ def test_a_started_match_keeps_its_hall_unless_forced(tmp_path: Path, cup: Tourn
     assert len(store.events("A2")) == 3  # nothing stored is lost
 
 
+def test_a_match_forced_away_while_played_keeps_taking_the_playing_halls_events(
+        tmp_path: Path, cup: Tournament, capsys: pytest.CaptureFixture[str]) -> None:
+    """Rules 001 'Match schedule': the organiser may change the schedule at any time. A
+    match moved while it is played goes on where it is played: the office keeps storing
+    that hall's events (its goals and its final), says whose events it takes, and refuses
+    them from any other hall; a restart keeps it so."""
+    svc, peer, _, store = service(tmp_path, cup)
+    a2 = messages_of(cup, "A2", 2, 1)  # sent by hall-2, A2's hall in the file
+    peer.inbox = a2[:3]  # A2 under way in hall-2
+    svc.pump()
+    db = str(tmp_path / "office.sqlite")
+    assert main(["reschedule", "A2", "--hall", "hall-3", "--force", "--tournament", str(CUP),
+                 "--db", db]) == 0
+    out = capsys.readouterr().out
+    assert "A2: the office keeps taking hall-2's events of it, until hall-3 sends some" in out
+    svc.pump()
+    moved = svc.event.match("A2")
+    assert moved is not None and moved.hall == "hall-3"
+    doc = svc.board.current() if svc.board else {}
+    assert any(a["text"] == "A2 moved to hall-3 while hall-2 plays it: taking hall-2's events"
+               for a in doc["alerts"])
+    refused = svc.refused
+    peer.inbox = a2[3:-2]  # the game goes on in hall-2
+    svc.pump()
+    assert svc.refused == refused
+    assert len(store.events("A2")) == len(a2) - 2
+    # Another hall cannot send the match's events: only the one playing it, and its own.
+    elsewhere = [type(m)(m.topic.replace("/hall-2/", "/hall-1/"),
+                         m.payload.replace(b'"hall-2:', b'"hall-1:')) for m in a2[-2:]]
+    peer.inbox = elsewhere
+    svc.pump()
+    assert svc.refused == refused + 2
+    assert svc.refusals.by_reason.get("events: match ... is assigned to hall ..., not ...") == 2
+    assert len(store.events("A2")) == len(a2) - 2
+    # A restart knows who plays it from the store: hall-2's final is taken.
+    again = OfficeService(cup, store, peer)
+    peer.inbox = a2[-2:]
+    again.pump()
+    assert again.refused == 0
+    assert len(store.events("A2")) == len(a2)
+    assert again.ledger is not None
+    view = again.ledger.matches["A2"]
+    assert view.outcome.state.value == "final" and view.scheduled.hall == "hall-3"
+    assert view.outcome.result is not None
+    assert (view.outcome.result.home_goals, view.outcome.result.away_goals) == (2, 1)
+
+
 def test_reload_shows_the_differences_refuses_orphans_and_applies_atomically(
         tmp_path: Path, cup: Tournament, capsys: pytest.CaptureFixture[str]) -> None:
     served = tmp_path / "cup.toml"
@@ -277,6 +327,49 @@ def test_reload_shows_the_differences_refuses_orphans_and_applies_atomically(
     assert len(store.events()) == stored  # stored events untouched
     doc = svc.board.current() if svc.board else {}
     assert any(a["text"].startswith("schedule reloaded from") for a in doc["alerts"])
+
+
+def _team_pages(svc: OfficeService) -> dict[str, str]:
+    """Team -> its public page, as the site (and its static export) makes them now."""
+    assert svc.board is not None
+    site = Site(public_snapshot(svc.board.current()))
+    return {team: f"team/{s}/" for (_, team), s in site.team_slugs.items()}
+
+
+def test_a_reload_never_renumbers_a_published_public_address(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Rules 001 'Match schedule' (the schedule may change at any time): an edited file
+    reloaded must not move another team's public page, whose link was shared. "LIONS"
+    reduces to the slug of "Lions" and is listed before it in group A's table (ties go by
+    name): it gets the next number,
+    "Lions" keeps its page, the team renamed away keeps its own slug for good, and a restart
+    (or the read-only export) finds them all in the store."""
+    served = write(tmp_path, BASE)
+    svc, _, _, store = service(tmp_path, load_tournament(served))
+    remember_started_file(store, served)
+    svc.refresh_all()
+    before = _team_pages(svc)
+    assert before["Lions"] == "team/lions/" and before["Bears"] == "team/bears/"
+    served.write_text(served.read_text(encoding="utf-8").replace('"Bears"', '"LIONS"'),
+                      encoding="utf-8")
+    assert main(["reload", str(served), "--db", str(tmp_path / "office.sqlite")]) == 0
+    assert "team renamed: Bears -> LIONS" in capsys.readouterr().out
+    svc.pump()
+    after = _team_pages(svc)
+    assert after["Lions"] == "team/lions/"  # after "LIONS" in the table, and still "lions"
+    assert after["LIONS"] == "team/lions-2/"
+    assert after["Wolves"] == before["Wolves"]
+    kept = {(kind, name): s for kind, _, name, s in store.slugs()}
+    assert kept[("team", "Bears")] == "bears"  # never given to another team
+    assert kept[("team", "LIONS")] == "lions-2" and kept[("hall", "hall-1")] == "hall-1"
+    again = OfficeService(load_tournament(served), store, None, SnapshotBoard())
+    again.refresh_all()
+    assert _team_pages(again) == after
+    # Without the kept slugs the site would make them from the pages' order alone.
+    assert svc.board is not None
+    doc = public_snapshot(svc.board.current())
+    del doc["slugs"]
+    assert Site(doc).team_slugs[(None, "LIONS")] == "lions"
 
 
 def test_reload_refuses_a_file_that_fails_the_checks(tmp_path: Path,
