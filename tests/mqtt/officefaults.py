@@ -281,6 +281,141 @@ def _count(db: Path) -> int:
     return -1
 
 
+@dataclass
+class DeliveryResult:
+    sent: int  # distinct events
+    delivered: int  # copies the event broker handed to a subscriber of the halls' topics
+    stored: list[str]
+    conflicts: int
+
+
+def double_delivery(work: Path, *, bridge: str | None = None,
+                    timeout: float = 30) -> DeliveryResult:
+    """One match's events published twice each, and the office's store read back.
+
+    ``bridge``: None, the hall publishes to the event broker itself; ``"loop"``, it publishes
+    to a venue broker bridged to the event broker with the halls' events both ways (``topic
+    arena/v1/# both 1``: the venue's events go out and come back in)."""
+    event = event_file(work / "event")
+    central = Broker(work / "central")
+    central.start()
+    venue: Broker | None = None
+    if bridge is not None:
+        venue = Broker(work / "venue", extra="\n".join([
+            "connection loop", f"address 127.0.0.1:{central.port}",
+            "bridge_protocol_version mqttv311", "try_private true",
+            "cleansession false", "restart_timeout 1 2",
+            "topic arena/v1/# both 1"]))
+        venue.start()
+    (work / "office").mkdir(parents=True, exist_ok=True)
+    office = office_serve(work / "office", central.port, event)
+    watch = Collector(central.port, "arena/#", client_id="fault-watch",
+                      persistent=False)
+    db = work / "office" / "office.sqlite"
+    try:
+        wait_for(watch.subscribed.is_set, 10, "the watcher's subscription")
+        wait_for(lambda: bool(watch.on("/acks")), 30, "the office's first acks")
+        payloads = match_payloads("hall-1", "A1", "Lions", "Bears")
+        if venue is not None:
+            # The bridge is up once a message through it arrives.
+            with client(venue.port, "fault-probe") as probe:
+                wait_for(lambda: bool(probe.publish("arena/v1/probe", b"1", qos=1)
+                                      .wait_for_publish(1) is None and watch_probe(watch)),
+                         30, "the bridge to be up", step=0.2)
+        publish_all(venue.port if venue is not None else central.port, events_topic("hall-1"),
+                    payloads, copies=2)
+        wait_stored(db, len(payloads), timeout)
+        # Anything still circling is handed over within this (the office acks each copy).
+        time.sleep(1.0)  # real brokers: copies still on the way arrive in well under 1 s
+        stored, conflicts = store_rows(db)
+        return DeliveryResult(len(payloads), len(watch.on("/events")), stored, conflicts)
+    finally:
+        watch.close()
+        stop_gently(office)
+        if venue is not None:
+            venue.stop()
+        central.stop()
+
+
+def watch_probe(watch: Collector) -> bool:
+    with watch.lock:
+        return any(t == "arena/v1/probe" for t, _ in watch.messages)
+
+
+@dataclass
+class DamageResult:
+    check_exit: int
+    check_output: str
+    served_before: Any
+    served_after: Any
+    store_error: str | None
+    stored_after: int
+    alive: bool
+    log: str
+
+
+def damaged_page(work: Path, table: str = "events") -> DamageResult:
+    """``office serve`` storing a match; then bytes of a page of ``table`` in its store are
+    overwritten while it runs, another match's events are published, and ``office check``
+    and the office's page are read."""
+    event = event_file(work / "event")
+    broker = Broker(work / "broker")
+    broker.start()
+    (work / "office").mkdir(parents=True, exist_ok=True)
+    http = free_port()
+    office = office_serve(work / "office", broker.port, event, http=http)
+    db = work / "office" / "office.sqlite"
+    watch = Collector(broker.port, "arena/#", client_id="fault-watch", persistent=False)
+    try:
+        wait_for(lambda: bool(watch.on("/acks")), 30, "the office's first acks")
+        first = match_payloads("hall-1", "A1", "Lions", "Bears")
+        publish_all(broker.port, events_topic("hall-1"), first, copies=1)
+        wait_stored(db, len(first))
+        wait_for(lambda: _tables(http) is not None, 30, "the office's page")
+        before = _tables(http)
+        damage(db, table)
+        second = match_payloads("hall-2", "B1", "Owls", "Hawks")
+        publish_all(broker.port, events_topic("hall-2"), second, copies=1)
+        wait_for(lambda: office.poll() is not None
+                 or http_json(http, "/api/snapshot")["office"].get("store_error"),
+                 30, "the office to meet the damage")
+        snap = http_json(http, "/api/snapshot") if office.poll() is None else {}
+        done = subprocess.run([sys.executable, "-m", "office", "check", "--db", str(db)],
+                              cwd=ROOT, capture_output=True, text=True, timeout=60,
+                              check=False)
+        return DamageResult(done.returncode, done.stdout + done.stderr, before, _tables(http),
+                            snap.get("office", {}).get("store_error"), _count(db),
+                            office.poll() is None,
+                            (work / "office" / "office.log").read_text(errors="replace"))
+    finally:
+        watch.close()
+        stop_gently(office)
+        broker.stop()
+
+
+def _tables(http: int) -> Any:
+    with contextlib.suppress(OSError, ValueError):
+        snap = http_json(http, "/api/snapshot")
+        return snap.get("categories") or snap.get("standings") or snap
+    return None
+
+
+def damage(db: Path, table: str) -> int:
+    """Overwrite the middle of ``table``'s root page (after a checkpoint, so that the page
+    is read from the main file, not the WAL); the page number."""
+    with contextlib.closing(sqlite3.connect(db)) as con:
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        root = con.execute("SELECT rootpage FROM sqlite_master WHERE name = ?",
+                           (table,)).fetchone()[0]
+        size = con.execute("PRAGMA page_size").fetchone()[0]
+    with open(db, "r+b") as f:
+        f.seek((root - 1) * size)
+        f.write(b"\xff" * 16)  # the page header: type, free blocks, cell count
+        f.flush()
+        os.fsync(f.fileno())
+    return int(root)
+
+
 __all__ = ["EVENT", "HALL_ORDER", "MATCHES", "ChaosResult", "Collector", "client",
            "event_file", "events_topic", "http_json", "journal_ids", "match_payloads",
            "play_event", "publish_all", "standings", "store_rows", "wait_stored"]
