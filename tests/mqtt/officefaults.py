@@ -267,7 +267,7 @@ def events_topic(hall: str) -> str:
 
 
 def http_json(port: int, path: str) -> Any:
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as r:  # noqa: S310
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as r:
         return json.loads(r.read())
 
 
@@ -319,9 +319,10 @@ def double_delivery(work: Path, *, bridge: str | None = None,
         if venue is not None:
             # The bridge is up once a message through it arrives.
             with client(venue.port, "fault-probe") as probe:
-                wait_for(lambda: bool(probe.publish("arena/v1/probe", b"1", qos=1)
-                                      .wait_for_publish(1) is None and watch_probe(watch)),
-                         30, "the bridge to be up", step=0.2)
+                def through() -> bool:
+                    probe.publish("arena/v1/probe", b"1", qos=1).wait_for_publish(1)
+                    return watch_probe(watch)
+                wait_for(through, 30, "the bridge to be up", step=0.2)
         publish_all(venue.port if venue is not None else central.port, events_topic("hall-1"),
                     payloads, copies=2)
         wait_stored(db, len(payloads), timeout)
