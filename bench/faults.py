@@ -21,9 +21,15 @@ each: events lost, crashes, silent disagreements, with figures where there are a
    office's store failing on one event once; followed by later events (the office repeats
    its acks) and as the match's last event (the hall's 5 s re-send timer, real clock).
 
+7. The office side (bench/faults_office.py, a second table: fault, expected, happened,
+   verdict): double delivery, a venue bridge looping the halls' topics, a SQLite page
+   damaged under a running ``office serve``, ``--office-kills`` seeded SIGKILLs of the office
+   and both halls through a two-category event (seed printed), and a replayed match claimed
+   by two halls.
+
 A fault whose fix is not in this tree is printed as "not handled", never faked.
 
-    python bench/faults.py [--presses 16] [--gap-ms 1200]
+    python bench/faults.py [--presses 16] [--gap-ms 1200] [--office-kills 50] [--office-seed N]
 
 Loopback only; exit 0 whatever the outcomes (they are the report).
 """
@@ -47,6 +53,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import faults_office
 import paho.mqtt.client as paho
 from cpuload import percentile, whole_number
 from loopclient import subscribed
@@ -481,6 +488,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="mean real time between presses, +-30 %% (default 1200: longer "
                              "than the old rule's worst delay, so the baseline's late states "
                              "are timed rather than lost)")
+    parser.add_argument("--office-kills", type=whole_number(), default=50,
+                        help="SIGKILLs of the office and the halls in the chaos row "
+                             "(default 50)")
+    parser.add_argument("--office-seed", type=whole_number(), default=20261205,
+                        help="seed of the chaos row's kill schedule (default 20261205)")
     add_write_docs(parser)
     args = parser.parse_args(argv)
     # The daemons' own log lines (a refused press, a second daemon's warnings) are not the
@@ -493,6 +505,8 @@ def main(argv: list[str] | None = None) -> int:
     rows.append(storage_row())
     rows += lost_event_rows()
     print_table(rows)
+    print()
+    faults_office.print_table(faults_office.rows(args.office_kills, args.office_seed))
     return 0
 
 

@@ -15,7 +15,7 @@ import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 # Helpers the scripts import, not scripts of their own.
-MODULES = {"cpuload.py", "loopclient.py", "office_module.py", "report.py"}
+MODULES = {"cpuload.py", "faults_office.py", "loopclient.py", "office_module.py", "report.py"}
 SCRIPTS = sorted(p.name for p in BENCH.glob("*.py") if p.name not in MODULES)
 
 

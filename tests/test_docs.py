@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "docs" / "reference.py"
 PAGES = sorted((ROOT / "docs").glob("*.md"))
 BENCH = ROOT / "bench"
-BENCH_HELPERS = {"cpuload", "loopclient", "office_module", "report"}
+BENCH_HELPERS = {"cpuload", "faults_office", "loopclient", "office_module", "report"}
 
 
 def _load(name: str, path: Path) -> ModuleType:

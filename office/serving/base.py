@@ -21,7 +21,7 @@ from office.inforce import ScheduleIndex
 from office.rules import rulings
 from office.storage import faults, intake
 from office.storage.backlog import Backlog
-from office.storage.store import RELEASED, Conflict, QuarantineEntry, Store
+from office.storage.store import RELEASED, Conflict, QuarantineEntry, Store, store_problem
 from office.views import alerts
 from office.views.board import SnapshotBoard
 from office.views.fold import LedgerFold
@@ -120,7 +120,9 @@ class ServiceBase:
         return self.refusals.total
 
     def _store_failed(self, what: str, err: sqlite3.Error) -> None:
-        self.store_error = f"{what}: {err} (the store at {self.store.path.name})"
+        # In the words an operator acts on: a damaged page names `office check` (what
+        # cannot be read), a full disk says nothing stored was lost.
+        self.store_error = f"{what}: {store_problem(err)} (the store at {self.store.path.name})"
         log.error("store: %s", self.store_error)
         self._view_dirty = True
 

@@ -1,0 +1,422 @@
+"""The office-side faults a real event meets, staged with real processes on loopback: what
+tests/mqtt/test_office_faults.py asserts and bench/faults_office.py reports as rows.
+
+- ``chaos``: SIGKILLs of ``office serve`` and of both halls (``python -m
+  firmware_py.replaypublisher``, the real HallLink on a journal) at random moments of a
+  two-category event on a seeded schedule; each killed process is started again at once, as
+  systemd's ``Restart=`` would. Afterwards the store's events are compared with the halls'
+  journals (each stored exactly once) and ``office standings --db`` with a run without kills.
+- ``double_delivery``: every event published twice (QoS 1, the second with the same content
+  as a hall's re-send after a lost PUBACK); ``bridge_loop``: a venue broker bridged to the
+  event broker with the halls' topics both ways (the loop a wrong ``venue.conf`` makes).
+- ``damaged_page``: bytes of a page of a running ``office serve``'s store overwritten.
+
+Every broker and process here is started by this module and ended by its pid.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as paho
+from paho.mqtt.enums import CallbackAPIVersion
+
+from firmware_py.loopback import free_port
+from tests.fixtures import ROOT, Broker, office_serve, stop_gently, wait_for
+from tests.mqtt.conftest import Collector, game_script, publisher
+
+EVENT = "chaos-cup"
+# Two categories sharing two halls, each hall playing one match of each (the shape of the
+# demo's event, smaller): (category, match, hall, home, away).
+MATCHES = (("A", "A1", "hall-1", "Lions", "Bears"), ("B", "B1", "hall-2", "Owls", "Hawks"),
+           ("B", "B2", "hall-1", "Hawks", "Owls"), ("A", "A2", "hall-2", "Bears", "Lions"))
+HALL_ORDER = {"hall-1": ("A1", "B2"), "hall-2": ("B1", "A2")}
+
+
+def event_file(directory: Path) -> Path:
+    """A two-category event (one tournament file per category, an event file including both)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    includes = []
+    for category in ("A", "B"):
+        teams = sorted({t for c, _, _, h, a in MATCHES if c == category for t in (h, a)})
+        lines = [f'name = "{category}"', f'id = "{category}"', 'preset = "floorball-2x15"', "",
+                 "[[groups]]", 'name = "G"', f"teams = {json.dumps(teams)}"]
+        for i, (c, match, hall, home, away) in enumerate(MATCHES):
+            if c == category:
+                lines += ["", "[[matches]]", f'id = "{match}"', 'group = "G"',
+                          f'hall = "{hall}"', f"start = 2026-12-05T{9 + i:02d}:00:00",
+                          f'home = "{home}"', f'away = "{away}"']
+        path = directory / f"{category}.toml"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        includes.append(path.name)
+    event = directory / "event.toml"
+    event.write_text(f'[event]\nname = "Chaos Cup"\nid = "{EVENT}"\n'
+                     f"include = {json.dumps(includes)}\n", encoding="utf-8")
+    return event
+
+
+def journal_ids(halls: Path) -> list[str]:
+    """Every event id the halls' journals hold (each once: a journal numbers gaplessly)."""
+    ids = []
+    for hall in sorted(HALL_ORDER):
+        for match in HALL_ORDER[hall]:
+            path = halls / hall / f"{match}.journal"
+            if not path.exists():
+                continue
+            for line in path.read_text(errors="replace").splitlines():
+                with contextlib.suppress(ValueError, IndexError):
+                    doc = json.loads(line.split(" ", 1)[1])  # after the line's checksum
+                    if doc.get("type") == "event":
+                        ids.append(f"{hall}:{match}:{doc['seq']}")
+    return sorted(ids)
+
+
+def store_rows(db: Path) -> tuple[list[str], int]:
+    """The store's event ids (sorted; the primary key, so a copy would be a second id) and
+    its conflicts (an event id sent again with other content)."""
+    with contextlib.closing(sqlite3.connect(db)) as con:
+        ids = sorted(r[0] for r in con.execute("SELECT event_id FROM events"))
+        conflicts = con.execute("SELECT count(*) FROM conflicts").fetchone()[0]
+    return ids, int(conflicts)
+
+
+def standings(event: Path, db: Path) -> str:
+    """``office standings --db`` of each category, as the office prints them (JSON)."""
+    out = []
+    for category in ("A", "B"):
+        done = subprocess.run([sys.executable, "-m", "office", "standings", "--tournament",
+                               str(event), "--category", category, "--db", str(db), "--json"],
+                              cwd=ROOT, capture_output=True, text=True, check=False, timeout=60)
+        assert done.returncode == 0, done.stdout + done.stderr
+        out.append(done.stdout)
+    return "\n".join(out)
+
+
+@dataclass
+class Hall:
+    """One hall: its two matches played in turn by a replaypublisher each, restarted after a
+    kill on the same journal (it resumes where the journal ends)."""
+
+    name: str
+    work: Path
+    port: int
+    speed: float
+    script: Path
+    index: int = 0
+    proc: subprocess.Popen[bytes] | None = None
+    starts: int = 0
+
+    @property
+    def match(self) -> str | None:
+        order = HALL_ORDER[self.name]
+        return order[self.index] if self.index < len(order) else None
+
+    @property
+    def done(self) -> bool:
+        return self.match is None
+
+    def start(self) -> None:
+        match = self.match
+        assert match is not None and self.proc is None
+        _, _, _, home, away = next(m for m in MATCHES if m[1] == match)
+        self.proc = publisher(self.script, self.work / self.name, self.port, speed=self.speed,
+                              hall=self.name, match=match, log=self.work / f"{self.name}.log",
+                              extra=("--tournament", EVENT, "--home", home, "--away", away))
+        self.starts += 1
+
+    def poll(self) -> None:
+        """On to the next match when this one's publisher ended: it exits 0 only once the
+        office's acks hold every event of the match."""
+        if self.proc is not None and self.proc.poll() is not None:
+            rc, self.proc = self.proc.returncode, None
+            if rc == 0:
+                self.index += 1
+            if not self.done:
+                self.start()
+
+    def kill(self) -> bool:
+        if self.proc is None or self.proc.poll() is not None:
+            return False
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+        self.proc = None
+        self.start()
+        return True
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        self.proc = None
+
+
+@dataclass
+class ChaosResult:
+    seed: int
+    kills: dict[str, int] = field(default_factory=dict)
+    journalled: list[str] = field(default_factory=list)
+    stored: list[str] = field(default_factory=list)
+    conflicts: int = 0
+    tables: str = ""
+    seconds: float = 0.0
+
+    @property
+    def total_kills(self) -> int:
+        return sum(self.kills.values())
+
+
+def play_event(work: Path, *, kills: int, seed: int, speed: float,
+               timeout: float = 240) -> ChaosResult:
+    """The event played through a real mosquitto, ``office serve`` and two halls; ``kills``
+    SIGKILLs spread over it at random (seeded) moments, each of a random one of the three
+    processes still running, each started again at once. Then every hall plays to its end."""
+    rng = random.Random(seed)
+    result = ChaosResult(seed, {"office": 0, "hall-1": 0, "hall-2": 0})
+    began = time.monotonic()
+    event = event_file(work / "event")
+    script = game_script(work / "game.jsonl")
+    broker = Broker(work / "broker")
+    broker.start()
+    (work / "office").mkdir(parents=True, exist_ok=True)
+    office = office_serve(work / "office", broker.port, event)
+    halls = [Hall(h, work, broker.port, speed, script) for h in HALL_ORDER]
+    try:
+        for hall in halls:
+            hall.start()
+        deadline = time.monotonic() + timeout
+        while not all(h.done for h in halls):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the event did not end within {timeout} s "
+                                     f"(seed {seed}, kills {result.kills})")
+            if result.total_kills < kills:
+                # A kill every 0.05-0.6 s: inside starting, resuming, connecting and
+                # sending, for the halls and for the office alike.
+                time.sleep(rng.uniform(0.05, 0.6))  # real processes, real time
+                live = ["office", *(h.name for h in halls if not h.done)]
+                target = rng.choice(live)
+                if target == "office":
+                    office.kill()
+                    office.wait()
+                    office = office_serve(work / "office", broker.port, event)
+                    result.kills["office"] += 1
+                elif next(h for h in halls if h.name == target).kill():
+                    result.kills[target] += 1
+            else:
+                time.sleep(0.05)
+            for hall in halls:
+                hall.poll()
+    finally:
+        for hall in halls:
+            hall.stop()
+        stop_gently(office)
+        broker.stop()
+    result.seconds = time.monotonic() - began
+    db = work / "office" / "office.sqlite"
+    result.journalled = journal_ids(work)
+    result.stored, result.conflicts = store_rows(db)
+    result.tables = standings(event, db)
+    return result
+
+
+# --------------------------------------------------------------------------- delivery
+
+
+@contextlib.contextmanager
+def client(port: int, name: str) -> Iterator[paho.Client]:
+    c = paho.Client(callback_api_version=CallbackAPIVersion.VERSION2, client_id=name,
+                    protocol=paho.MQTTv311)
+    c.connect("127.0.0.1", port)
+    c.loop_start()
+    try:
+        yield c
+    finally:
+        c.disconnect()
+        c.loop_stop()
+
+
+def match_payloads(hall: str, match: str, home: str, away: str) -> list[bytes]:
+    """A whole match's event payloads as its hall sends them (tests/office/games.py)."""
+    from tests.office.games import Play, play  # noqa: PLC0415
+
+    return [json.dumps(p).encode()
+            for p in play("floorball-2x15", hall, Play(match, home, away, 2, 1))]
+
+
+def publish_all(port: int, topic: str, payloads: list[bytes], copies: int) -> None:
+    with client(port, f"fault-hall-{free_port()}") as c:
+        for payload in payloads:
+            for _ in range(copies):
+                c.publish(topic, payload, qos=1).wait_for_publish(10)
+
+
+def events_topic(hall: str) -> str:
+    return f"arena/v1/{EVENT}/{hall}/events"
+
+
+def http_json(port: int, path: str) -> Any:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as r:
+        return json.loads(r.read())
+
+
+def wait_stored(db: Path, n: int, timeout: float = 30) -> None:
+    wait_for(lambda: db.exists() and _count(db) >= n, timeout, f"{n} events stored")
+
+
+def _count(db: Path) -> int:
+    with contextlib.suppress(sqlite3.Error), contextlib.closing(sqlite3.connect(db)) as con:
+        return int(con.execute("SELECT count(*) FROM events").fetchone()[0])
+    return -1
+
+
+@dataclass
+class DeliveryResult:
+    sent: int  # distinct events
+    delivered: int  # copies the event broker handed to a subscriber of the halls' topics
+    stored: list[str]
+    conflicts: int
+
+
+def double_delivery(work: Path, *, bridge: str | None = None,
+                    timeout: float = 30) -> DeliveryResult:
+    """One match's events published twice each, and the office's store read back.
+
+    ``bridge``: None, the hall publishes to the event broker itself; ``"loop"``, it publishes
+    to a venue broker bridged to the event broker with the halls' events both ways (``topic
+    arena/v1/# both 1``: the venue's events go out and come back in)."""
+    event = event_file(work / "event")
+    central = Broker(work / "central")
+    central.start()
+    venue: Broker | None = None
+    if bridge is not None:
+        venue = Broker(work / "venue", extra="\n".join([
+            "connection loop", f"address 127.0.0.1:{central.port}",
+            "bridge_protocol_version mqttv311", "try_private true",
+            "cleansession false", "restart_timeout 1 2",
+            "topic arena/v1/# both 1"]))
+        venue.start()
+    (work / "office").mkdir(parents=True, exist_ok=True)
+    office = office_serve(work / "office", central.port, event)
+    watch = Collector(central.port, "arena/#", client_id="fault-watch",
+                      persistent=False)
+    db = work / "office" / "office.sqlite"
+    try:
+        wait_for(watch.subscribed.is_set, 10, "the watcher's subscription")
+        wait_for(lambda: bool(watch.on("/acks")), 30, "the office's first acks")
+        payloads = match_payloads("hall-1", "A1", "Lions", "Bears")
+        if venue is not None:
+            # The bridge is up once a message through it arrives.
+            with client(venue.port, "fault-probe") as probe:
+                def through() -> bool:
+                    probe.publish("arena/v1/probe", b"1", qos=1).wait_for_publish(1)
+                    return watch_probe(watch)
+                wait_for(through, 30, "the bridge to be up", step=0.2)
+        publish_all(venue.port if venue is not None else central.port, events_topic("hall-1"),
+                    payloads, copies=2)
+        wait_stored(db, len(payloads), timeout)
+        # Anything still circling is handed over within this (the office acks each copy).
+        time.sleep(1.0)  # real brokers: copies still on the way arrive in well under 1 s
+        stored, conflicts = store_rows(db)
+        return DeliveryResult(len(payloads), len(watch.on("/events")), stored, conflicts)
+    finally:
+        watch.close()
+        stop_gently(office)
+        if venue is not None:
+            venue.stop()
+        central.stop()
+
+
+def watch_probe(watch: Collector) -> bool:
+    with watch.lock:
+        return any(t == "arena/v1/probe" for t, _ in watch.messages)
+
+
+@dataclass
+class DamageResult:
+    check_exit: int
+    check_output: str
+    served_before: Any
+    served_after: Any
+    store_error: str | None
+    stored_after: int
+    alive: bool
+    log: str
+
+
+def damaged_page(work: Path, table: str = "events") -> DamageResult:
+    """``office serve`` storing a match; then bytes of a page of ``table`` in its store are
+    overwritten while it runs, another match's events are published, and ``office check``
+    and the office's page are read."""
+    event = event_file(work / "event")
+    broker = Broker(work / "broker")
+    broker.start()
+    (work / "office").mkdir(parents=True, exist_ok=True)
+    http = free_port()
+    office = office_serve(work / "office", broker.port, event, http=http)
+    db = work / "office" / "office.sqlite"
+    watch = Collector(broker.port, "arena/#", client_id="fault-watch", persistent=False)
+    try:
+        wait_for(lambda: bool(watch.on("/acks")), 30, "the office's first acks")
+        first = match_payloads("hall-1", "A1", "Lions", "Bears")
+        publish_all(broker.port, events_topic("hall-1"), first, copies=1)
+        wait_stored(db, len(first))
+        wait_for(lambda: _tables(http) is not None, 30, "the office's page")
+        before = _tables(http)
+        damage(db, table)
+        second = match_payloads("hall-2", "B1", "Owls", "Hawks")
+        publish_all(broker.port, events_topic("hall-2"), second, copies=1)
+        wait_for(lambda: office.poll() is not None
+                 or http_json(http, "/api/snapshot")["office"].get("store_error"),
+                 30, "the office to meet the damage")
+        snap = http_json(http, "/api/snapshot") if office.poll() is None else {}
+        done = subprocess.run([sys.executable, "-m", "office", "check", "--db", str(db)],
+                              cwd=ROOT, capture_output=True, text=True, timeout=60,
+                              check=False)
+        return DamageResult(done.returncode, done.stdout + done.stderr, before, _tables(http),
+                            snap.get("office", {}).get("store_error"), _count(db),
+                            office.poll() is None,
+                            (work / "office" / "office.log").read_text(errors="replace"))
+    finally:
+        watch.close()
+        stop_gently(office)
+        broker.stop()
+
+
+def _tables(http: int) -> Any:
+    with contextlib.suppress(OSError, ValueError):
+        snap = http_json(http, "/api/snapshot")
+        return snap.get("categories") or snap.get("standings") or snap
+    return None
+
+
+def damage(db: Path, table: str) -> int:
+    """Overwrite the middle of ``table``'s root page (after a checkpoint, so that the page
+    is read from the main file, not the WAL); the page number."""
+    with contextlib.closing(sqlite3.connect(db)) as con:
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        root = con.execute("SELECT rootpage FROM sqlite_master WHERE name = ?",
+                           (table,)).fetchone()[0]
+        size = con.execute("PRAGMA page_size").fetchone()[0]
+    with open(db, "r+b") as f:
+        f.seek((root - 1) * size)
+        f.write(b"\xff" * 16)  # the page header: type, free blocks, cell count
+        f.flush()
+        os.fsync(f.fileno())
+    return int(root)
+
+
+__all__ = ["EVENT", "HALL_ORDER", "MATCHES", "ChaosResult", "Collector", "client",
+           "event_file", "events_topic", "http_json", "journal_ids", "match_payloads",
+           "play_event", "publish_all", "standings", "store_rows", "wait_stored"]
