@@ -20,7 +20,8 @@ once), and that is logged once.
 held on it gets a release at ``now``, so the horn never sticks on. Keys pressed on a vanished
 device are gone, nothing half-applied. At most once a second (on the caller's ``now``) the
 device folder is listed again and new devices with mapped keys are opened, so a replugged
-keypad works again without a restart.
+keypad works again without a restart. Each loss and each find is also handed to the caller
+(``changes``): the timekeeper is told on the table, not only in the log.
 
 **Watching.** ``watch`` (set by `scoreboard wiring`) is told every key edge of every open
 device, mapped or not, with the device it came from and the kernel's name of the key: the
@@ -48,6 +49,7 @@ from hardware.keymap import (
     EV_KEY,
     SHIFT_CODES,
     ButtonEdge,
+    DeviceChange,
     KeyInput,
     KeypadConfig,
     KeypadKey,
@@ -147,6 +149,7 @@ class EvdevKeys:
         self._warned: set[str] = set()  # could not be opened: said once while present
         self._next_scan: int | None = None
         self._realtime_logged = False
+        self._changes: list[DeviceChange] = []
         # Told every key edge of an open device (autorepeat aside), on the caller's thread
         # inside ``poll``: `scoreboard wiring` shows them; the daemon sets none.
         self.watch: Callable[[KeyEdge], None] | None = None
@@ -156,7 +159,7 @@ class EvdevKeys:
         (monotonic ns) times the rescans and the release of keys held on a lost device."""
         if self._next_scan is None or now >= self._next_scan:
             self._next_scan = now + RESCAN_NS
-            self._scan()
+            self._scan(now)
         out: list[KeyInput] = []
         offset: int | None = None
         for path, entry in list(self.devices.items()):
@@ -172,6 +175,11 @@ class EvdevKeys:
             for event in events:
                 out += self._event(entry, event, 0 if entry.monotonic else offset or 0)
         return sorted(out, key=lambda item: item.at)
+
+    def changes(self) -> list[DeviceChange]:
+        """The keypads lost and found since the last call, in order (then forgotten)."""
+        out, self._changes = self._changes, []
+        return out
 
     def watching(self) -> bool:
         """A device is open (``pending`` has something to look at)."""
@@ -237,10 +245,11 @@ class EvdevKeys:
         why = "unplugged" if err.errno == errno.ENODEV else f"read error: {err}"
         log.warning("keypad lost", extra={"kv": {"device": path, "why": why,
                                                  "released": len(entry.held)}})
+        self._changes.append(DeviceChange(path, False, now, why))
         # The horn (or a hold) must not stay on for a key nobody can let go of any more.
         return [ButtonEdge(action, now, False) for action in entry.held.values()]
 
-    def _scan(self) -> None:
+    def _scan(self, now: int) -> None:
         try:
             paths = self._list()
         except (OSError, ImportError) as err:  # ImportError: python-evdev not installed
@@ -253,9 +262,9 @@ class EvdevKeys:
         self._warned &= present | {"list"}
         for path in paths:
             if path not in self.devices and path not in self._ignored:
-                self._try_open(path)
+                self._try_open(path, now)
 
-    def _try_open(self, path: str) -> None:
+    def _try_open(self, path: str, now: int) -> None:
         try:
             device = self._open_device(path)
         except OSError as err:
@@ -289,6 +298,7 @@ class EvdevKeys:
                             extra={"kv": {"device": path, "error": str(err)}})
         self.devices[path] = _Open(device, monotonic, path)
         self._warned.discard(path)
+        self._changes.append(DeviceChange(path, True, now))
         log.info("keypad found", extra={"kv": {"device": path, "clock":
                                                "monotonic" if monotonic else "realtime"}})
 
