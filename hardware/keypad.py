@@ -13,8 +13,10 @@ daemon's loop calls ``poll`` and asks ``pending`` (a zero-timeout select) betwee
 ioctl), so an event's stamp *is* the monotonic instant of the press, on the clock of
 ``TimeSource.monotonic_ns``: it is handed on unchanged, as a GPIO edge is. Where the ioctl
 fails (an old kernel) the stamps are CLOCK_REALTIME and are mapped with the offset between
-the two clocks, measured at each poll (a clock step then moves a press by the step at most
-once), and that is logged once.
+the two clocks, measured at each poll, and that is logged once. A wall-clock step (NTP, a
+technician's ``date``) between the kernel's stamp and the poll would move that press by the
+whole step, an hour into the past or the future of the game: a mapped stamp is therefore
+kept between the previous poll and this one, the only span in which it can have been made.
 
 **Hot-plug.** A read error (ENODEV: unplugged) closes that device and logs it once; a key
 held on it gets a release at ``now``, so the horn never sticks on. Keys pressed on a vanished
@@ -34,6 +36,7 @@ its own (``list_paths``, ``open_device``, ``set_clock``) with fake devices.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import errno
 import fcntl
 import logging
@@ -150,6 +153,7 @@ class EvdevKeys:
         self._next_scan: int | None = None
         self._realtime_logged = False
         self._changes: list[DeviceChange] = []
+        self._polled: int | None = None  # the ``now`` of the last poll
         # Told every key edge of an open device (autorepeat aside), on the caller's thread
         # inside ``poll``: `scoreboard wiring` shows them; the daemon sets none.
         self.watch: Callable[[KeyEdge], None] | None = None
@@ -162,6 +166,9 @@ class EvdevKeys:
             self._scan(now)
         out: list[KeyInput] = []
         offset: int | None = None
+        # A realtime-mapped stamp cannot be before the last poll (that one read everything
+        # there was) nor after this one: the bounds a wall-clock step is held to.
+        since, self._polled = (now if self._polled is None else self._polled), now
         for path, entry in list(self.devices.items()):
             try:
                 events = list(entry.device.read())
@@ -173,7 +180,11 @@ class EvdevKeys:
             if not entry.monotonic and offset is None:
                 offset = self._monotonic() - self._realtime()
             for event in events:
-                out += self._event(entry, event, 0 if entry.monotonic else offset or 0)
+                if entry.monotonic:
+                    out += self._event(entry, event, 0)
+                else:
+                    out += [_within(item, since, now)
+                            for item in self._event(entry, event, offset or 0)]
         return sorted(out, key=lambda item: item.at)
 
     def changes(self) -> list[DeviceChange]:
@@ -301,6 +312,12 @@ class EvdevKeys:
         self._changes.append(DeviceChange(path, True, now))
         log.info("keypad found", extra={"kv": {"device": path, "clock":
                                                "monotonic" if monotonic else "realtime"}})
+
+
+def _within(item: KeyInput, low: int, high: int) -> KeyInput:
+    """``item`` with its instant held to [low, high]."""
+    at = min(max(item.at, low), high)
+    return item if at == item.at else dataclasses.replace(item, at=at)
 
 
 def _close(device: KeyDevice) -> None:

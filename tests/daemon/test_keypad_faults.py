@@ -17,6 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from arena.core.units import NS_PER_S
+from arena.timesource import FakeClock
 from hardware.keypad import EvdevKeys
 from tests.daemon.inprocess import InProcessHall, TestParts
 from tests.hardware.fake_evdev import FakeBus, FakeDevice
@@ -29,9 +30,9 @@ MS = 1_000_000
 PAD = "/dev/input/event3"
 
 
-def hall_with_keypad(tmp_path: Path, config: str = CONFIG
+def hall_with_keypad(tmp_path: Path, config: str = CONFIG, time: FakeClock | None = None
                      ) -> tuple[InProcessHall, FakeBus, FakeDevice]:
-    hall = InProcessHall(tmp_path, config)
+    hall = InProcessHall(tmp_path, config, time=time)
     bus = FakeBus()
     device = bus.plug(PAD)
     keys = EvdevKeys(hall.config.keypad, monotonic=hall.time.monotonic_ns,
