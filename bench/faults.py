@@ -21,6 +21,10 @@ each: events lost, crashes, silent disagreements, with figures where there are a
    office's store failing on one event once; followed by later events (the office repeats
    its acks) and as the match's last event (the hall's 5 s re-send timer, real clock).
 
+Then the rows of the modules in ``ROW_MODULES`` (bench/faults_hall.py: the keypad unplugged
+and flooded, a wall-clock step mid-game and in a protest window), as fault, expected,
+happened, verdict.
+
 A fault whose fix is not in this tree is printed as "not handled", never faked.
 
     python bench/faults.py [--presses 16] [--gap-ms 1200]
@@ -31,6 +35,7 @@ Loopback only; exit 0 whatever the outcomes (they are the report).
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import logging
 import random
@@ -67,6 +72,8 @@ from tests.daemon.inprocess import InProcessHall, TestParts
 from tests.serial_tap import LoopTap
 
 Row = tuple[str, str, str]  # fault, what was done, outcome
+# Modules of further rows, each with ``rows() -> list[(fault, expected, happened, verdict)]``.
+ROW_MODULES = ("faults_hall",)
 
 # --------------------------------------------------------------------------- 1 STOP latency
 
@@ -490,7 +497,20 @@ def main(argv: list[str] | None = None) -> int:
     rows.append(storage_row())
     rows += lost_event_rows()
     print_table(rows)
+    for name in ROW_MODULES:
+        print()
+        print_verdicts(importlib.import_module(name).rows())
     return 0
+
+
+def print_verdicts(rows: list[tuple[str, str, str, str]]) -> None:
+    head = ("fault", "expected", "happened", "verdict")
+    widths = [max(len(head[i]), *(len(r[i]) for r in rows)) for i in range(3)]
+    print(" | ".join(f"{h:<{w}}" for h, w in zip(head, widths, strict=False)) + " | verdict")
+    print("-+-".join("-" * w for w in widths) + "-+-" + "-" * 7)
+    for row in rows:
+        print(" | ".join(f"{c:<{w}}" for c, w in zip(row, widths, strict=False))
+              + f" | {row[3]}")
 
 
 if __name__ == "__main__":
