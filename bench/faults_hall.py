@@ -26,7 +26,7 @@ from typing import Any
 
 from cpuload import percentile
 
-from arena.core.units import NS_PER_S
+from arena.core.units import NS_PER_MS, NS_PER_S
 from arena.timesource import FakeClock, SteadyWall, SystemTime
 from hardware.keypad import EvdevKeys
 from tests.daemon.inprocess import InProcessHall, TestParts
@@ -35,7 +35,6 @@ from tests.hardware.fake_evdev import FakeBus
 
 Fault = tuple[str, str, str, str]  # fault, expected, happened, verdict
 FLOOD_S = 5
-MS = 1_000_000
 CONFIG = '[match]\npreset = "floorball-2x15"\n[keypad]\nevdev = true\nlayout = "keyboard"\n'
 
 
@@ -49,16 +48,16 @@ def unplug_rows() -> list[Fault]:
     with tempfile.TemporaryDirectory() as work:
         hall, bus, device = hall_with_keypad(Path(work))
         t0 = hall.time.now + NS_PER_S
-        device.tap("KEY_KPPLUS", t0, t0 + 60 * MS)
-        run_to(hall, t0 + 200 * MS)
+        device.tap("KEY_KPPLUS", t0, t0 + 60 * NS_PER_MS)
+        run_to(hall, t0 + 200 * NS_PER_MS)
         goal = t0 + 2 * NS_PER_S
         for i, key in enumerate(("KEY_KPSLASH", "KEY_KP3", "KEY_KP9")):  # MENU 3 #9, no Enter
-            device.tap(key, goal + i * 150 * MS, goal + i * 150 * MS + 60 * MS)
-        device.key("KEY_KPASTERISK", goal + 600 * MS)  # HORN held
-        run_to(hall, goal + 900 * MS)
+            device.tap(key, goal + i * 150 * NS_PER_MS, goal + i * 150 * NS_PER_MS + 60 * NS_PER_MS)
+        device.key("KEY_KPASTERISK", goal + 600 * NS_PER_MS)  # HORN held
+        run_to(hall, goal + 900 * NS_PER_MS)
         pulled = hall.time.now
         bus.unplug("/dev/input/event3")
-        run_to(hall, pulled + 100 * MS)
+        run_to(hall, pulled + 100 * NS_PER_MS)
         off = [at for at, on in hall.horn.switched if not on and at >= pulled]
         told = notice(hall)
         again = bus.plug("/dev/input/event4")
@@ -66,14 +65,14 @@ def unplug_rows() -> list[Fault]:
         run_to(hall, replug + 2 * NS_PER_S)
         found = notice(hall)
         stop = hall.time.now + NS_PER_S
-        again.tap("KEY_KPPLUS", stop, stop + 60 * MS)
+        again.tap("KEY_KPPLUS", stop, stop + 60 * NS_PER_MS)
         run_to(hall, stop + 8 * NS_PER_S)
         goals = [r for r in records(hall) if r.get("type") == "event" and r["event"] == "goal"]
         daemon = hall.daemon
         assert daemon is not None
         stopped = not daemon.match.state.clock.running
         hall.stop()
-    delay = (off[0] - pulled) / MS if off else None
+    delay = (off[0] - pulled) / NS_PER_MS if off else None
     return [
         ("keypad unplugged, HORN held", "horn off within a loop slice; table told",
          f"horn off {delay} ms after the pull; notice {told!r}",
@@ -115,8 +114,8 @@ def flood_run(gap_ns: int) -> tuple[int, int, list[int], int]:
         keys.poll = locked_poll  # type: ignore[method-assign]
         now = time.monotonic_ns()
         with lock:
-            device.tap("KEY_SPACE", now, now + MS)  # START
-        daemon.run_until(daemon.timeline.now() + 300 * MS)
+            device.tap("KEY_SPACE", now, now + NS_PER_MS)  # START
+        daemon.run_until(daemon.timeline.now() + 300 * NS_PER_MS)
         latencies.clear()
         frames_before = len(hall.frames)
         typed = 0
@@ -153,12 +152,12 @@ def flood_run(gap_ns: int) -> tuple[int, int, list[int], int]:
 
 
 def flood_row() -> Fault:
-    _, _, calm, calm_frames = flood_run(10 * MS)  # 100 events/s: a quick timekeeper
-    typed, goals, busy, frames = flood_run(MS)
+    _, _, calm, calm_frames = flood_run(10 * NS_PER_MS)  # 100 events/s: a quick timekeeper
+    typed, goals, busy, frames = flood_run(NS_PER_MS)
 
     def ms(values: list[int]) -> str:
-        return (f"{percentile(values, 50) / MS:.1f}/{percentile(values, 99) / MS:.1f}/"
-                f"{max(values) / MS:.1f}")
+        shown = (percentile(values, 50), percentile(values, 99), max(values))
+        return "/".join(f"{v / NS_PER_MS:.1f}" for v in shown)
 
     return (f"key flood (1000 events/s, {FLOOD_S} s)",
             "every goal once; key to loop bounded",
@@ -167,7 +166,7 @@ def flood_row() -> Fault:
             f"{percentile(busy, 99) / max(1, percentile(calm, 99)):.1f}); "
             f"{frames / FLOOD_S:.0f} vs {calm_frames / FLOOD_S:.0f} frames/s",
             "FAILED (lost or doubled)" if goals != typed else
-            verdict(True) if percentile(busy, 99) < 100 * MS else "no loss; the loop lags")
+            verdict(True) if percentile(busy, 99) < 100 * NS_PER_MS else "no loss; the loop lags")
 
 
 def wall_step_rows() -> list[Fault]:
