@@ -148,6 +148,32 @@ class SystemTime:
         return time.time if self._synced_flag.exists() else None
 
 
+class SteadyWall:
+    """The wall clock as it read when this was made, moved on by the monotonic clock: a
+    local ``datetime`` that never jumps when the wall clock does (NTP stepping a clock that
+    was off, a daylight-saving change of a naive local time, a technician's ``date``).
+
+    For what the office counts in wall terms and must count in real time: a protest window
+    is so many minutes after a final arrived, and an hour's step must neither close every
+    open window at once nor hold them all an hour longer. The price: after a step, the
+    office's times are off by the step until it is restarted (``drift`` says by how much).
+    """
+
+    def __init__(self, wall: Callable[[], datetime] = datetime.now,
+                 monotonic: Callable[[], int] = time.monotonic_ns) -> None:
+        self._wall = wall
+        self._monotonic = monotonic
+        self._anchor = wall()
+        self._since = monotonic()
+
+    def __call__(self) -> datetime:
+        return self._anchor + timedelta(microseconds=(self._monotonic() - self._since) // 1000)
+
+    def drift(self) -> timedelta:
+        """How far the wall clock has moved away from this one since it was made."""
+        return self._wall() - self()
+
+
 # The one real time source of a process: the defaults of everything that takes a clock.
 SYSTEM = SystemTime()
 

@@ -27,6 +27,10 @@ each: events lost, crashes, silent disagreements, with figures where there are a
    and both halls through a two-category event (seed printed), and a replayed match claimed
    by two halls.
 
+Then the rows of the modules in ``ROW_MODULES`` (bench/faults_hall.py: the keypad unplugged
+and flooded, a wall-clock step mid-game and in a protest window), as fault, expected,
+happened, verdict.
+
 A fault whose fix is not in this tree is printed as "not handled", never faked.
 
     python bench/faults.py [--presses 16] [--gap-ms 1200] [--office-kills 50] [--office-seed N]
@@ -37,6 +41,7 @@ Loopback only; exit 0 whatever the outcomes (they are the report).
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import logging
 import random
@@ -73,6 +78,8 @@ from tests.daemon.inprocess import InProcessHall, TestParts
 from tests.serial_tap import LoopTap
 
 Row = tuple[str, str, str]  # fault, what was done, outcome
+# Modules of further rows, each with ``rows() -> list[(fault, expected, happened, verdict)]``.
+ROW_MODULES = ("faults_hall",)
 
 # --------------------------------------------------------------------------- 1 STOP latency
 
@@ -507,7 +514,20 @@ def main(argv: list[str] | None = None) -> int:
     print_table(rows)
     print()
     faults_office.print_table(faults_office.rows(args.office_kills, args.office_seed))
+    for name in ROW_MODULES:
+        print()
+        print_verdicts(importlib.import_module(name).rows())
     return 0
+
+
+def print_verdicts(rows: list[tuple[str, str, str, str]]) -> None:
+    head = ("fault", "expected", "happened", "verdict")
+    widths = [max(len(head[i]), *(len(r[i]) for r in rows)) for i in range(3)]
+    print(" | ".join(f"{h:<{w}}" for h, w in zip(head, widths, strict=False)) + " | verdict")
+    print("-+-".join("-" * w for w in widths) + "-+-" + "-" * 7)
+    for row in rows:
+        print(" | ".join(f"{c:<{w}}" for c, w in zip(row, widths, strict=False))
+              + f" | {row[3]}")
 
 
 if __name__ == "__main__":

@@ -42,6 +42,10 @@ class Inputs:
         self._daemon = daemon
         self._wake = wake  # ends the loop's nap
         self._serial_input = False  # set by the serial reader's thread
+        # Keypads lost and found in this turn, told after the presses (a held HORN's release
+        # by the unplug is a press too, and its tick must not hide the loss).
+        self._devices: list[keymap.DeviceChange] = []
+        self._lost_one = False  # a keypad went in this run: its return is told as well
 
     def _console(self) -> tuple[Console, Keyboard]:
         console, keyboard = self._daemon.console, self._daemon.keyboard
@@ -101,6 +105,25 @@ class Inputs:
                 # Typing on (or cancelling) with no new outcome: the last one is old news,
                 # and the operator line shows the entry instead.
                 daemon.feedback.clear()
+        self._tell_devices()
+
+    def _tell_devices(self) -> None:
+        """A keypad unplugged is shown on the table (``KEYPAD ✗ unplugged: plug it in
+        again``), as its return is (``KEYPAD ✓``): the log alone reaches no timekeeper, and a
+        dead keypad looks like presses being refused."""
+        daemon = self._daemon
+        changes, self._devices = self._devices, []
+        for change in changes:
+            at = daemon.timeline.from_real(change.at)
+            if not change.plugged:
+                self._lost_one = True
+                reason = because("keypad_unplugged", "the USB keypad is gone: plug it in "
+                                 "again", device=change.device)
+                daemon.feedback.note("", reason, at, key="press.keypad")
+                daemon.dirty = True
+            elif self._lost_one:
+                daemon.feedback.note("", None, at, key="press.keypad")
+                daemon.dirty = True
 
     def _usb_keys(self, console: Console) -> None:
         """The USB keypad's keys, each at the kernel's stamp of its edge (real monotonic
@@ -108,7 +131,9 @@ class Inputs:
         daemon = self._daemon
         if daemon.keys is None:
             return
-        for item in daemon.keys.poll(daemon.time.monotonic_ns()):
+        items = daemon.keys.poll(daemon.time.monotonic_ns())
+        self._devices += daemon.keys.changes()
+        for item in items:
             at = daemon.timeline.from_real(item.at)
             if isinstance(item, keymap.ButtonEdge):
                 if not console.button(item.action, at, item.active) and item.active:

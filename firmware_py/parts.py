@@ -25,7 +25,7 @@ from firmware_py.linkconfig import LinkConfig
 from firmware_py.outbox import Outbox
 from firmware_py.sdnotify import Notifier
 from firmware_py.timeline import Timeline
-from hardware.keymap import KeyInput, KeypadConfig
+from hardware.keymap import DeviceChange, KeyInput, KeypadConfig
 
 
 class Relay(Protocol):
@@ -98,6 +98,8 @@ class KeySource(Protocol):
 
     def poll(self, now: int) -> list[KeyInput]:
         """The keys since the last call; ``now`` (monotonic ns) paces the rescans."""
+    def changes(self) -> list[DeviceChange]:
+        """The keypads lost and found since the last call (the timekeeper is told)."""
     def pending(self) -> bool: ...
     def watching(self) -> bool:
         """A device is open: the loop looks at it every few ms (it cannot wake the loop)."""
@@ -109,6 +111,9 @@ class NoKeys:
     devices (a benchmark, a test's hall)."""
 
     def poll(self, now: int) -> list[KeyInput]:
+        return []
+
+    def changes(self) -> list[DeviceChange]:
         return []
 
     def pending(self) -> bool:

@@ -97,19 +97,29 @@ class ButtonLogic:
 
     def edge(self, name: str, at: int, active: bool) -> list[Press]:
         button = self._buttons[name]
-        return [p for at_, on in button.debounce.edge(at, active)
-                for p in self._changed(button, at_, on)]
+        # What fell due on this button before this edge comes first (a rest after chatter,
+        # a hold completed): edges read in one batch (a flood of keys, a loop that was
+        # late) then mean what they mean read one by one. Without it a tap's release still
+        # waiting to settle swallowed the next press, and a hold's release its hold.
+        out = self._due(button, at)
+        return out + [p for at_, on in button.debounce.edge(at, active)
+                      for p in self._changed(button, at_, on)]
 
     def poll(self, now: int) -> list[Press]:
         out: list[Press] = []
         for button in self._buttons.values():
-            for at, on in button.debounce.settle(now):
-                out += self._changed(button, at, on)
-            if button.held_since is not None and now >= button.held_since + self.hold_ns:
-                at = button.held_since + self.hold_ns
-                button.held_since = None
-                out.append(Press(button.spec.name, button.spec.action, "hold", at))
+            out += self._due(button, now)
         return sorted(out, key=lambda p: p.at)
+
+    def _due(self, button: _Button, now: int) -> list[Press]:
+        out: list[Press] = []
+        for at, on in button.debounce.settle(now):
+            out += self._changed(button, at, on)
+        if button.held_since is not None and now >= button.held_since + self.hold_ns:
+            at = button.held_since + self.hold_ns
+            button.held_since = None
+            out.append(Press(button.spec.name, button.spec.action, "hold", at))
+        return out
 
     def next_deadline(self) -> int | None:
         # One pass, no lists: the loop asks twice a frame, and nearly every button is idle.

@@ -99,6 +99,17 @@ class KeypadKey:
 KeyInput = ButtonEdge | KeypadKey
 
 
+@dataclass(frozen=True, slots=True)
+class DeviceChange:
+    """A keypad went (``plugged`` False: unplugged or unreadable, ``why`` says which) or was
+    found at ``at`` (monotonic ns, the caller's ``now`` of the poll that saw it)."""
+
+    device: str
+    plugged: bool
+    at: int
+    why: str = ""
+
+
 def key_code(name: str) -> int:
     """The kernel's code of ``name``; KeyError if neither table knows it."""
     if name in KEY_CODES:

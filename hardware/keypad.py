@@ -13,14 +13,17 @@ daemon's loop calls ``poll`` and asks ``pending`` (a zero-timeout select) betwee
 ioctl), so an event's stamp *is* the monotonic instant of the press, on the clock of
 ``TimeSource.monotonic_ns``: it is handed on unchanged, as a GPIO edge is. Where the ioctl
 fails (an old kernel) the stamps are CLOCK_REALTIME and are mapped with the offset between
-the two clocks, measured at each poll (a clock step then moves a press by the step at most
-once), and that is logged once.
+the two clocks, measured at each poll, and that is logged once. A wall-clock step (NTP, a
+technician's ``date``) between the kernel's stamp and the poll would move that press by the
+whole step, an hour into the past or the future of the game: a mapped stamp is therefore
+kept between the previous poll and this one, the only span in which it can have been made.
 
 **Hot-plug.** A read error (ENODEV: unplugged) closes that device and logs it once; a key
 held on it gets a release at ``now``, so the horn never sticks on. Keys pressed on a vanished
 device are gone, nothing half-applied. At most once a second (on the caller's ``now``) the
 device folder is listed again and new devices with mapped keys are opened, so a replugged
-keypad works again without a restart.
+keypad works again without a restart. Each loss and each find is also handed to the caller
+(``changes``): the timekeeper is told on the table, not only in the log.
 
 **Watching.** ``watch`` (set by `scoreboard wiring`) is told every key edge of every open
 device, mapped or not, with the device it came from and the kernel's name of the key: the
@@ -33,6 +36,7 @@ its own (``list_paths``, ``open_device``, ``set_clock``) with fake devices.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import errno
 import fcntl
 import logging
@@ -48,6 +52,7 @@ from hardware.keymap import (
     EV_KEY,
     SHIFT_CODES,
     ButtonEdge,
+    DeviceChange,
     KeyInput,
     KeypadConfig,
     KeypadKey,
@@ -147,6 +152,8 @@ class EvdevKeys:
         self._warned: set[str] = set()  # could not be opened: said once while present
         self._next_scan: int | None = None
         self._realtime_logged = False
+        self._changes: list[DeviceChange] = []
+        self._polled: int | None = None  # the ``now`` of the last poll
         # Told every key edge of an open device (autorepeat aside), on the caller's thread
         # inside ``poll``: `scoreboard wiring` shows them; the daemon sets none.
         self.watch: Callable[[KeyEdge], None] | None = None
@@ -156,9 +163,12 @@ class EvdevKeys:
         (monotonic ns) times the rescans and the release of keys held on a lost device."""
         if self._next_scan is None or now >= self._next_scan:
             self._next_scan = now + RESCAN_NS
-            self._scan()
+            self._scan(now)
         out: list[KeyInput] = []
         offset: int | None = None
+        # A realtime-mapped stamp cannot be before the last poll (that one read everything
+        # there was) nor after this one: the bounds a wall-clock step is held to.
+        since, self._polled = (now if self._polled is None else self._polled), now
         for path, entry in list(self.devices.items()):
             try:
                 events = list(entry.device.read())
@@ -170,8 +180,17 @@ class EvdevKeys:
             if not entry.monotonic and offset is None:
                 offset = self._monotonic() - self._realtime()
             for event in events:
-                out += self._event(entry, event, 0 if entry.monotonic else offset or 0)
+                if entry.monotonic:
+                    out += self._event(entry, event, 0)
+                else:
+                    out += [_within(item, since, now)
+                            for item in self._event(entry, event, offset or 0)]
         return sorted(out, key=lambda item: item.at)
+
+    def changes(self) -> list[DeviceChange]:
+        """The keypads lost and found since the last call, in order (then forgotten)."""
+        out, self._changes = self._changes, []
+        return out
 
     def watching(self) -> bool:
         """A device is open (``pending`` has something to look at)."""
@@ -237,10 +256,11 @@ class EvdevKeys:
         why = "unplugged" if err.errno == errno.ENODEV else f"read error: {err}"
         log.warning("keypad lost", extra={"kv": {"device": path, "why": why,
                                                  "released": len(entry.held)}})
+        self._changes.append(DeviceChange(path, False, now, why))
         # The horn (or a hold) must not stay on for a key nobody can let go of any more.
         return [ButtonEdge(action, now, False) for action in entry.held.values()]
 
-    def _scan(self) -> None:
+    def _scan(self, now: int) -> None:
         try:
             paths = self._list()
         except (OSError, ImportError) as err:  # ImportError: python-evdev not installed
@@ -253,9 +273,9 @@ class EvdevKeys:
         self._warned &= present | {"list"}
         for path in paths:
             if path not in self.devices and path not in self._ignored:
-                self._try_open(path)
+                self._try_open(path, now)
 
-    def _try_open(self, path: str) -> None:
+    def _try_open(self, path: str, now: int) -> None:
         try:
             device = self._open_device(path)
         except OSError as err:
@@ -289,8 +309,15 @@ class EvdevKeys:
                             extra={"kv": {"device": path, "error": str(err)}})
         self.devices[path] = _Open(device, monotonic, path)
         self._warned.discard(path)
+        self._changes.append(DeviceChange(path, True, now))
         log.info("keypad found", extra={"kv": {"device": path, "clock":
                                                "monotonic" if monotonic else "realtime"}})
+
+
+def _within(item: KeyInput, low: int, high: int) -> KeyInput:
+    """``item`` with its instant held to [low, high]."""
+    at = min(max(item.at, low), high)
+    return item if at == item.at else dataclasses.replace(item, at=at)
 
 
 def _close(device: KeyDevice) -> None:

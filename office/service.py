@@ -18,6 +18,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from arena import wire
+from arena.timesource import SteadyWall
 from arena.tournament.event import Event
 from arena.tournament.files import event_from_files
 from arena.tournament.model import Tournament
@@ -57,7 +58,7 @@ class OfficeService(Folding):
         peer: Peer | None,
         board: SnapshotBoard | None = None,
         *,
-        wall: Callable[[], datetime] = datetime.now,
+        wall: Callable[[], datetime] | None = None,
         monotonic: Callable[[], float] = time.monotonic,
         public_url: str | None = None,
     ) -> None:
@@ -77,7 +78,10 @@ class OfficeService(Folding):
         # hall never has to ignore the office's own mistake.
         self.public_url = None if public_url is None else wire.check_public_url(public_url)
         self.board = board
-        self.wall = wall
+        # The office's time: arrivals, protest windows, corrections. A wall clock that never
+        # jumps (arena.timesource.SteadyWall): an NTP step or a DST change must not close
+        # every open protest window at once, or hold them an hour longer.
+        self.wall = wall if wall is not None else SteadyWall()
         self.monotonic = monotonic
         self.halls: dict[str, HallLive] = {h: HallLive() for h in event.halls()}
         # The stored events of the schedule's matches, folded by match as they arrive: what

@@ -95,6 +95,7 @@ WORDS: dict[str, str] = {
     "press.next_match": "NEXT MATCH {match}",
     "press.replay": "REPLAY {match}",  # the office voided the result: the match is played again
     "press.office_next": "FROM THE OFFICE",  # the office sent what the hall could not take
+    "press.keypad": "KEYPAD",  # a USB keypad unplugged (refused.keypad_unplugged) or back
     "press.coincidental": "COINCIDENTAL", "press.scored": "SCORED", "press.missed": "MISSED",
     "press.off": "OFF",
     "feedback.ok": "OK",
@@ -155,6 +156,7 @@ WORDS: dict[str, str] = {
     "refused.goal_decided": "it decided the game: the office corrects",
     "refused.same_number": "it is #{player} already",
     "refused.journal_damaged": "journal damaged: hold NEXT",
+    "refused.keypad_unplugged": "unplugged: plug it in again",
     # the schedule's next match, picked at the table (the shell's refusals)
     "refused.no_schedule": "no schedule in the config",
     "refused.office_sends": "the office sends the next match",

@@ -26,11 +26,13 @@ from arena.core.match import Match, feed
 from arena.core.phase import Stage, Team
 from arena.core.state import state_document
 from arena.core.values import MatchSetup
+from hardware.buttons import ButtonLogic, ButtonSpec, Press
 from hardware.console import Console, ConsoleConfigError, load_config
 
 from .conftest import FakeTicks
 
 NS = 1_000_000_000
+MS = 1_000_000
 
 
 class Bench:
@@ -256,3 +258,39 @@ def test_the_default_map_has_every_action_once() -> None:
 def test_closing_releases_the_pins(bench: Bench) -> None:
     bench.console.close()
     assert all(pin.when_changed is None for pin in bench.pins.values())
+
+
+def _one_by_one(logic: ButtonLogic, edges: list[tuple[int, bool]], end: int) -> list[Press]:
+    out: list[Press] = []
+    for at, active in edges:
+        out += logic.poll(at)
+        out += logic.edge("b", at, active)
+    return out + logic.poll(end)
+
+
+def _in_one_batch(logic: ButtonLogic, edges: list[tuple[int, bool]], end: int
+                  ) -> list[Press]:
+    out: list[Press] = []
+    for at, active in edges:
+        out += logic.edge("b", at, active)
+    return out + logic.poll(end)
+
+
+@pytest.mark.parametrize(("hold", "edges"), [
+    # Taps 24 ms apart, each released 1 ms after its press (a flood from a USB keyboard):
+    # a release still settling must not swallow the next press.
+    (False, [(n * 24 * MS + d, d == 0) for n in range(4) for d in (0, MS)]),
+    # A hold completed, then released: its release read with it must not cancel the hold.
+    (True, [(0, True), (1500 * MS, False)]),
+])
+def test_edges_read_in_one_batch_mean_what_they_mean_one_by_one(
+        hold: bool, edges: list[tuple[int, bool]]) -> None:
+    def logic() -> ButtonLogic:
+        return ButtonLogic([ButtonSpec("b", 5, "up", "next" if hold else "goal_home", hold)],
+                           debounce_ns=20 * MS, hold_ns=1000 * MS)
+
+    end = edges[-1][0] + 100 * MS
+    expected = _one_by_one(logic(), edges, end)
+    assert [p.kind for p in expected] == (
+        ["hold", "release"] if hold else ["press", "release"] * 4)
+    assert _in_one_batch(logic(), edges, end) == expected

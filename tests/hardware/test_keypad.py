@@ -349,3 +349,29 @@ def test_the_window_gets_the_keyboard_layout_with_the_same_overrides() -> None:
     assert window["KEY_G"] == "goal_home"
     assert config.display_keymap("fullscreen") == dict(config.keys)
     assert "KEY_G" not in config.display_keymap("fullscreen")
+
+
+@pytest.mark.parametrize("step_s", [3600, -3600])
+def test_a_wall_clock_step_does_not_move_a_realtime_stamped_press_by_the_step(
+        bus: FakeBus, clocks: FakeClock, step_s: int) -> None:
+    """NTP steps the wall clock by an hour between the kernel's stamp and the poll: the
+    offset measured at the poll is an hour off for that press. It is held between the
+    last poll and this one, never an hour into the game's past or future."""
+    pad = bus.plug(PAD, FakeDevice(clock_ok=False))
+    keys = reader(bus, clocks)
+    keys.poll(T0)
+    press = T0 + 2 * NS
+    before = T0 + 2 * NS - 10_000_000  # the loop's last look, 10 ms before the press
+    assert keys.poll(before) == []
+    pad.key("KEY_KPPLUS", press + REALTIME_OFFSET)  # stamped on the wall clock as it was
+    clocks.now = press + 5_000_000
+    clocks.set_wall(clocks.wall_datetime() + timedelta(seconds=step_s))  # then the step
+    [edge] = keys.poll(clocks.now)
+    assert before <= edge.at <= clocks.now
+    # The next press, stamped after the step, is exact again.
+    later = clocks.now + NS
+    pad.key("KEY_KPPLUS", later + REALTIME_OFFSET + step_s * NS, value=0)
+    pad.key("KEY_KPPLUS", later + REALTIME_OFFSET + step_s * NS)
+    clocks.now = later + 5_000_000
+    assert keys.poll(clocks.now) == [ButtonEdge("start_stop", later, False),
+                                     ButtonEdge("start_stop", later, True)]

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from arena import wire
-from arena.timesource import FakeClock
+from arena.timesource import FakeClock, SteadyWall
 from arena.tournament.files import load_tournament
 from arena.tournament.model import Tournament
 from office.cli.main import main
@@ -181,6 +181,34 @@ def test_the_protest_window_closing_republishes_without_any_message(
     wall.advance((T0 + timedelta(minutes=15) - wall.wall_datetime()).total_seconds())
     svc.pump()
     assert retained(peer, topic)["provisional"] is False
+
+
+@pytest.mark.parametrize("step", [timedelta(hours=1), timedelta(hours=-1)])
+def test_a_wall_clock_step_neither_closes_nor_stretches_an_open_protest_window(
+        tmp_path: Path, cup: Tournament, step: timedelta) -> None:
+    """The protest window is 15 minutes of real time after the final arrived (the cup's
+    rules, ``protest_window_s``): the office's own clock (``SteadyWall``, as ``office
+    serve`` has it) keeps it so when NTP steps the wall clock by an hour mid-window."""
+    store = Store(tmp_path / "office.sqlite")
+    peer, clock = FakePeer(), FakeClock(wall=T0)
+    svc = OfficeService(cup, store, peer, SnapshotBoard(),
+                        wall=SteadyWall(clock.wall_datetime, clock.monotonic_ns),
+                        monotonic=clock.monotonic)
+    first = cup.group_matches("A")[0]
+    peer.inbox = messages_of(cup, first.id, 2, 1)
+    svc.pump()
+    topic = f"arena/v1/{cup.id}/standings/A"
+    arrived = clock.now
+    clock.advance(60)
+    clock.set_wall(clock.wall_datetime() + step)
+    svc.pump()
+    assert retained(peer, topic)["provisional"] is True  # +1 h: not closed at once
+    clock.jump_to(arrived + 15 * 60 * 1_000_000_000 - 1_000_000)
+    svc.pump()
+    assert retained(peer, topic)["provisional"] is True
+    clock.advance(1)
+    svc.pump()
+    assert retained(peer, topic)["provisional"] is False  # -1 h: not an hour longer
 
 
 def test_a_correction_from_the_shell_is_picked_up_through_the_store(
