@@ -17,8 +17,15 @@ The grammar (docs/timekeeper.md, "Entries in detail" has the timekeeper's versio
   12:00, ``45`` is 0:45); after ``dot`` one digit of tenths (``1234.5``); Enter sets it.
 - END, and from the menu NEXT, UNDO, FORFEIT: Enter confirms (their buttons are held
   instead): a keypad has no hold, so the choice and the Enter are two deliberate steps.
-- CANCEL: the recent goals and penalties, newest first, numbered; the number picks one;
-  then Enter cancels it, or a new player number and Enter corrects it.
+- CANCEL: the recent goals, penalties and clock corrections, newest first, numbered; the
+  number picks one; then Enter cancels it, or (a goal, a penalty) a new player number and
+  Enter corrects it.
+- A correction whose consequences reach beyond itself (a SET CLOCK that ends penalties, line
+  changes or the period; an UNDO or a CANCEL that puts penalties back or changes the phase)
+  is not given at its Enter: the entry shows what it will do (``preview.foresee``, asked
+  through ``foresee``) and a second Enter gives it, Backspace goes back a step, Escape drops
+  it. What it will do is asked again at that Enter: if it changed meanwhile (the clock ran),
+  the new preview is shown instead.
 - MENU: a number picks any action of ``MENU`` (the numbers are in the description's
   ``keys``), so a 17-key keypad reaches every action.
 - HORN from the menu sounds until the next key (or the timeout).
@@ -41,7 +48,7 @@ the loop when a timeout falls due.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
@@ -62,8 +69,10 @@ from .commands import (
     Undo,
 )
 from .phase import Team
+from .preview import Preview
 from .prompts import ENGLISH, Phrase, english, say
-from .units import Nanos, seconds
+from .undo import UndoKind
+from .units import Nanos, ceil_ms, seconds
 from .values import MatchState
 
 MAX_DIGITS = 2  # shirt numbers 0..99
@@ -111,6 +120,7 @@ class EntryStage(StrEnum):
     MATCH = "match"  # schedule: which match
     HOME_TEAM = "home_team"  # schedule: the home team of a placeholder match
     AWAY_TEAM = "away_team"  # schedule: the away team of a placeholder match
+    PREVIEW = "preview"  # a correction's consequences: Enter gives it
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,8 +164,8 @@ class Record:
     """A goal or penalty on the record, as the cancel list shows it."""
 
     seq: int
-    what: str  # "goal" or "penalty"
-    team: Team
+    what: str  # "goal", "penalty" or "set_clock" (a clock correction: no team, no player)
+    team: Team | None
     player: int | None
     kind: str | None  # a penalty's kind
     period: int
@@ -168,6 +178,9 @@ class Record:
         """``goal home #12 P2 12:34`` (``upper``: in capitals, as a prompt's head)."""
         total = (self.clock_ms + 999) // 1000
         what = say(f"{'what' if upper else 'record.what'}.{self.what}")
+        if self.team is None:
+            return say("record.clock", what=what, period=self.period,
+                       time=f"{total // 60}:{total % 60:02d}")
         side = say(f"{'team' if upper else 'side'}.{self.team.value}")
         fields: dict[str, str | int | Phrase] = {
             "what": what, "side": side, "period": self.period,
@@ -179,11 +192,16 @@ class Record:
 
 
 def records_of(state: MatchState) -> tuple[Record, ...]:
-    """The goals and penalties cancel may pick, newest first (cancelled ones are gone)."""
+    """The goals, penalties and clock corrections cancel may pick, newest first (cancelled
+    ones are gone; a correction only while its phase lasts, as undo's)."""
     out = [Record(g.seq, "goal", g.team, g.player, None, g.period, g.clock_ms)
            for g in state.goals]
     out += [Record(p.seq, "penalty", p.team, p.player, p.kind.name, p.period, p.clock_ms)
             for p in state.box]
+    for e in state.undo:
+        if e.kind is UndoKind.SET_CLOCK and e.epoch == state.epoch and e.before is not None:
+            set_to = ceil_ms(max(0, e.before.clock.remaining(e.at) + e.delta))
+            out.append(Record(e.seq, "set_clock", None, None, None, e.before.period, set_to))
     return tuple(sorted(out, key=lambda r: -r.seq)[:RECENT])
 
 
@@ -200,6 +218,9 @@ class Entry:
     record: Record | None = None  # cancel: the record picked
     picked: ScheduledChoice | None = None  # schedule: the match picked
     home_team: str | None = None  # schedule: the home team chosen (None: as shown)
+    command: Command | None = None  # preview: the correction waiting for its Enter
+    preview: Preview | None = None  # preview: what it will do beyond itself
+    back: EntryStage | None = None  # preview: the stage Backspace goes back to
 
 
 _TEAMED = {"goal": EntryWhat.GOAL, "penalty": EntryWhat.PENALTY, "shot": EntryWhat.SHOT,
@@ -253,6 +274,9 @@ class KeypadEntry:
         # The shell refreshes these from the local schedule (empty without one).
         self.schedule: tuple[ScheduledChoice, ...] = ()
         self.teams: tuple[str, ...] = ()  # the tournament's teams, in file order
+        # What a correction would do beyond itself if given now (the console asks the match
+        # through ``preview.foresee``); None: nothing is previewed, every Enter gives it.
+        self.foresee: Callable[[Command], Preview] | None = None
 
     # ---------------------------------------------------------------- starting
 
@@ -305,7 +329,7 @@ class KeypadEntry:
             EntryStage.CONFIRM: self._confirm, EntryStage.LIST: self._list,
             EntryStage.RECORD: self._record, EntryStage.CHOICE: self._choice,
             EntryStage.MATCH: self._match, EntryStage.HOME_TEAM: self._team,
-            EntryStage.AWAY_TEAM: self._team,
+            EntryStage.AWAY_TEAM: self._team, EntryStage.PREVIEW: self._preview,
         }[entry.stage]
         return handler(entry, name, now)
 
@@ -380,13 +404,14 @@ class KeypadEntry:
         elif name == "enter":
             value = clock_ms(text)
             if value is not None:
-                self.pending = None
-                return [SetClock(now, value)]
+                return self._offer(entry, SetClock(now, value))
         return []
 
     def _confirm(self, entry: Entry, name: str, now: Nanos) -> list[Output]:
         if name != "enter":
             return []  # only Enter confirms (Escape drops); a stray digit does nothing
+        if entry.what is EntryWhat.UNDO:
+            return self._offer(entry, Undo(now))
         self.pending = None
         if entry.what is EntryWhat.FORFEIT:
             assert entry.team is not None
@@ -407,12 +432,41 @@ class KeypadEntry:
         if name == "backspace" and not entry.digits:
             self.pending = replace(entry, stage=EntryStage.LIST, record=None, choice="")
             return []
+        if entry.record.team is None and name != "enter":
+            return []  # a clock correction has no number to correct: Enter cancels it
         if self._digit(entry, name) or name != "enter":
             return []
-        self.pending = None
         if entry.digits:
+            self.pending = None
             return [Correct(now, entry.record.seq, int(entry.digits))]
-        return [Cancel(now, entry.record.seq)]
+        return self._offer(entry, Cancel(now, entry.record.seq))
+
+    def _offer(self, entry: Entry, command: Command) -> list[Output]:
+        """Give a correction at once, or first show what it will do beyond itself."""
+        preview = self.foresee(command) if self.foresee is not None else None
+        if preview:
+            self.pending = replace(entry, stage=EntryStage.PREVIEW, command=command,
+                                   preview=preview, back=entry.stage)
+            return []
+        self.pending = None
+        return [command]
+
+    def _preview(self, entry: Entry, name: str, now: Nanos) -> list[Output]:
+        assert entry.command is not None and entry.back is not None
+        if name == "backspace":
+            self.pending = replace(entry, stage=entry.back, command=None, preview=None,
+                                   back=None)
+            return []
+        if name != "enter":
+            return []  # only Enter gives it; a stray digit does nothing
+        # It happens at this Enter: what it does then is what was shown, or it is shown anew.
+        command = replace(entry.command, at=now)
+        preview = self.foresee(command) if self.foresee is not None else entry.preview
+        if preview and preview != entry.preview:
+            self.pending = replace(entry, command=command, preview=preview)
+            return []
+        self.pending = None
+        return [command]
 
     def _choice(self, entry: Entry, name: str, now: Nanos) -> list[Output]:
         chosen = self._typed_choice(entry, len(MENU)) if name == "enter" else \
@@ -589,6 +643,10 @@ class KeypadEntry:
         if stage is EntryStage.RECORD:
             assert e.record is not None
             act = say("key.correct", n=e.digits) if e.digits else say("key.cancel_record")
+            if e.record.team is None:
+                return (say("prompt.record_clock", record=e.record.phrase(upper=True)), "",
+                        [("enter", say("key.cancel_record")),
+                         ("backspace", say("key.back_to_list")), drop])
             return (say("prompt.record", record=e.record.phrase(upper=True)), e.digits,
                     [("enter", act), ("0-9", say("key.new_number")),
                      ("backspace", say("key.erase" if e.digits else "key.back_to_list")),
@@ -615,6 +673,16 @@ class KeypadEntry:
                     e.choice, [*listed, ("enter", keep),
                                ("backspace", say("key.erase" if e.choice else "key.back")),
                                drop])
+        if stage is EntryStage.PREVIEW:
+            assert e.preview is not None and e.command is not None
+            act = say("key.cancel_record") if isinstance(e.command, Cancel) else \
+                say("key.undo") if isinstance(e.command, Undo) else \
+                say("key.set_clock", time=_clock_text(e.digits))
+            if e.record is not None:
+                head = e.record.phrase(upper=True)
+            return (say("prompt.preview", head=head, does=e.preview.phrase()), "",
+                    [("enter", say("key.confirm", does=act)), ("backspace", say("key.back")),
+                     drop])
         return say("prompt.horn"), "", [("any", say("key.horn_off"))]
 
     @staticmethod
