@@ -49,8 +49,9 @@ def played(g: Game, at: float) -> dict[str, Any]:
 
 def test_undo_of_a_clock_set_forward_over_penalties_brings_them_back_with_their_time() -> None:
     """Set from 19:20 to 15:00 (4:20 forward): the three running minors (2 min, rules 000)
-    end and the waiting third home minor starts (at the game time set). Undone, the penalties, their remaining
-    times, the waiting one and the strength are those of the game never corrected."""
+    end and the waiting third home minor starts (at the game time set). Undone, the
+    penalties, their remaining times, the waiting one and the strength are those of the game
+    never corrected."""
     g = game(*stoppage(), SetClock(S(50), ms=15 * 60_000))
     after_set = g.at(51)
     assert after_set["strength"] == {"home": 4, "away": 5}
