@@ -9,7 +9,7 @@ regulation ended, the events) stays with ``Match``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from . import penalties as box_rules
@@ -39,8 +39,12 @@ class UndoEntry:
     at: Nanos  # when the action was taken
     epoch: int  # the state's epoch right after the action
     # The state just before the action: end and forfeit rewind the phase machine to it; a
-    # clock correction is taken back by replaying what came after it from here.
-    before: MatchState | None = None
+    # clock correction is taken back by replaying what came after it from here. Neither
+    # compared nor shown: it holds the undo stack below, whose entries hold theirs, so a
+    # stack of corrections is a chain that comparing or printing would walk as a tree
+    # (twice the work per entry). Two states that differ only in how they were reached
+    # compare equal.
+    before: MatchState | None = field(default=None, compare=False, repr=False)
     delta: Nanos = 0  # set_clock: how much it added to the clock
     elapsed: Nanos = 0  # game time when the action was taken
     changes: tuple[Change, ...] = ()  # goal: what it did in the penalty box
