@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import penalties as box_rules
+from . import shifts as shift_rules
 from .commands import Command
 from .events import EventKind
 from .match import Match, feed
@@ -98,12 +99,9 @@ def foresee(match: Match, command: Command) -> Preview:
             started.append(_served(p))
         elif old.running and p.waiting:
             waiting.append(_served(p))
-    shifts = sum(1 for e in fed.events if e.kind is EventKind.SHIFT_ENDED)
-    length = match.preset.shifts.length if match.preset.shifts is not None else 0
-    if length and after.phase is before.phase and after.period == before.period \
-            and after.shift_mark > before.shift_mark:
-        # A clock set forward passes line changes without their horn: the shifts skipped.
-        shifts = max(shifts, (after.shift_mark - before.shift_mark) // length)
+    # Line changes it ends (their horn), or passes without one (a clock set forward).
+    shifts = max(sum(1 for e in fed.events if e.kind is EventKind.SHIFT_ENDED),
+                 shift_rules.changes_passed(match.preset, before, after))
     moved = after.phase is not before.phase or after.period != before.period
     return Preview(tuple(ended), tuple(started), tuple(back), tuple(waiting), shifts,
                    after.phase if moved else None, after.period if moved else 0)
