@@ -276,7 +276,7 @@ class KeypadEntry:
         self.teams: tuple[str, ...] = ()  # the tournament's teams, in file order
         # What a correction would do beyond itself if given now (the console asks the match
         # through ``preview.foresee``); None: nothing is previewed, every Enter gives it.
-        self.foresee: Callable[[Command], Preview] | None = None
+        self.foresee: Foresee = None
 
     # ---------------------------------------------------------------- starting
 
@@ -442,31 +442,12 @@ class KeypadEntry:
         return self._offer(entry, Cancel(now, entry.record.seq))
 
     def _offer(self, entry: Entry, command: Command) -> list[Output]:
-        """Give a correction at once, or first show what it will do beyond itself."""
-        preview = self.foresee(command) if self.foresee is not None else None
-        if preview:
-            self.pending = replace(entry, stage=EntryStage.PREVIEW, command=command,
-                                   preview=preview, back=entry.stage)
-            return []
-        self.pending = None
-        return [command]
+        self.pending, out = _offered(self.foresee, entry, command)
+        return out
 
     def _preview(self, entry: Entry, name: str, now: Nanos) -> list[Output]:
-        assert entry.command is not None and entry.back is not None
-        if name == "backspace":
-            self.pending = replace(entry, stage=entry.back, command=None, preview=None,
-                                   back=None)
-            return []
-        if name != "enter":
-            return []  # only Enter gives it; a stray digit does nothing
-        # It happens at this Enter: what it does then is what was shown, or it is shown anew.
-        command = replace(entry.command, at=now)
-        preview = self.foresee(command) if self.foresee is not None else entry.preview
-        if preview and preview != entry.preview:
-            self.pending = replace(entry, command=command, preview=preview)
-            return []
-        self.pending = None
-        return [command]
+        self.pending, out = _previewed(self.foresee, entry, name, now)
+        return out
 
     def _choice(self, entry: Entry, name: str, now: Nanos) -> list[Output]:
         chosen = self._typed_choice(entry, len(MENU)) if name == "enter" else \
@@ -608,7 +589,7 @@ class KeypadEntry:
                 say("key.goal", number=number) if e.digits else say("key.goal_no_scorer")
             return prompt, e.digits, [("0-9", say(f"key.{who}")), ("enter", nxt), erase, drop]
         if stage is EntryStage.KIND:
-            listed = self._numbered(e.choice, [say("key.kind", kind=k) for k in self.kinds])
+            listed = _numbered(e.choice, [say("key.kind", kind=k) for k in self.kinds])
             typed = self._typed_choice(e, len(self.kinds))
             default = say("key.kind", kind=self.kinds[typed - 1 if typed else 0])
             return (say("prompt.kind", head=head, number=number), e.choice,
@@ -635,7 +616,7 @@ class KeypadEntry:
                                            score=f"0:{self.forfeit_goals}")}
             return say("prompt.confirm", head=head), "", [("enter", does[e.what]), drop]
         if stage is EntryStage.LIST:
-            listed = self._numbered(e.choice, [r.phrase() for r in self.records])
+            listed = _numbered(e.choice, [r.phrase() for r in self.records])
             enter = [("enter", say("key.pick"))] if self._typed_choice(
                 e, len(self.records)) else []
             prompt = say("prompt.records" if self.records else "prompt.no_records")
@@ -652,11 +633,11 @@ class KeypadEntry:
                      ("backspace", say("key.erase" if e.digits else "key.back_to_list")),
                      drop])
         if stage is EntryStage.CHOICE:
-            listed = self._numbered(e.choice, [say(f"menu.{i}") for i in MENU_IDS])
+            listed = _numbered(e.choice, [say(f"menu.{i}") for i in MENU_IDS])
             enter = [("enter", say("key.pick"))] if self._typed_choice(e, len(MENU)) else []
             return say("prompt.menu"), e.choice, [*listed, *enter, erase, drop]
         if stage is EntryStage.MATCH:
-            listed = self._numbered(e.choice, [say("key.as_shown", name=c.label)
+            listed = _numbered(e.choice, [say("key.as_shown", name=c.label)
                                                for c in self.schedule])
             enter = [("enter", say("key.load"))] if self._typed_choice(
                 e, len(self.schedule)) else []
@@ -665,7 +646,7 @@ class KeypadEntry:
         if stage in (EntryStage.HOME_TEAM, EntryStage.AWAY_TEAM):
             assert e.picked is not None
             side = "home" if stage is EntryStage.HOME_TEAM else "away"
-            listed = self._numbered(e.choice, [say("key.as_shown", name=t) for t in self.teams])
+            listed = _numbered(e.choice, [say("key.as_shown", name=t) for t in self.teams])
             typed = self._typed_choice(e, len(self.teams))
             keep = say("key.as_shown", name=self.teams[typed - 1]) if typed else \
                 say("key.keep_name")
@@ -674,19 +655,53 @@ class KeypadEntry:
                                ("backspace", say("key.erase" if e.choice else "key.back")),
                                drop])
         if stage is EntryStage.PREVIEW:
-            assert e.preview is not None and e.command is not None
-            act = say("key.cancel_record") if isinstance(e.command, Cancel) else \
-                say("key.undo") if isinstance(e.command, Undo) else \
-                say("key.set_clock", time=_clock_text(e.digits))
-            if e.record is not None:
-                head = e.record.phrase(upper=True)
-            return (say("prompt.preview", head=head, does=e.preview.phrase()), "",
-                    [("enter", say("key.confirm", does=act)), ("backspace", say("key.back")),
-                     drop])
+            return _explain_preview(e, head, drop)
         return say("prompt.horn"), "", [("any", say("key.horn_off"))]
 
-    @staticmethod
-    def _numbered(typed: str, labels: Sequence[Phrase]) -> list[tuple[str, Phrase]]:
-        """The numbered choices still reachable from what was typed."""
-        return [(str(n), label) for n, label in enumerate(labels, start=1)
-                if str(n).startswith(typed)]
+
+def _numbered(typed: str, labels: Sequence[Phrase]) -> list[tuple[str, Phrase]]:
+    """The numbered choices still reachable from what was typed."""
+    return [(str(n), label) for n, label in enumerate(labels, start=1)
+            if str(n).startswith(typed)]
+
+
+Foresee = Callable[[Command], Preview] | None
+
+
+def _offered(foresee: Foresee, entry: Entry, command: Command
+             ) -> tuple[Entry | None, list[Output]]:
+    """Give a correction at once (no entry pending), or first show what it will do beyond
+    itself (the entry at its preview)."""
+    preview = foresee(command) if foresee is not None else None
+    if preview:
+        return replace(entry, stage=EntryStage.PREVIEW, command=command, preview=preview,
+                       back=entry.stage), []
+    return None, [command]
+
+
+def _previewed(foresee: Foresee, entry: Entry, name: str, now: Nanos
+               ) -> tuple[Entry | None, list[Output]]:
+    """A key at the preview: Enter gives it, Backspace goes back a step."""
+    assert entry.command is not None and entry.back is not None
+    if name == "backspace":
+        return replace(entry, stage=entry.back, command=None, preview=None, back=None), []
+    if name != "enter":
+        return entry, []  # only Enter gives it; a stray digit does nothing
+    # It happens at this Enter: what it does then is what was shown, or it is shown anew.
+    command = replace(entry.command, at=now)
+    preview = foresee(command) if foresee is not None else entry.preview
+    if preview and preview != entry.preview:
+        return replace(entry, command=command, preview=preview), []
+    return None, [command]
+
+
+def _explain_preview(e: Entry, head: Phrase, drop: tuple[str, Phrase]
+                     ) -> tuple[Phrase, str, list[tuple[str, Phrase]]]:
+    assert e.preview is not None and e.command is not None
+    act = say("key.cancel_record") if isinstance(e.command, Cancel) else \
+        say("key.undo") if isinstance(e.command, Undo) else \
+        say("key.set_clock", time=_clock_text(e.digits))
+    if e.record is not None:
+        head = e.record.phrase(upper=True)
+    return (say("prompt.preview", head=head, does=e.preview.phrase()), "",
+            [("enter", say("key.confirm", does=act)), ("backspace", say("key.back")), drop])
