@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,7 @@ from arena.core.entry import (
 )
 from arena.core.match import Match
 from arena.core.phase import Team
+from arena.core.preview import foresee
 from arena.core.tables import Table, parse_toml
 from arena.core.units import NS_PER_MS
 from hardware.buttons import ButtonLogic, ButtonPanel, ButtonSpec, Press
@@ -236,8 +238,10 @@ class Console:
         inputs += [(at, 1, name) for name, at in keys]
         for at, _, item in sorted(inputs, key=lambda x: (x[0], x[1])):
             self._submit(self.keypad.poll(at), match, submit)
-            # What cancel offers is the record as it stands at this key.
+            # What cancel offers is the record as it stands at this key; what a correction
+            # would do is asked of the match as it stands when the key confirms it.
             self.keypad.records = records_of(match.state)
+            self.keypad.foresee = partial(foresee, match)
             made = self._commands(item) if isinstance(item, Press) else \
                 self.keypad.key(item, at)
             self._submit(made, match, submit)

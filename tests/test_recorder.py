@@ -565,3 +565,40 @@ def test_the_rosters_are_part_of_the_journalled_setup_and_survive_a_restart(
     with journal_of(resumed.recorder):
         assert resumed.recorder.match.setup == setup
         assert resumed.recorder.match.setup.home.player_name(7) == "A. Sjöberg"
+
+
+def test_a_clock_correction_undone_and_one_cancelled_replay_from_the_journal(
+        tmp_path: Path) -> None:
+    """Rules 000 'Penalties' (a minor is 2 min): a clock set forward past two minors ends
+    them; its undo puts them back, a second correction is cancelled after the clock ran on.
+    The journal holds the commands, so resuming rebuilds the same state and the same events,
+    the penalties back in the box with their time."""
+    from arena.core.commands import Cancel, Penalty  # noqa: PLC0415
+
+    steps: list[Step] = [
+        Start(at=seconds(10)), Stop(at=seconds(40)),
+        Penalty(at=seconds(41), team=Team.HOME, player=7, kind="minor"),
+        Penalty(at=seconds(42), team=Team.AWAY, player=4, kind="minor"),
+        SetClock(at=seconds(50), ms=15 * 60_000), Undo(at=seconds(55)),
+        SetClock(at=seconds(60), ms=16 * 60_000), Start(at=seconds(65)),
+        Advance(seconds(90)), Stop(at=seconds(95)),
+    ]
+    played = play(tmp_path / "A3.journal", steps)
+    correction = next(e.seq for e in reversed(played.events) if e.kind.value == "clock_set")
+    recorder, _, _, _ = resume(tmp_path / "A3.journal")
+    with journal_of(recorder):  # resumed once, the second correction cancelled
+        assert recorder.command(Cancel(at=seconds(100), seq=correction)).refused is None
+    recorder, journalled, journal_warnings, resume_warnings = resume(tmp_path / "A3.journal")
+    with journal_of(recorder):
+        assert journal_warnings == [] and resume_warnings == []
+        never = Match(parse_preset(tomllib.loads(PRESET_TOML), PRESET_SOURCE), SETUP)
+        for command in (Start(seconds(10)), Stop(seconds(40)), steps[2], steps[3],
+                        Start(seconds(65)), Stop(seconds(95))):
+            assert isinstance(command, Command)
+            feed(never, command)
+        never.advance(seconds(100))
+        assert [(p.player, p.expiry, p.done) for p in recorder.match.state.box] == [
+            (p.player, p.expiry, p.done) for p in never.state.box]
+        assert recorder.match.state.clock.remaining(seconds(100)) == \
+            never.state.clock.remaining(seconds(100))
+        assert [e.kind.value for e in journalled][-1] == "undone"

@@ -1,5 +1,6 @@
-"""Corrections: undo (the last action taken back), cancel (a goal or penalty struck from
-the record, however long ago) and correct (its player's number changed).
+"""Corrections: undo (the last action taken back), cancel (a goal, a penalty or a clock
+correction struck from the record, however long ago) and correct (its player's number
+changed).
 
 What undo records and how a state is rewound are pure functions in ``undo``; this floor
 decides, from the phase and the result, whether a goal can still be taken back and what the
@@ -8,6 +9,7 @@ match decides again without it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from . import undo as undo_rules
@@ -20,7 +22,7 @@ from .penalties import Penalty as ServedPenalty
 from .phase import Phase, Team
 from .plays import Plays
 from .step import Step, score_json
-from .undo import UndoEntry, UndoKind
+from .undo import Input, UndoEntry, UndoKind
 from .units import Nanos, ceil_ms, ms
 from .values import DecidedBy, GoalRecord, MatchState, Result
 
@@ -38,8 +40,7 @@ class Corrections(Plays):
         if entry.kind is UndoKind.GOAL:
             self._undo_goal(step, entry, at)
         elif entry.kind is UndoKind.SET_CLOCK:
-            step.set(clock=s.clock.adjusted(at, -entry.delta))
-            self._resync_shifts(step, at)
+            step.state = self._without_correction(step.state, entry, at, "undo")
         elif entry.kind is UndoKind.PENALTY:
             step.state = undo_rules.without_penalty(step.state, entry)
             # A place it held is free now: the next waiting penalty starts at once.
@@ -51,6 +52,44 @@ class Corrections(Plays):
         else:
             assert entry.before is not None
             step.state = undo_rules.rewound(step.state, entry.before, entry.at)
+        step.emit(at, EventKind.UNDONE, undone_seq=entry.seq, what=entry.kind.value,
+                  score=score_json(step.state.score()), phase=step.state.phase.value,
+                  clock_ms=ceil_ms(step.state.clock.remaining(at)))
+
+    def _replayed(self, before: MatchState, inputs: Sequence[Input], now: Nanos
+                  ) -> MatchState | None:
+        """``before`` with ``inputs`` taken again and time let pass to ``now`` (None if it
+        cannot stand): the top floor (``Match``) replays, since only it takes commands."""
+        raise NotImplementedError
+
+    def _without_correction(self, s: MatchState, entry: UndoEntry, at: Nanos, command: str
+                            ) -> MatchState:
+        """``s`` as it would stand at ``at`` had the clock correction ``entry`` never been
+        made: the state before it with every command taken since taken again. Exact by
+        construction, never a partial inverse: the penalties it ended and their times, the
+        waiting ones it started, the line changes and the period end it passed, their horns
+        are as if it never happened. Only the count of events goes on (undo is a new
+        event)."""
+        assert entry.before is not None
+        later = [item for item in s.inputs if item.seq >= entry.seq]
+        replayed = self._replayed(entry.before, later, at)
+        if replayed is None:
+            raise Refused(command, because(
+                "correction_overtaken", "without the clock correction the game would have "
+                "gone otherwise since (a period or break ended, a command refused); correct "
+                "the clock with set_clock"))
+        return replace(replayed, seq=s.seq, last_at=s.last_at)
+
+    def _cancel_correction(self, step: Step, entry: UndoEntry, at: Nanos) -> None:
+        """A clock correction struck however many actions ago (in its phase): the match as
+        if it was never made, the actions after it taken again. It names no team, so the
+        record says so with undo's event."""
+        s = step.state
+        why = undo_rules.refusal(entry, s)
+        if why is not None:
+            raise Refused("cancel", why)
+        step.state = self._without_correction(s, entry, at, "cancel")
+        step.set(cancelled=step.state.cancelled | {entry.seq})
         step.emit(at, EventKind.UNDONE, undone_seq=entry.seq, what=entry.kind.value,
                   score=score_json(step.state.score()), phase=step.state.phase.value,
                   clock_ms=ceil_ms(step.state.clock.remaining(at)))
@@ -119,6 +158,11 @@ class Corrections(Plays):
 
     def _cancel(self, step: Step, cmd: Cancel, at: Nanos) -> None:
         s = step.state
+        correction = next((e for e in s.undo if e.seq == cmd.seq
+                           and e.kind is UndoKind.SET_CLOCK), None)
+        if correction is not None and cmd.seq not in s.cancelled:
+            self._cancel_correction(step, correction, at)
+            return
         record = self._record_of(s, "cancel", cmd.seq)
         entry = next((e for e in s.undo if e.seq == cmd.seq), None)
         # Later actions stay undoable; the struck one is no longer on the undo stack.

@@ -17,9 +17,16 @@ The grammar (docs/timekeeper.md, "Entries in detail" has the timekeeper's versio
   12:00, ``45`` is 0:45); after ``dot`` one digit of tenths (``1234.5``); Enter sets it.
 - END, and from the menu NEXT, UNDO, FORFEIT: Enter confirms (their buttons are held
   instead): a keypad has no hold, so the choice and the Enter are two deliberate steps.
-- CANCEL: the recent goals and penalties, newest first, numbered from 1 (``records_of``: the
-  operator view numbers its records the same way, so the number shown is the number typed);
-  the number picks one; then Enter cancels it, or a new player number and Enter corrects it.
+- CANCEL: the recent goals, penalties and clock corrections, newest first, numbered from 1
+  (``records_of``: the operator view numbers its records the same way, so the number shown
+  is the number typed); the number picks one; then Enter cancels it, or (a goal, a
+  penalty) a new player number and Enter corrects it.
+- A correction whose consequences reach beyond itself (a SET CLOCK that ends penalties, line
+  changes or the period; an UNDO or a CANCEL that puts penalties back or changes the phase)
+  is not given at its Enter: the entry shows what it will do (``preview.foresee``, asked
+  through ``foresee``) and a second Enter gives it, Backspace goes back a step, Escape drops
+  it. What it will do is asked again at that Enter: if it changed meanwhile (the clock ran),
+  the new preview is shown instead.
 - MENU: a number picks any action of ``MENU`` (the numbers are in the description's
   ``keys``), so a 17-key keypad reaches every action.
 - HORN from the menu sounds until the next key (or the timeout).
@@ -49,7 +56,7 @@ the loop when a timeout falls due.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
@@ -70,8 +77,10 @@ from .commands import (
     Undo,
 )
 from .phase import Team
+from .preview import Preview
 from .prompts import ENGLISH, Phrase, english, say
-from .units import Nanos, seconds
+from .undo import UndoKind
+from .units import Nanos, ceil_ms, seconds
 from .values import MatchState
 
 MAX_DIGITS = 2  # shirt numbers 0..99
@@ -120,6 +129,7 @@ class EntryStage(StrEnum):
     MATCH = "match"  # schedule: which match
     HOME_TEAM = "home_team"  # schedule: the home team of a placeholder match
     AWAY_TEAM = "away_team"  # schedule: the away team of a placeholder match
+    PREVIEW = "preview"  # a correction's consequences: Enter gives it
 
 
 # The lists to pick from: no timeout while one is shown, and ``dot`` turns their pages.
@@ -168,8 +178,8 @@ class Record:
     """A goal or penalty on the record, as the cancel list shows it."""
 
     seq: int
-    what: str  # "goal" or "penalty"
-    team: Team
+    what: str  # "goal", "penalty" or "set_clock" (a clock correction: no team, no player)
+    team: Team | None
     player: int | None
     kind: str | None  # a penalty's kind
     period: int
@@ -182,6 +192,9 @@ class Record:
         """``goal home #12 P2 12:34`` (``upper``: in capitals, as a prompt's head)."""
         total = (self.clock_ms + 999) // 1000
         what = say(f"{'what' if upper else 'record.what'}.{self.what}")
+        if self.team is None:
+            return say("record.clock", what=what, period=self.period,
+                       time=f"{total // 60}:{total % 60:02d}")
         side = say(f"{'team' if upper else 'side'}.{self.team.value}")
         fields: dict[str, str | int | Phrase] = {
             "what": what, "side": side, "period": self.period,
@@ -193,11 +206,16 @@ class Record:
 
 
 def records_of(state: MatchState) -> tuple[Record, ...]:
-    """The goals and penalties cancel may pick, newest first (cancelled ones are gone)."""
+    """The goals, penalties and clock corrections cancel may pick, newest first (cancelled
+    ones are gone; a correction only while its phase lasts, as undo's)."""
     out = [Record(g.seq, "goal", g.team, g.player, None, g.period, g.clock_ms)
            for g in state.goals]
     out += [Record(p.seq, "penalty", p.team, p.player, p.kind.name, p.period, p.clock_ms)
             for p in state.box]
+    for e in state.undo:
+        if e.kind is UndoKind.SET_CLOCK and e.epoch == state.epoch and e.before is not None:
+            set_to = ceil_ms(max(0, e.before.clock.remaining(e.at) + e.delta))
+            out.append(Record(e.seq, "set_clock", None, None, None, e.before.period, set_to))
     return tuple(sorted(out, key=lambda r: -r.seq)[:RECENT])
 
 
@@ -215,6 +233,9 @@ class Entry:
     picked: ScheduledChoice | None = None  # schedule: the match picked
     home_team: str | None = None  # schedule: the home team chosen (None: as shown)
     page: int = 0  # a list's page shown (``PAGE`` numbers each)
+    command: Command | None = None  # preview: the correction waiting for its Enter
+    preview: Preview | None = None  # preview: what it will do beyond itself
+    back: EntryStage | None = None  # preview: the stage Backspace goes back to
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,6 +302,9 @@ class KeypadEntry:
         self.schedule: tuple[ScheduledChoice, ...] = ()
         self.teams: tuple[str, ...] = ()  # the tournament's teams, in file order
         self.lapsed: Lapse | None = None  # the last entry that timed out (the views say so)
+        # What a correction would do beyond itself if given now (the console asks the match
+        # through ``preview.foresee``); None: nothing is previewed, every Enter gives it.
+        self.foresee: Foresee = None
 
     # ---------------------------------------------------------------- starting
 
@@ -338,7 +362,7 @@ class KeypadEntry:
             EntryStage.CONFIRM: self._confirm, EntryStage.LIST: self._list,
             EntryStage.RECORD: self._record, EntryStage.CHOICE: self._choice,
             EntryStage.MATCH: self._match, EntryStage.HOME_TEAM: self._team,
-            EntryStage.AWAY_TEAM: self._team,
+            EntryStage.AWAY_TEAM: self._team, EntryStage.PREVIEW: self._preview,
         }[entry.stage]
         return handler(entry, name, now)
 
@@ -413,13 +437,14 @@ class KeypadEntry:
         elif name == "enter":
             value = clock_ms(text)
             if value is not None:
-                self.pending = None
-                return [SetClock(now, value)]
+                return self._offer(entry, SetClock(now, value))
         return []
 
     def _confirm(self, entry: Entry, name: str, now: Nanos) -> list[Output]:
         if name != "enter":
             return []  # only Enter confirms (Escape drops); a stray digit does nothing
+        if entry.what is EntryWhat.UNDO:
+            return self._offer(entry, Undo(now))
         self.pending = None
         if entry.what is EntryWhat.FORFEIT:
             assert entry.team is not None
@@ -440,12 +465,22 @@ class KeypadEntry:
         if name == "backspace" and not entry.digits:
             self.pending = replace(entry, stage=EntryStage.LIST, record=None, choice="")
             return []
+        if entry.record.team is None and name != "enter":
+            return []  # a clock correction has no number to correct: Enter cancels it
         if self._digit(entry, name) or name != "enter":
             return []
-        self.pending = None
         if entry.digits:
+            self.pending = None
             return [Correct(now, entry.record.seq, int(entry.digits))]
-        return [Cancel(now, entry.record.seq)]
+        return self._offer(entry, Cancel(now, entry.record.seq))
+
+    def _offer(self, entry: Entry, command: Command) -> list[Output]:
+        self.pending, out = _offered(self.foresee, entry, command)
+        return out
+
+    def _preview(self, entry: Entry, name: str, now: Nanos) -> list[Output]:
+        self.pending, out = _previewed(self.foresee, entry, name, now)
+        return out
 
     def _choice(self, entry: Entry, name: str, now: Nanos) -> list[Output]:
         chosen = self._typed_choice(entry, len(MENU)) if name == "enter" else \
@@ -598,7 +633,7 @@ class KeypadEntry:
                 say("key.goal", number=number) if e.digits else say("key.goal_no_scorer")
             return prompt, e.digits, [("0-9", say(f"key.{who}")), ("enter", nxt), erase, drop]
         if stage is EntryStage.KIND:
-            listed = self._numbered(e.choice, [say("key.kind", kind=k) for k in self.kinds])
+            listed = _numbered(e.choice, [say("key.kind", kind=k) for k in self.kinds])
             typed = self._typed_choice(e, len(self.kinds))
             default = say("key.kind", kind=self.kinds[typed - 1 if typed else 0])
             return (say("prompt.kind", head=head, number=number), e.choice,
@@ -633,6 +668,10 @@ class KeypadEntry:
         if stage is EntryStage.RECORD:
             assert e.record is not None
             act = say("key.correct", n=e.digits) if e.digits else say("key.cancel_record")
+            if e.record.team is None:
+                return (say("prompt.record_clock", record=e.record.phrase(upper=True)), "",
+                        [("enter", say("key.cancel_record")),
+                         ("backspace", say("key.back_to_list")), drop])
             return (say("prompt.record", record=e.record.phrase(upper=True)), e.digits,
                     [("enter", act), ("0-9", say("key.new_number")),
                      ("backspace", say("key.erase" if e.digits else "key.back_to_list")),
@@ -659,13 +698,15 @@ class KeypadEntry:
                     e.choice, [*listed, ("enter", keep),
                                ("backspace", say("key.erase" if e.choice else "key.back")),
                                drop])
+        if stage is EntryStage.PREVIEW:
+            return _explain_preview(e, head, drop)
         return say("prompt.horn"), "", [("any", say("key.horn_off"))]
 
-    @staticmethod
-    def _numbered(typed: str, labels: Sequence[Phrase]) -> list[tuple[str, Phrase]]:
-        """The numbered choices still reachable from what was typed."""
-        return [(str(n), label) for n, label in enumerate(labels, start=1)
-                if str(n).startswith(typed)]
+
+def _numbered(typed: str, labels: Sequence[Phrase]) -> list[tuple[str, Phrase]]:
+    """The numbered choices still reachable from what was typed."""
+    return [(str(n), label) for n, label in enumerate(labels, start=1)
+            if str(n).startswith(typed)]
 
 
 def _pages(typed: str, count: int) -> int:
@@ -678,10 +719,52 @@ def _pages(typed: str, count: int) -> int:
 def _paged(e: Entry, labels: Sequence[Phrase]) -> list[tuple[str, Phrase]]:
     """A list's page of the numbered choices still reachable, and while there are more
     pages, ``dot`` for the next (its words say which page this is)."""
-    listed = KeypadEntry._numbered(e.choice, labels)
+    listed = _numbered(e.choice, labels)
     pages = _pages(e.choice, len(labels))
     if pages == 1:
         return listed
     page = e.page % pages
     return [*listed[page * PAGE:(page + 1) * PAGE],
             ("dot", say("key.more", page=page + 1, pages=pages))]
+
+
+Foresee = Callable[[Command], Preview] | None
+
+
+def _offered(foresee: Foresee, entry: Entry, command: Command
+             ) -> tuple[Entry | None, list[Output]]:
+    """Give a correction at once (no entry pending), or first show what it will do beyond
+    itself (the entry at its preview)."""
+    preview = foresee(command) if foresee is not None else None
+    if preview:
+        return replace(entry, stage=EntryStage.PREVIEW, command=command, preview=preview,
+                       back=entry.stage), []
+    return None, [command]
+
+
+def _previewed(foresee: Foresee, entry: Entry, name: str, now: Nanos
+               ) -> tuple[Entry | None, list[Output]]:
+    """A key at the preview: Enter gives it, Backspace goes back a step."""
+    assert entry.command is not None and entry.back is not None
+    if name == "backspace":
+        return replace(entry, stage=entry.back, command=None, preview=None, back=None), []
+    if name != "enter":
+        return entry, []  # only Enter gives it; a stray digit does nothing
+    # It happens at this Enter: what it does then is what was shown, or it is shown anew.
+    command = replace(entry.command, at=now)
+    preview = foresee(command) if foresee is not None else entry.preview
+    if preview and preview != entry.preview:
+        return replace(entry, command=command, preview=preview), []
+    return None, [command]
+
+
+def _explain_preview(e: Entry, head: Phrase, drop: tuple[str, Phrase]
+                     ) -> tuple[Phrase, str, list[tuple[str, Phrase]]]:
+    assert e.preview is not None and e.command is not None
+    act = say("key.cancel_record") if isinstance(e.command, Cancel) else \
+        say("key.undo") if isinstance(e.command, Undo) else \
+        say("key.set_clock", time=_clock_text(e.digits))
+    if e.record is not None:
+        head = e.record.phrase(upper=True)
+    return (say("prompt.preview", head=head, does=e.preview.phrase()), "",
+            [("enter", say("key.confirm", does=act)), ("backspace", say("key.back")), drop])

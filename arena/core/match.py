@@ -21,7 +21,8 @@ here time passes and commands are dispatched; the floors do the work.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from enum import IntEnum
 from typing import Any
 
@@ -51,6 +52,7 @@ from .events import Event, EventKind
 from .phase import Phase
 from .record import match_record
 from .step import Step
+from .undo import Input, UndoKind
 from .units import NS_PER_S, Nanos
 from .values import Fed, GoalRecord, HornOutlook, MatchState
 
@@ -239,8 +241,49 @@ class Match(Corrections):
             step.emit(at, EventKind.MATCH_ENDED, result=result.to_json(),
                       record=match_record(self.preset, self.setup, step.state),
                       amended=True)
+        seq = self._state.seq
         self._state = step.state
-        return step.events
+        events = step.events
+        if isinstance(command, SetClock):
+            events += self._settled(at)
+        if events:
+            # One that emitted nothing changed nothing: neither journalled nor replayed.
+            self._state = _noted(self._state, Input(command, seq))
+        return events
+
+    def _settled(self, at: Nanos) -> list[Event]:
+        """What a clock correction makes due at once falls due now, as part of it: the
+        penalties it passes, the period or break it ends at zero. Its undo entry then counts
+        the phase it leads to as its own, so undo takes the end back with the rest."""
+        events = self.advance(at)
+        s = self._state
+        top = s.undo[-1] if s.undo else None
+        if top is not None and top.kind is UndoKind.SET_CLOCK and top.epoch != s.epoch:
+            self._state = replace(s, undo=(*s.undo[:-1], replace(top, epoch=s.epoch)))
+        return events
+
+    def _replayed(self, before: MatchState, inputs: Sequence[Input], now: Nanos
+                  ) -> MatchState | None:
+        """``before`` with ``inputs`` taken again, each at its instant and numbered as it
+        was, and time let pass to ``now``: the match as it would stand had what came
+        between not happened. None if it could not stand so: a command the rules refuse
+        there, or a phase that would have ended meanwhile."""
+        scratch = Match(self.preset, self.setup, before)
+        for item in inputs:
+            scratch.advance(item.command.at)
+            # Numbered as it was: a goal or penalty it records keeps the seq the record,
+            # the office and a later cancel know it by.
+            scratch._state = replace(scratch._state, seq=item.seq)
+            try:
+                scratch.apply(item.command)
+            except Refused:
+                return None
+            last = scratch._state.last_at
+            scratch.advance(item.command.at if last is None else max(item.command.at, last))
+        scratch.advance(now)
+        if scratch.state.epoch != before.epoch:
+            return None
+        return scratch.state
 
     def _handlers(self) -> dict[type[Command], Callable[[Step, Any, Nanos], None]]:
         return {
@@ -259,6 +302,14 @@ class Match(Corrections):
             Cancel: self._cancel,
             Correct: self._correct,
         }
+
+
+def _noted(s: MatchState, item: Input) -> MatchState:
+    """``s`` with the command just taken among its inputs while a clock correction of the
+    phase can still be undone (what undo replays), else with none kept."""
+    if any(e.kind is UndoKind.SET_CLOCK and e.epoch == s.epoch for e in s.undo):
+        return replace(s, inputs=(*s.inputs, item))
+    return replace(s, inputs=()) if s.inputs else s
 
 
 GOAL_SHOWN: Nanos = 8 * NS_PER_S  # the scorer's number stays up this long after a goal

@@ -167,7 +167,8 @@ class Plays(PhaseCourse):
         self._resync_shifts(step, at)
         seq = step.emit(at, EventKind.CLOCK_SET, period=s.period, phase=s.phase.value,
                         from_ms=ceil_ms(old), to_ms=cmd.ms)
-        self._push_undo(step, UndoKind.SET_CLOCK, seq, at, delta=value - old)
+        # The whole state before it: undo replays what came after from there (``Match``).
+        self._push_undo(step, UndoKind.SET_CLOCK, seq, at, delta=value - old, before=s)
 
     def _next(self, step: Step, cmd: Next, at: Nanos) -> None:
         s = step.state

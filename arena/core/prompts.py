@@ -58,6 +58,8 @@ ENGLISH: Mapping[str, str] = {
     "prompt.records": "CANCEL/CORRECT: which record",
     "prompt.no_records": "CANCEL/CORRECT: no goal or penalty on record",
     "prompt.record": "{record}: enter cancels, a number corrects",
+    "prompt.record_clock": "{record}: enter cancels",
+    "prompt.preview": "{head}: {does}",
     "prompt.menu": "MENU: action",
     "prompt.matches": "NEXT MATCH: which",
     "prompt.no_matches": "NEXT MATCH: no match left in the schedule",
@@ -100,10 +102,27 @@ ENGLISH: Mapping[str, str] = {
     "key.horn_off": "horn off",
     "key.as_shown": "{name}",  # a team's or a match's name, as it comes
     "key.more": "more: page {page} of {pages}",  # a list's next page (dot)
+    "key.confirm": "confirm: {does}",
+    # what a correction does beyond itself (core/preview.py), joined by "preview.and"
+    "preview.and": "{first}; {rest}",
+    "preview.ends": "{side} {player} {kind} ends",
+    "preview.back": "{side} {player} {kind} back in the box",
+    "preview.starts": "{side} {player} {kind} starts",
+    "preview.waits": "{side} {player} {kind} waits again",
+    "preview.shifts": "line changes passed: {n}",
+    "preview.phase.pregame": "then: before the match",
+    "preview.phase.period": "then: period {period}",
+    "preview.phase.intermission": "then: the break before period {period}",
+    "preview.phase.overtime_break": "then: the break before overtime",
+    "preview.phase.overtime": "then: overtime",
+    "preview.phase.shootout": "then: the shootout",
+    "preview.phase.final": "then: the match is over",
     # a record on the cancel list: "goal home #12 P2 12:34"
     "record": "{what} {side} {player} P{period} {time}",
     "record.kind": "{what} {side} {player} {kind} P{period} {time}",
+    "record.clock": "{what} P{period} {time}",
     "record.what.goal": "goal", "record.what.penalty": "penalty",
+    "record.what.set_clock": "clock set",
     # the menu (ids: entry.MENU), numbered from 1 in that order
     "menu.start_stop": "start/stop", "menu.horn": "horn",
     "menu.goal_home": "goal home", "menu.goal_away": "goal away",

@@ -71,3 +71,12 @@ def shift_left(preset: Preset, s: MatchState, now: Nanos) -> Nanos | None:
     length = play_length(preset, s.phase)
     into = length - s.clock.remaining(now)
     return max(0, min(change, length) - into)
+
+
+def changes_passed(preset: Preset, before: MatchState, after: MatchState) -> int:
+    """How many line changes lie between ``before`` and ``after`` of one period: a clock
+    set forward passes them without their horn (the mark jumps)."""
+    shifts = preset.shifts
+    if shifts is None or after.phase is not before.phase or after.period != before.period:
+        return 0
+    return max(0, (after.shift_mark - before.shift_mark) // shifts.length)

@@ -9,10 +9,11 @@ regulation ended, the events) stays with ``Match``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from . import penalties as box_rules
+from .commands import Command
 from .errors import Reason, because
 from .penalties import Box, Change
 from .penalties import Penalty as ServedPenalty
@@ -37,11 +38,26 @@ class UndoEntry:
     seq: int  # the seq of the event it reverts
     at: Nanos  # when the action was taken
     epoch: int  # the state's epoch right after the action
-    before: MatchState | None = None  # the phase machine to rewind to (end, forfeit)
+    # The state just before the action: end and forfeit rewind the phase machine to it; a
+    # clock correction is taken back by replaying what came after it from here. Neither
+    # compared nor shown: it holds the undo stack below, whose entries hold theirs, so a
+    # stack of corrections is a chain that comparing or printing would walk as a tree
+    # (twice the work per entry). Two states that differ only in how they were reached
+    # compare equal.
+    before: MatchState | None = field(default=None, compare=False, repr=False)
     delta: Nanos = 0  # set_clock: how much it added to the clock
     elapsed: Nanos = 0  # game time when the action was taken
     changes: tuple[Change, ...] = ()  # goal: what it did in the penalty box
     team: Team | None = None  # time-out: whose
+
+
+@dataclass(frozen=True, slots=True)
+class Input:
+    """A command the match took, and the seq of the state just before it: its first event
+    was ``seq + 1``. Replayed with that numbering, what it recorded keeps its seq."""
+
+    command: Command
+    seq: int
 
 
 def pushed(state: MatchState, kind: UndoKind, seq: int, at: Nanos, *,

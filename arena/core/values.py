@@ -22,7 +22,7 @@ from .units import Nanos
 if TYPE_CHECKING:
     # Only for the annotation: an undo entry holds the state to rewind to, so the two
     # modules name each other; the state itself needs nothing of undo at run time.
-    from .undo import UndoEntry
+    from .undo import Input, UndoEntry
 
 
 class DecidedBy(StrEnum):
@@ -132,6 +132,9 @@ class MatchState:
     shots: tuple[ShotRecord, ...] = ()
     barred: frozenset[tuple[Team, int]] = frozenset()  # may not shoot (rules 002)
     cancelled: frozenset[int] = frozenset()  # seqs of goals and penalties struck by cancel
+    # The commands taken since the oldest clock correction still undoable (else empty): what
+    # undo replays from the state before a correction to take the whole of it back.
+    inputs: tuple[Input, ...] = ()
     seq: int = 0  # seq of the latest event
     last_at: Nanos | None = None  # instant of the latest event
 

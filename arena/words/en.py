@@ -147,6 +147,7 @@ WORDS: dict[str, str] = {
     "refused.nothing_to_undo": "nothing to undo",
     "refused.undo_clock_over": "its phase is over: set the clock",
     "refused.undo_moved_on": "the game moved on: set the clock",
+    "refused.correction_overtaken": "the game went otherwise since: set the clock",
     "refused.goal_before_overtime": "overtime has begun: goal stands",
     "refused.shootout_begun": "shootout has begun: undo shots first",
     "refused.cancelled_already": "record {seq} is cancelled already",

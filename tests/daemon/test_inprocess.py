@@ -414,3 +414,68 @@ def test_a_goal_from_a_usb_keypad_counts_at_the_kernels_instant(tmp_path: Path) 
     assert hall.frames[-1].doc["score"] == {"home": 2, "away": 0}
     hall.stop()
     assert again.closed  # the daemon closed its inputs
+
+
+def test_a_clock_correction_confirmed_and_undone_from_the_keypad_survives_a_restart(
+        tmp_path: Path) -> None:
+    """Rules 000 'Penalties' (a minor is 2 min; IIHF delayed penalties, 4 v 4 here): MENU 11
+    sets the clock forward past both minors; the keypad shows that they end and the second
+    Enter sets it; MENU 17 undoes it, shown as the minors back in the box, Enter again. A
+    crash and a restart (journal replay) bring the 4 v 4 back with the same time left."""
+    hall = InProcessHall(tmp_path, CONFIG)
+    daemon = hall.start()
+    console = daemon.console
+    assert console is not None
+    t0 = hall.time.now + NS_PER_S
+
+    def tap(action: str, at: int) -> None:
+        assert console is not None
+        console.button(action, at, True)
+        console.button(action, at + 50_000_000, False)
+
+    def keys(at: int, *names: str) -> None:
+        assert console is not None
+        for name in names:
+            console.key(name, at)
+
+    tap("start_stop", t0)
+    tap("start_stop", t0 + 20 * NS_PER_S)  # stopped at 19:40
+    tap("penalty_home", t0 + 21 * NS_PER_S)
+    keys(t0 + 22 * NS_PER_S, "7", "enter", "1")
+    tap("penalty_away", t0 + 23 * NS_PER_S)
+    keys(t0 + 24 * NS_PER_S, "4", "enter", "1")
+    daemon.run_until(t0 + 30 * NS_PER_S)
+    tap("menu", t0 + 31 * NS_PER_S)
+    keys(t0 + 32 * NS_PER_S, "1", "1", "1", "5", "0", "0", "enter")
+    daemon.run_until(t0 + 33 * NS_PER_S)
+    assert hall.frames[-1].doc["strength"] == {"home": 4, "away": 4}  # not yet: shown first
+    assert hall.frames[-1].doc["entry"]["prompt"] == \
+        "SET CLOCK: home #7 minor ends; away #4 minor ends"
+    keys(t0 + 34 * NS_PER_S, "enter")
+    daemon.run_until(t0 + 35 * NS_PER_S)
+    assert hall.frames[-1].doc["strength"] == {"home": 5, "away": 5}
+    tap("menu", t0 + 36 * NS_PER_S)
+    keys(t0 + 37 * NS_PER_S, "1", "7", "enter")
+    daemon.run_until(t0 + 38 * NS_PER_S)
+    assert hall.frames[-1].doc["entry"]["prompt"].startswith(
+        "UNDO: home #7 minor back in the box")
+    keys(t0 + 39 * NS_PER_S, "enter")
+    daemon.run_until(t0 + 40 * NS_PER_S)
+
+    def shown(doc: dict[str, Any]) -> tuple[Any, ...]:
+        return (doc["strength"], doc["penalties"], doc["clock_ms"])
+
+    before = shown(hall.frames[-1].doc)
+    assert before == ({"home": 4, "away": 4},
+                      {"home": [{"player": 7, "kind": "minor", "remaining_ms": 120_000,
+                                 "running": True}],
+                       "away": [{"player": 4, "kind": "minor", "remaining_ms": 120_000,
+                                 "running": True}]}, 19 * 60_000 + 40_000)
+    commands = [r["command"]["do"] for r in records(hall) if r.get("type") == "command"]
+    assert commands[-2:] == ["set_clock", "undo"]
+    hall.crash()
+    hall.time.now += NS_PER_S
+    daemon = hall.start()
+    daemon.run_until(hall.time.now + NS_PER_S)
+    assert shown(hall.frames[-1].doc) == before
+    hall.stop()

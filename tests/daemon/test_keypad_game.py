@@ -69,10 +69,13 @@ def test_a_whole_tied_playoff_game_from_the_numeric_keypad_only(tmp_path: Path) 
     pad.type(100, "menu", "3", "9", "enter")  # MENU 3 goal home, #9
     pad.type(200, "menu", "6", "1", "2", "enter", "1")  # MENU 6 penalty away, #12, minor
     pad.type(300, "menu", "4", "7", "enter")  # goal away, #7
-    # The clock should show 10:00: MENU 11 (set clock), 1000, Enter.
-    pad.type(400, "menu", "1", "1", "1", "0", "0", "0", "enter")
-    # The penalty was #21's: MENU 15 (cancel/correct), record 2 (newest first), 21, Enter.
-    pad.type(500, "menu", "1", "5", "2", "2", "1", "enter")
+    # The clock should show 10:00: MENU 11 (set clock), 1000, Enter; set forward it passes
+    # line changes (rules 002, 'Rules': play is stopped after every 60 sec), which the
+    # operator line shows first: Enter again sets it.
+    pad.type(400, "menu", "1", "1", "1", "0", "0", "0", "enter", "enter")
+    # The penalty was #21's: MENU 15 (cancel/correct), record 3 (newest first, below the
+    # clock correction and the away goal), 21, Enter.
+    pad.type(500, "menu", "1", "5", "3", "2", "1", "enter")
     # Pulled out and plugged in again: the game goes on with no restart.
     bus.unplug("/dev/input/event3")
     pad.wait(510)

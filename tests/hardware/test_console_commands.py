@@ -140,12 +140,22 @@ def test_a_whole_tied_playoff_game_from_buttons_and_keypad_only(factory: MockFac
     bench.tap("menu", "1400")
     bench.keys("1401", "1", "1")
     bench.keys("1402", "1", "0", "0", "0", "enter")
+    bench.drain("1402.5")
+    # Set forward (6:42 to 8:00 played) it passes the line changes at 7:00 and 8:00 (rules
+    # 002, 'Rules': play is stopped after every 60 sec): shown before it acts,
+    # the second Enter sets it.
+    entry: Any = bench.console.entry()
+    assert entry["stage"] == "preview"
+    assert entry["prompt"] == "SET CLOCK: line changes passed: 2"
+    assert ["enter", "confirm: set the clock to 10:00.0"] in entry["keys"]
+    bench.keys("1402.5", "enter")
     bench.drain("1403")
-    # The wrong number: MENU 15 (cancel/correct), record 2 (newest first), #21, Enter.
+    # The wrong number: MENU 15 (cancel/correct), record 3 (newest first, below the clock
+    # correction and the away goal), #21, Enter.
     bench.tap("menu", "1500")
-    bench.keys("1501", "1", "5", "2", "2", "1", "enter")
+    bench.keys("1501", "1", "5", "3", "2", "1", "enter")
     bench.drain("1502")
-    let_time_pass(bench, "2699")  # period 1 ended at 1402 + 600 s, the break by itself
+    let_time_pass(bench, "2699")  # period 1 ended at 1402.5 + 600 s, the break by itself
     bench.tap("start_stop", "2700")
     bench.drain("2701")
     bench.tap("menu", "2800")  # the referee ends period 2 early: MENU 12, Enter
@@ -175,7 +185,7 @@ def test_a_whole_tied_playoff_game_from_buttons_and_keypad_only(factory: MockFac
     assert bench.match.state.phase.value == "final"
     ended = [e for e in bench.events if e.kind is EventKind.PERIOD_ENDED]
     assert [(e.at, e.data["shortened"]) for e in ended] == [
-        (s("2002"), False), (s("2802"), True), (s("3980"), False), (s("4560"), False)]
+        (s("2002.5"), False), (s("2802"), True), (s("3980"), False), (s("4560"), False)]
     assert [e.data["to_ms"] for e in bench.events if e.kind is EventKind.CLOCK_SET] == [600_000]
     assert Penalty(s("1200"), Team.AWAY, 12, "minor") in bench.commands
     assert [e.data for e in bench.events if e.kind is EventKind.CORRECTED] == [
