@@ -26,7 +26,7 @@ Two measurements, each against a baseline run in the same process:
 Between them, the game screen's relayout (pure Python, no pixels): what a frame costs when
 a penalty's second changes and the remembered layout misses. The standard arrangement
 alone is the baseline; against it the game screen as the daemon lays it out (its
-far-seat search's choice remembered, ``display/screens/game.py`` ``CHOICES``) and with that
+far-seat search's choice remembered, ``display/screens/gamesizing.py`` ``CHOICES``) and with that
 memory forgotten before every frame (the search over every candidate, as when a penalty
 comes or a name changes). p50/p99 and the ratios of the p50s, at the screen's size and at
 1024x768 in the preset's hall (a 55-inch TV, the farthest seat at 25 m), and at the
@@ -90,7 +90,8 @@ from display.options import options_for
 from display.render import Renderer
 from display.screen import HEADLESS_DRIVERS, Display, Mode
 from display.screens.common import Canvas
-from display.screens.game import CHOICES, game_screen, standard_screen
+from display.screens.game import standard_screen
+from display.screens.gamesizing import CHOICES, game_screen
 from display.values import clock_text
 from firmware_py.between import between_games
 from firmware_py.config import Config

@@ -39,7 +39,7 @@ from .items import Frame, Item
 from .screens.between import between_screen
 from .screens.common import Canvas, LayoutOptions
 from .screens.final import final_screen
-from .screens.game import game_screen
+from .screens.gamesizing import game_screen
 from .screens.shootout import shootout_screen
 
 __all__ = ["FrameInputs", "LayoutOptions", "Views", "layout", "layout_inputs", "layout_views",

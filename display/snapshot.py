@@ -125,7 +125,7 @@ def _hall_arg(text: str) -> HallGeometry:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
-# The texts the layout sizes for the back row (display/screens/game.py KEY_ROLES and
+# The texts the layout sizes for the back row (display/screens/gamesizing.py KEY_ROLES and
 # SECONDARY_ROLES: the names, penalty numbers and kinds, strength, STOP TIME and the
 # period's caption grow into the free area).
 SIZED = {"clock", "score.home", "score.away", "period", "penalty.home.time",

@@ -1,4 +1,4 @@
-"""The game screen remembers which arrangement its search chose (display/screens/game.py,
+"""The game screen remembers which arrangement its search chose (display/screens/gamesizing.py,
 ``decisive`` and ``CHOICES``): for generated sequences of states, the clock and every
 countdown ticking by whole seconds, penalties appearing, on standard and far halls, at
 16:9 and 4:3, the screen laid out from the remembered choice equals a fresh search's, item
@@ -17,7 +17,14 @@ from display import fonts
 from display.hall import TV55, HallGeometry
 from display.layout import LayoutOptions, read_views
 from display.screens.common import Canvas
-from display.screens.game import CHOICES, GameLayout, _notes, decisive, game_screen, search
+from display.screens.gamesizing import (
+    CHOICES,
+    GameLayout,
+    _notes,
+    decisive,
+    game_screen,
+    search,
+)
 from tests.display import states
 
 FAR_TV = HallGeometry(68.5, 40)  # 16 cm letters: the far arrangement and grown rows

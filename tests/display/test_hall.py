@@ -24,7 +24,8 @@ from display import fonts
 from display.hall import PROJECTOR, TV55, HallGeometry, parse_hall
 from display.items import Frame, Text
 from display.layout import LayoutOptions, layout
-from display.screens.game import KEY_ROLES, kind_label
+from display.screens.game import kind_label
+from display.screens.gamesizing import KEY_ROLES
 from tests.display import states
 from tests.display.checks import problems
 
