@@ -601,7 +601,7 @@ class KeypadEntry:
         if entry.what is EntryWhat.PENALTY:
             out["kinds"] = [f"{i} {k}" for i, k in enumerate(self.kinds, start=1)]
             out["coincidental"] = entry.coincidental
-        prompt, typed, keys = self._explain(entry)
+        prompt, typed, keys = _explain(self, entry)
         # English as before (docs/developer.md 4.3); ``say``: the same as phrases, for the shell to
         # word in the hall's language (arena/core/prompts.py).
         out.update(prompt=english(prompt), typed=typed,
@@ -610,97 +610,100 @@ class KeypadEntry:
                         "keys": [[k, does.to_json()] for k, does in keys]})
         return out
 
-    def _explain(self, e: Entry) -> tuple[Phrase, str, list[tuple[str, Phrase]]]:
-        what = say(f"what.{e.what.value}")
-        team = say(f"team.{e.team.value}") if e.team else None
-        head = say("head", what=what) if team is None else \
-            say("head.coincidental" if e.coincidental else "head.team", what=what, team=team)
-        number = say("number", n=e.digits) if e.digits else say("no_number")
-        erase = ("backspace", say("key.erase"))
-        drop = ("escape", say("key.cancel"))
-        stage = e.stage
-        flag = ("dot", say("key.coincidental_off" if e.coincidental else "key.coincidental_on"))
-        if stage is EntryStage.NUMBER:
-            who = {EntryWhat.GOAL: "scorer", EntryWhat.SHOT: "shooter"}.get(e.what, "player")
-            prompt = say(f"prompt.{who}", head=head)
-            if e.what is EntryWhat.PENALTY:
-                nxt = say("key.choose_kind") if len(self.kinds) > 1 else \
-                    say("key.penalty", kind=self.kinds[0] if self.kinds else "penalty",
-                        number=number)
-                return (prompt, e.digits,
-                        [("0-9", say(f"key.{who}")), flag, ("enter", nxt), erase, drop])
-            nxt = say("key.scored_or_missed") if e.what is EntryWhat.SHOT else \
-                say("key.goal", number=number) if e.digits else say("key.goal_no_scorer")
-            return prompt, e.digits, [("0-9", say(f"key.{who}")), ("enter", nxt), erase, drop]
-        if stage is EntryStage.KIND:
-            listed = _numbered(e.choice, [say("key.kind", kind=k) for k in self.kinds])
-            typed = self._typed_choice(e, len(self.kinds))
-            default = say("key.kind", kind=self.kinds[typed - 1 if typed else 0])
-            return (say("prompt.kind", head=head, number=number), e.choice,
-                    [*listed, ("enter", default), flag,
-                     ("backspace", say("key.erase" if e.choice else "key.back_to_number")),
-                     drop])
-        if stage is EntryStage.OUTCOME:
-            return (say("prompt.outcome", head=head, number=number), "",
-                    [("1", say("key.scored")), ("0", say("key.missed")),
-                     ("enter", say("key.scored")), ("backspace", say("key.back_to_shooter")),
-                     drop])
-        if stage is EntryStage.CLOCK:
-            shown = _clock_text(e.digits)
-            return (say("prompt.clock"), shown if e.digits else "",
-                    [("0-9", say("key.digits")), ("dot", say("key.tenths")),
-                     ("enter", say("key.set_clock", time=shown) if e.digits
-                      else say("key.type_time")),
-                     erase, drop])
-        if stage is EntryStage.CONFIRM:
-            side = say(f"side.{e.team.value}") if e.team else ""
-            does = {EntryWhat.END: say("key.end"), EntryWhat.NEXT: say("key.next"),
-                    EntryWhat.UNDO: say("key.undo"),
-                    EntryWhat.FORFEIT: say("key.forfeit", side=side,
-                                           score=f"0:{self.forfeit_goals}")}
-            return say("prompt.confirm", head=head), "", [("enter", does[e.what]), drop]
-        if stage is EntryStage.LIST:
-            listed = _paged(e, [r.phrase() for r in self.records])
-            enter = [("enter", say("key.pick"))] if self._typed_choice(
-                e, len(self.records)) else []
-            prompt = say("prompt.records" if self.records else "prompt.no_records")
-            return prompt, e.choice, [*listed, *enter, erase, drop]
-        if stage is EntryStage.RECORD:
-            assert e.record is not None
-            act = say("key.correct", n=e.digits) if e.digits else say("key.cancel_record")
-            if e.record.team is None:
-                return (say("prompt.record_clock", record=e.record.phrase(upper=True)), "",
-                        [("enter", say("key.cancel_record")),
-                         ("backspace", say("key.back_to_list")), drop])
-            return (say("prompt.record", record=e.record.phrase(upper=True)), e.digits,
-                    [("enter", act), ("0-9", say("key.new_number")),
-                     ("backspace", say("key.erase" if e.digits else "key.back_to_list")),
-                     drop])
-        if stage is EntryStage.CHOICE:
-            listed = _paged(e, [say(f"menu.{i}") for i in MENU_IDS])
-            enter = [("enter", say("key.pick"))] if self._typed_choice(e, len(MENU)) else []
-            return say("prompt.menu"), e.choice, [*listed, *enter, erase, drop]
-        if stage is EntryStage.MATCH:
-            listed = _paged(e, [say("key.as_shown", name=c.label)
-                                     for c in self.schedule])
-            enter = [("enter", say("key.load"))] if self._typed_choice(
-                e, len(self.schedule)) else []
-            prompt = say("prompt.matches" if self.schedule else "prompt.no_matches")
-            return prompt, e.choice, [*listed, *enter, erase, drop]
-        if stage in (EntryStage.HOME_TEAM, EntryStage.AWAY_TEAM):
-            assert e.picked is not None
-            side = "home" if stage is EntryStage.HOME_TEAM else "away"
-            listed = _paged(e, [say("key.as_shown", name=t) for t in self.teams])
-            typed = self._typed_choice(e, len(self.teams))
-            keep = say("key.as_shown", name=self.teams[typed - 1]) if typed else \
-                say("key.keep_name")
-            return (say("prompt.team", match=e.picked.match, side=say(f"side.{side}")),
-                    e.choice, [*listed, ("enter", keep),
-                               ("backspace", say("key.erase" if e.choice else "key.back")),
-                               drop])
-        if stage is EntryStage.PREVIEW:
-            return _explain_preview(e, head, drop)
-        return say("prompt.horn"), "", [("any", say("key.horn_off"))]
+
+def _explain(self: KeypadEntry, e: Entry) -> tuple[Phrase, str, list[tuple[str, Phrase]]]:
+    """What the pending entry asks, what was typed and what each key does next (a
+    function of the keypad, not a method: the class keeps to its size)."""
+    what = say(f"what.{e.what.value}")
+    team = say(f"team.{e.team.value}") if e.team else None
+    head = say("head", what=what) if team is None else \
+        say("head.coincidental" if e.coincidental else "head.team", what=what, team=team)
+    number = say("number", n=e.digits) if e.digits else say("no_number")
+    erase = ("backspace", say("key.erase"))
+    drop = ("escape", say("key.cancel"))
+    stage = e.stage
+    flag = ("dot", say("key.coincidental_off" if e.coincidental else "key.coincidental_on"))
+    if stage is EntryStage.NUMBER:
+        who = {EntryWhat.GOAL: "scorer", EntryWhat.SHOT: "shooter"}.get(e.what, "player")
+        prompt = say(f"prompt.{who}", head=head)
+        if e.what is EntryWhat.PENALTY:
+            nxt = say("key.choose_kind") if len(self.kinds) > 1 else \
+                say("key.penalty", kind=self.kinds[0] if self.kinds else "penalty",
+                    number=number)
+            return (prompt, e.digits,
+                    [("0-9", say(f"key.{who}")), flag, ("enter", nxt), erase, drop])
+        nxt = say("key.scored_or_missed") if e.what is EntryWhat.SHOT else \
+            say("key.goal", number=number) if e.digits else say("key.goal_no_scorer")
+        return prompt, e.digits, [("0-9", say(f"key.{who}")), ("enter", nxt), erase, drop]
+    if stage is EntryStage.KIND:
+        listed = _numbered(e.choice, [say("key.kind", kind=k) for k in self.kinds])
+        typed = self._typed_choice(e, len(self.kinds))
+        default = say("key.kind", kind=self.kinds[typed - 1 if typed else 0])
+        return (say("prompt.kind", head=head, number=number), e.choice,
+                [*listed, ("enter", default), flag,
+                 ("backspace", say("key.erase" if e.choice else "key.back_to_number")),
+                 drop])
+    if stage is EntryStage.OUTCOME:
+        return (say("prompt.outcome", head=head, number=number), "",
+                [("1", say("key.scored")), ("0", say("key.missed")),
+                 ("enter", say("key.scored")), ("backspace", say("key.back_to_shooter")),
+                 drop])
+    if stage is EntryStage.CLOCK:
+        shown = _clock_text(e.digits)
+        return (say("prompt.clock"), shown if e.digits else "",
+                [("0-9", say("key.digits")), ("dot", say("key.tenths")),
+                 ("enter", say("key.set_clock", time=shown) if e.digits
+                  else say("key.type_time")),
+                 erase, drop])
+    if stage is EntryStage.CONFIRM:
+        side = say(f"side.{e.team.value}") if e.team else ""
+        does = {EntryWhat.END: say("key.end"), EntryWhat.NEXT: say("key.next"),
+                EntryWhat.UNDO: say("key.undo"),
+                EntryWhat.FORFEIT: say("key.forfeit", side=side,
+                                       score=f"0:{self.forfeit_goals}")}
+        return say("prompt.confirm", head=head), "", [("enter", does[e.what]), drop]
+    if stage is EntryStage.LIST:
+        listed = _paged(e, [r.phrase() for r in self.records])
+        enter = [("enter", say("key.pick"))] if self._typed_choice(
+            e, len(self.records)) else []
+        prompt = say("prompt.records" if self.records else "prompt.no_records")
+        return prompt, e.choice, [*listed, *enter, erase, drop]
+    if stage is EntryStage.RECORD:
+        assert e.record is not None
+        act = say("key.correct", n=e.digits) if e.digits else say("key.cancel_record")
+        if e.record.team is None:
+            return (say("prompt.record_clock", record=e.record.phrase(upper=True)), "",
+                    [("enter", say("key.cancel_record")),
+                     ("backspace", say("key.back_to_list")), drop])
+        return (say("prompt.record", record=e.record.phrase(upper=True)), e.digits,
+                [("enter", act), ("0-9", say("key.new_number")),
+                 ("backspace", say("key.erase" if e.digits else "key.back_to_list")),
+                 drop])
+    if stage is EntryStage.CHOICE:
+        listed = _paged(e, [say(f"menu.{i}") for i in MENU_IDS])
+        enter = [("enter", say("key.pick"))] if self._typed_choice(e, len(MENU)) else []
+        return say("prompt.menu"), e.choice, [*listed, *enter, erase, drop]
+    if stage is EntryStage.MATCH:
+        listed = _paged(e, [say("key.as_shown", name=c.label)
+                                 for c in self.schedule])
+        enter = [("enter", say("key.load"))] if self._typed_choice(
+            e, len(self.schedule)) else []
+        prompt = say("prompt.matches" if self.schedule else "prompt.no_matches")
+        return prompt, e.choice, [*listed, *enter, erase, drop]
+    if stage in (EntryStage.HOME_TEAM, EntryStage.AWAY_TEAM):
+        assert e.picked is not None
+        side = "home" if stage is EntryStage.HOME_TEAM else "away"
+        listed = _paged(e, [say("key.as_shown", name=t) for t in self.teams])
+        typed = self._typed_choice(e, len(self.teams))
+        keep = say("key.as_shown", name=self.teams[typed - 1]) if typed else \
+            say("key.keep_name")
+        return (say("prompt.team", match=e.picked.match, side=say(f"side.{side}")),
+                e.choice, [*listed, ("enter", keep),
+                           ("backspace", say("key.erase" if e.choice else "key.back")),
+                           drop])
+    if stage is EntryStage.PREVIEW:
+        return _explain_preview(e, head, drop)
+    return say("prompt.horn"), "", [("any", say("key.horn_off"))]
 
 
 def _numbered(typed: str, labels: Sequence[Phrase]) -> list[tuple[str, Phrase]]:
