@@ -381,30 +381,46 @@ def goal_panel(canvas: Canvas, area: Rect, goal: GoalView, cap: int, *, side: st
                ) -> list[Item]:
     """GOAL, the scorer's number in big digits and his name (if known), on a panel over the
     scoring side's penalty column for the few seconds the document carries ``goal``. GOAL
-    stands over the number, or beside it where the panel is short (4:3)."""
+    stands over the number, or beside it where the panel is short (4:3); where even that
+    leaves the number under the smallest size, the name is left out."""
     items: list[Item] = [Box(area, pal.PANEL, PANEL, f"goal.{side}.box")]
     pad = canvas.u(1.2)
     inner = (area[0] + pad, area[1] + pad, area[2] - 2 * pad, area[3] - 2 * pad)
     small = max(canvas.min_px, canvas.u(5.2) if canvas.wide else canvas.min_px)
     bottom = inner[1] + inner[3]
     name = goal.name.upper() if goal.name else ""
-    name_h = line_height(small, name) + pad if name else 0
     title_word = canvas.word("display.goal")
-    title_h = line_height(small, title_word) + pad
+    title_line = line_height(small, title_word)
+    title_h = title_line + pad
     number = goal.player
     target = max(cap, canvas.legible)
     title_w = canvas.measure(title_word, "sans", small) + canvas.u(2)
-    over = digit_height(number or "0", inner[2], min(target, inner[3] - name_h - title_h))
-    beside = digit_height(number or "0", inner[2] - title_w, min(target, inner[3] - name_h))
+    # The number comes before the name: where a short panel (taller names above it, an
+    # accented GOAL in its language) leaves the number under the smallest size with the
+    # name's line, the name is left out, not the number squeezed.
+    for keep_name in (True, False) if name else (False,):
+        name_h = line_height(small, name) + pad if keep_name else 0
+        over = digit_height(number or "0", inner[2], min(target, inner[3] - name_h - title_h))
+        # beside: the number's line is never lower than GOAL's own, which it centres
+        beside = digit_height(number or "0", inner[2] - title_w, min(target, inner[3] - name_h))
+        if title_line > inner[3] - name_h:
+            beside = 0  # not even GOAL's line beside it fits over the name
+        if not number or max(over, beside) >= canvas.min_px:
+            break
+    if not keep_name and number and max(over, beside) < canvas.min_px:
+        keep_name, over, beside = True, 0, 0  # no number at all: GOAL and the name
+    if not keep_name:
+        name = ""
     y = inner[1]
-    if number and beside > over:  # GOAL to the left of the number, on its line
+    if number and beside > over and beside >= canvas.min_px:  # GOAL left of the number
+        line = max(beside, title_line)
         title = text(canvas, (inner[0], 0, title_w, 0),
-                     row_cap_top(y, beside, small, title_word), small, title_word,
+                     row_cap_top(y, line, small, title_word), small, title_word,
                      colour=pal.CLOCK, align="left", role=f"goal.{side}.title")
         items += [title] if title else []
-        items += digits((inner[0] + title_w, y, inner[2] - title_w, beside), number, beside,
+        items += digits((inner[0] + title_w, y, inner[2] - title_w, line), number, beside,
                         pal.WHITE, role=f"goal.{side}.player")
-        y += beside + pad
+        y += line + pad
     else:
         title = text(canvas, inner, row_cap_top(y, title_h - pad, small, title_word), small,
                      title_word, colour=pal.CLOCK, role=f"goal.{side}.title")

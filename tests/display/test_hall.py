@@ -11,12 +11,13 @@ and the pregame facts.
 from __future__ import annotations
 
 import copy
+import math
 import os
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from arena import words
@@ -106,9 +107,18 @@ def game_states(draw: st.DrawFn) -> dict[str, Any]:
                              draw(st.sampled_from(states.NAMES)))
 
 
+# A short goal panel (taller names and rows for a 40 m hall on a break) with a scorer and his
+# name: GOAL was set beside a number squeezed under the smallest size, reaching out of the
+# panel (test_a_short_goal_panel_drops_the_name_not_the_number).
+SHORT_GOAL = states.with_names(
+    dict(states.base(phase="intermission", running=False),
+         goal={"team": "home", "player": 0, "name": "R. Kalniņš"}), "LIO", "LIO")
+
+
 @pytest.mark.parametrize("language", words.LANGUAGES)  # the longer Czech and Finnish words
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(doc=game_states(), screen=st.sampled_from(SCREENS))
+@example(doc=SHORT_GOAL, screen=((1920, 1080), FAR_TV))
 def test_nothing_overlaps_or_leaves_the_screen_in_any_hall(
         language: str, doc: dict[str, Any], screen: tuple[tuple[int, int], HallGeometry]
 ) -> None:
@@ -269,6 +279,25 @@ def test_the_scorer_is_shown_and_the_clock_is_left_alone(size: tuple[int, int]) 
     frame = frame_for(unnamed, size)
     assert [t.text for t in frame.texts() if t.role == "goal.away.player"] == ["7"]
     assert not frame.with_role("goal.away.name")  # no roster: the number only
+
+
+# English words leave this hall's break rows shorter, and its goal panel tall enough.
+@pytest.mark.parametrize("language", ["cs", "sr", "fi"])
+def test_a_short_goal_panel_drops_the_name_not_the_number(language: str) -> None:
+    """Where the panel has no room for GOAL, the number at the smallest size and the name,
+    the name goes: the number keeps a readable size and nothing leaves the panel (Czech
+    GÓL's accent made GOAL's line taller than the squeezed number's, once above the box)."""
+    frame = frame_for(SHORT_GOAL, (1920, 1080), FAR_TV, language=language)
+    assert problems(frame) == []
+    box = frame.with_role("goal.home.box")[0].rect
+    assert box[3] < 200  # the short panel this is about, not the default one
+    shown = [t for t in frame.texts() if t.role.startswith("goal.home.")]
+    for t in shown:
+        assert box[1] <= t.rect[1] and t.rect[1] + t.rect[3] <= box[1] + box[3], t
+    player = [t for t in shown if t.role == "goal.home.player"]
+    assert [t.text for t in player] == ["0"]
+    assert player[0].px_height >= math.ceil(0.04 * 1080)
+    assert not frame.with_role("goal.home.name")
 
 
 # ------------------------------------------------------------------ pregame
