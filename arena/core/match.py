@@ -229,6 +229,7 @@ class Match(Corrections):
         if why is not None:
             raise Refused(command.name, why)
         handler = self._handlers()[type(command)]
+        removes_correction = _removes_correction(self._state, command)
         step = Step(self._state)
         handler(step, command, at)
         if (self._state.phase is Phase.FINAL and step.state.phase is Phase.FINAL
@@ -246,8 +247,11 @@ class Match(Corrections):
         events = step.events
         if isinstance(command, SetClock):
             events += self._settled(at)
-        if events:
-            # One that emitted nothing changed nothing: neither journalled nor replayed.
+        if events and not removes_correction:
+            # One that emitted nothing changed nothing: neither journalled nor replayed. One
+            # that took a clock correction back left the history without it (its inputs are
+            # those of that history): replayed from before an earlier correction, it would
+            # take back another entry (a goal) instead.
             self._state = _noted(self._state, Input(command, seq))
         return events
 
@@ -302,6 +306,16 @@ class Match(Corrections):
             Cancel: self._cancel,
             Correct: self._correct,
         }
+
+
+def _removes_correction(s: MatchState, command: Command) -> bool:
+    """Whether ``command`` takes a clock correction back (undo of one on top, cancel of
+    one by its seq)."""
+    if isinstance(command, Undo):
+        return bool(s.undo) and s.undo[-1].kind is UndoKind.SET_CLOCK
+    if isinstance(command, Cancel):
+        return any(e.seq == command.seq and e.kind is UndoKind.SET_CLOCK for e in s.undo)
+    return False
 
 
 def _noted(s: MatchState, item: Input) -> MatchState:

@@ -253,3 +253,19 @@ def test_undo_and_cancel_from_the_keypad_preview_the_penalties_put_back() -> Non
     assert described is not None and described["prompt"].startswith(
         "SET CLOCK P1 15:00: home #7 minor back in the box")
     assert typed(pad, 61, "enter") == [Cancel(S(61), g.match.state.undo[-1].seq)]
+
+
+def test_two_clock_corrections_undone_one_after_the_other_keep_the_goal_before_them() -> None:
+    """A goal, then the clock set to 0:00 (the period ends) and in the break set to 0:00
+    again (the break ends): two undos take back the two corrections and nothing else. The
+    undo of the second must not be replayed when the first is undone, or it would take back
+    the goal instead (found by the stateful test)."""
+    g = game(Start(S(0)), Goal(S(10), Team.HOME, 12), SetClock(S(20), ms=0),
+             SetClock(S(30), ms=0))
+    g.do(Undo(S(40)))
+    assert g.match.state.phase is Phase.INTERMISSION
+    g.do(Undo(S(50)))
+    state = g.match.state
+    assert state.phase is Phase.PERIOD
+    assert state.score() == {Team.HOME: 1, Team.AWAY: 0}
+    assert [goal.player for goal in state.goals] == [12]
