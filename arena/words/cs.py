@@ -326,6 +326,7 @@ WORDS: dict[str, str] = {
     "refused.on_board": "už je na tabuli",
     "refused.not_in_schedule": "{match} už v rozpisu není",
     "refused.plays_itself": "{name} nemůže hrát sám se sebou",
+    "refused.other_category": "{name} není tým kategorie {category}",
     "operator.title": "Tabule: časoměřič",
     "operator.waiting": "čeká se na tabuli",
     "operator.no_entry": "nic se nezadává",

@@ -166,6 +166,7 @@ WORDS: dict[str, str] = {
     "refused.on_board": "already on the board",
     "refused.not_in_schedule": "{match} is not left in the schedule",
     "refused.plays_itself": "{name} cannot play itself",
+    "refused.other_category": "{name} is not a team of {category}",
     # ---- the operator page and window
     "operator.title": "Scoreboard: timekeeper",
     "operator.waiting": "waiting for the scoreboard",

@@ -325,6 +325,7 @@ WORDS: dict[str, str] = {
     "refused.on_board": "jo tulostaululla",
     "refused.not_in_schedule": "{match} ei ole enää ohjelmassa",
     "refused.plays_itself": "{name} ei voi pelata itseään vastaan",
+    "refused.other_category": "{name} ei ole sarjan {category} joukkue",
     "operator.title": "Tulostaulu: ajanottaja",
     "operator.waiting": "odotetaan tulostaulua",
     "operator.no_entry": "ei syöttöä kesken",

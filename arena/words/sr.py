@@ -323,6 +323,7 @@ WORDS: dict[str, str] = {
     "refused.on_board": "već je na semaforu",
     "refused.not_in_schedule": "{match} više nije u rasporedu",
     "refused.plays_itself": "{name} ne može da igra sam protiv sebe",
+    "refused.other_category": "{name} nije tim kategorije {category}",
     "operator.title": "Semafor: merilac vremena",
     "operator.waiting": "čeka se semafor",
     "operator.no_entry": "ništa se ne unosi",
