@@ -15,7 +15,7 @@ from pathlib import Path
 
 from arena.tournament.files import load_event
 from demo.tournaments import REPO
-from office.service import ledger_from_store
+from office.inforce import event_in_force, ledger_in_force
 from office.storage.store import Store, StoreError
 
 LOOK_S = 0.5  # how often the store is looked at for lots to draw
@@ -44,13 +44,13 @@ class LotsDrawer:
             store = Store(self.db)
         except StoreError:
             return  # the office is still creating it: next time
-        several = len(self.event.categories) > 1
         try:
+            # The schedule the office runs now (its reschedules and reloads).
+            self.event = event_in_force(store, self.file)
             wanted = []
             for c in self.event.categories:
                 # Lots are wanted whatever the protest windows say: no wall time needed.
-                ledger = ledger_from_store(c.tournament, store, None,
-                                           c.name if several else None)
+                ledger = ledger_in_force(self.event, c.name, store, None)
                 for name, table in ledger.tables.items():
                     level = [r.team for r in table.rows if r.lots_needed]
                     if table.complete and level and (c.name, name) not in self.drawn:

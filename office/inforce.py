@@ -6,6 +6,7 @@ shell command (printouts, exports, rulings) read them here, so all tell the same
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -62,10 +63,17 @@ def schedule_steps(store: Store) -> list[schedule.Step]:
             if a.kind in schedule.KINDS]
 
 
+def replayed(base: Event, steps: Sequence[schedule.Step]) -> Event:
+    """``base`` with the schedule changes ``steps`` (``office.schedule.replay``, a reload's
+    files parsed as the service parses them): the one way the schedule in force is made,
+    by the running service and by every command that prints or exports."""
+    return schedule.replay(base, steps, event_from_files)
+
+
 def effective_event(base: Event, store: Store) -> Event:
     """The schedule in force: ``base`` (the file the service started with) with the office's
-    reloads and reschedules (``office.schedule.replay``)."""
-    return schedule.replay(base, schedule_steps(store), event_from_files)
+    reloads and reschedules."""
+    return replayed(base, schedule_steps(store))
 
 
 def green_cards(store: Store) -> list[rulings.GreenCard]:
@@ -103,6 +111,17 @@ def ledger_from_store(tournament: Tournament, store: Store, now: datetime | None
         (only,) = effective_event(Event.single(tournament), store).categories
         tournament = only.tournament
     return _fold(tournament, store, now, category)
+
+
+def ledger_in_force(event: Event, category: str, store: Store, now: datetime | None
+                    ) -> Ledger:
+    """The ledger of one category of ``event``, the schedule in force (``event_in_force``:
+    not changed again here), as the service would fold it now (``ledgers_in_force``'s)."""
+    c = event.category(category)
+    if c is None:
+        raise StoreError(f"no category {category!r} in the schedule in force (categories: "
+                         f"{', '.join(c.name for c in event.categories)})")
+    return _fold(c.tournament, store, now, category if len(event.categories) > 1 else None)
 
 
 def ledgers_in_force(event: Event, store: Store, now: datetime | None) -> dict[str, Ledger]:

@@ -20,9 +20,7 @@ from datetime import datetime
 from arena import wire
 from arena.timesource import SteadyWall
 from arena.tournament.event import Event
-from arena.tournament.files import event_from_files
 from arena.tournament.model import Tournament
-from office import schedule
 from office.inforce import (  # re-exported: the shell's commands read the store through them
     SCHEDULE_KEY,
     ScheduleIndex,
@@ -32,6 +30,7 @@ from office.inforce import (  # re-exported: the shell's commands read the store
     excluded_events,
     green_cards,
     ledger_from_store,
+    replayed,
     schedule_steps,
 )
 from office.serving.base import NUDGE_S, VIEW_S, Message, Peer
@@ -69,7 +68,7 @@ class OfficeService(Folding):
         self.base = tournament if isinstance(tournament, Event) else Event.single(tournament)
         steps = schedule_steps(store)
         self._schedule_rows = tuple(step.id for step in steps)
-        self.event = schedule.replay(self.base, steps, event_from_files)
+        self.event = replayed(self.base, steps)
         event = self.event
         self.store = store
         self.peer = peer

@@ -52,7 +52,7 @@ FINALS = {
 TABLES = {
     "P10": [("HJK Sininen", "goals for"), ("FC Honka Musta", "points"),
             ("KäPa Keltainen", "")],
-    "P08": [("FC Kontu Valkoinen", "lots (drawn)"), ("Ponnistus Punainen", "points"),
+    "P08": [("FC Kontu Valkoinen", "lots (drawn)"), ("Ponnistus Punainen", "lots (drawn)"),
             ("EBK Vihreä", "")],
 }
 # Who plays each hall's matches, in order (the halls are shared by the categories).

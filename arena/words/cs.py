@@ -139,6 +139,12 @@ WORDS: dict[str, str] = {
     "sheet.state.confirmed": "potvrzeno",
     "sheet.state.corrected": "opraveno ředitelstvím turnaje",
     "sheet.state.needs_review": "čeká na kontrolu ředitelstvím turnaje",
+    "sheet.correction": "Oprava",
+    "sheet.goals_uncounted": (
+        "Skóre ředitelství turnaje má pro {teams} méně gólů, než "
+        "zaznamenala hala; který gól byl škrtnut, není známo, proto se tyto"
+        " góly {teams} nepočítají do tabulky střelců."),
+    "sheet.state.voided": "anulováno (tým vyřazen)",
     "sheet.stage.group": "Skupina {group}",
     "sheet.stage.playoff": "Play-off",
     "sheet.stage.placement": "O umístění",

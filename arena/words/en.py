@@ -273,6 +273,12 @@ WORDS: dict[str, str] = {
     "sheet.state.confirmed": "confirmed",
     "sheet.state.corrected": "corrected by the office",
     "sheet.state.needs_review": "needs the office's review",
+    "sheet.correction": "Correction",
+    "sheet.goals_uncounted": (
+        "The office's score has fewer goals for {teams} than the hall "
+        "recorded; which goal was struck is not known, so these goals of "
+        "{teams} do not count for the top scorers."),
+    "sheet.state.voided": "voided (a team eliminated)",
     "sheet.stage.group": "Group {group}",
     "sheet.stage.playoff": "Play-off",
     "sheet.stage.placement": "Placement",

@@ -138,6 +138,13 @@ WORDS: dict[str, str] = {
     "sheet.state.confirmed": "vahvistettu",
     "sheet.state.corrected": "kilpailutoimiston korjaama",
     "sheet.state.needs_review": "odottaa kilpailutoimiston tarkistusta",
+    "sheet.correction": "Korjaus",
+    "sheet.goals_uncounted": (
+        "Kilpailutoimiston tuloksessa on joukkueelle {teams} vähemmän "
+        "maaleja kuin halli kirjasi; ei tiedetä, mikä maali hylättiin, "
+        "joten näitä joukkueen {teams} maaleja ei lasketa maalintekijöiden "
+        "pörssiin."),
+    "sheet.state.voided": "mitätöity (joukkue suljettu pois)",
     "sheet.stage.group": "Lohko {group}",
     "sheet.stage.playoff": "Pudotuspelit",
     "sheet.stage.placement": "Sijoitusottelut",

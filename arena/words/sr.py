@@ -136,6 +136,12 @@ WORDS: dict[str, str] = {
     "sheet.state.confirmed": "potvrđeno",
     "sheet.state.corrected": "ispravila direkcija turnira",
     "sheet.state.needs_review": "čeka pregled direkcije turnira",
+    "sheet.correction": "Ispravka",
+    "sheet.goals_uncounted": (
+        "Rezultat direkcije turnira ima manje golova za {teams} nego što je"
+        " hala zabeležila; ne zna se koji je gol poništen, pa se ovi golovi"
+        " ekipe {teams} ne računaju na listi strelaca."),
+    "sheet.state.voided": "poništeno (ekipa isključena)",
     "sheet.stage.group": "Grupa {group}",
     "sheet.stage.playoff": "Plej-of",
     "sheet.stage.placement": "Za plasman",

@@ -13,10 +13,9 @@ from datetime import datetime
 from pathlib import Path
 
 from arena.tournament.event import Event
-from arena.tournament.files import load_event
 from arena.tournament.reader import TournamentError
 from office.cli.serve import DEFAULT_DB
-from office.service import ledger_from_store
+from office.inforce import event_in_force, ledger_in_force
 from office.storage.store import Alert, Store, StoreError
 from office.views.alerts import ACK, REVIEW, AlertStatus, handled, open_alerts_of, review_data, todo
 from office.views.ledger import Ledger, Review, ReviewAction
@@ -88,10 +87,16 @@ def _add_review_args(p: argparse.ArgumentParser) -> None:
 
 
 def _open(args: argparse.Namespace) -> tuple[Event, Store]:
-    event = load_event(args.tournament)
     if not args.db.exists():
         raise StoreError(f"{args.db}: no such store")
-    return event, Store(args.db)
+    store = Store(args.db)
+    try:
+        # The schedule the service runs now: a review of a match the office moved or
+        # added reads it where it is.
+        return event_in_force(store, args.tournament), store
+    except BaseException:
+        store.close()
+        raise
 
 
 def _fail(args: argparse.Namespace, message: object) -> int:
@@ -177,8 +182,7 @@ def _review(args: argparse.Namespace, event: Event, store: Store, match: str) ->
     if category is None:
         return _fail(args, f"no match {match!r} in {args.tournament}")
     now = datetime.now()
-    ledger = ledger_from_store(category.tournament, store, now,
-                               None if event.plain else category.name)
+    ledger = ledger_in_force(event, category.name, store, now)
     try:
         review = settle(ledger, match, args.how, reason, now)
     except _Refused as err:

@@ -30,9 +30,10 @@ from office.cli import schedule as schedule_cli
 from office.cli import serve as serve_cli
 from office.cli import site as site_cli
 from office.cli import store as store_cli
+from office.inforce import event_in_force, ledger_in_force
 from office.rules.results import ResultsError, ResultsFile, draw_line, parse_results_file
 from office.rules.standings import rank_group
-from office.service import ledger_from_store
+from office.rules.why import LOTS_NEEDED, why_keys
 from office.storage.store import Store, StoreError
 
 
@@ -189,10 +190,16 @@ _WHY = {
 
 
 def why(row: Row) -> str:
-    """The "why" column: what placed this row above the next one."""
-    if row.lots_needed:
+    """The "why" of a row read on its own: what placed it above the next one (in a table,
+    ``format_table`` also names the lots that placed the row below a drawn one)."""
+    return _worded(why_keys([(row.decided_by, row.lots_needed)])[0])
+
+
+def _worded(key: str | None) -> str:
+    """The "why" column of a row's key (``office.rules.why.why_keys``)."""
+    if key == LOTS_NEEDED:
         return "lots needed"
-    return _WHY[Criterion(row.decided_by)] if row.decided_by is not None else ""
+    return _WHY[Criterion(key)] if key is not None else ""
 
 
 def format_table(table: GroupTable) -> str:
@@ -202,12 +209,13 @@ def format_table(table: GroupTable) -> str:
         status.append("provisional")
     header = ("#", "Team", "P", "W", "D", "L", "Goals", "GD", "Pts", "PIM", "Why")
     lines = [header]
-    for row in table.rows:
+    keys = why_keys([(row.decided_by, row.lots_needed) for row in table.rows])
+    for row, key in zip(table.rows, keys, strict=True):
         lines.append((
             str(row.rank), row.team, str(row.played), str(row.won), str(row.drawn),
             str(row.lost), f"{row.goals_for}:{row.goals_against}",
             _signed(row.goals_for - row.goals_against), str(row.points),
-            str(row.penalty_minutes), why(row)))
+            str(row.penalty_minutes), _worded(key)))
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     text = [f"Group {table.name} ({', '.join(status)})"]
     for line in lines:
@@ -251,16 +259,17 @@ def _add_sources(p: argparse.ArgumentParser, *, results: str, db: str) -> None:
     where.add_argument("--db", type=Path, metavar="OFFICE.sqlite", help=db)
 
 
-def _tables_in_store(tournament: Tournament, db: Path, category: str | None = None
-                     ) -> dict[str, GroupTable]:
-    """The group tables as the service has them now (``category``: whose lots count)."""
+def _open_store(db: Path) -> Store:
     if not db.exists():
         raise InputError(f"--db: {db}: no such store")
-    store = Store(db)
-    try:
-        return dict(ledger_from_store(tournament, store, datetime.now(), category).tables)
-    finally:
-        store.close()
+    return Store(db)
+
+
+def _tables_in_store(event: Event, category: Category, store: Store
+                     ) -> dict[str, GroupTable]:
+    """The group tables of ``category`` as the service has them now; ``event`` is the
+    schedule in force (``office.inforce.event_in_force``)."""
+    return dict(ledger_in_force(event, category.name, store, datetime.now()).tables)
 
 
 def _report_draw(draw: Draw, table: GroupTable, as_json: bool) -> None:
@@ -293,16 +302,21 @@ def _add_standings(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
 
 def _run_standings(args: argparse.Namespace) -> int:
     if args.db is not None:
-        event = load_event(args.tournament)
-        # From the store, every category unless --category picks one.
-        chosen = (event.categories if args.category is None and args.group is None
-                  else (_category(event, args.category),))
-        parts: list[tuple[str | None, Sequence[GroupTable]]] = []
-        for c in chosen:
-            tournament = c.tournament
-            groups = _pick_group(tournament, args.group)
-            tables = _tables_in_store(tournament, args.db, _draw_category(event, c))
-            parts.append((event.level(c), [tables[g.name] for g in groups]))
+        store = _open_store(args.db)
+        try:
+            # The schedule the service runs now (its reschedules and reloads), as the page,
+            # the printouts and the exports read it.
+            event = event_in_force(store, args.tournament)
+            # From the store, every category unless --category picks one.
+            chosen = (event.categories if args.category is None and args.group is None
+                      else (_category(event, args.category),))
+            parts: list[tuple[str | None, Sequence[GroupTable]]] = []
+            for c in chosen:
+                groups = _pick_group(c.tournament, args.group)
+                tables = _tables_in_store(event, c, store)
+                parts.append((event.level(c), [tables[g.name] for g in groups]))
+        finally:
+            store.close()
         _print_categories(parts, args.json)
         return 0
     tournament, _, counted = _load(args.tournament, args.results, args.category)
@@ -443,23 +457,23 @@ _REGISTRARS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]
 def _draw_lots_in_store(args: argparse.Namespace) -> int:
     """``office draw-lots --db``: the draw as an audited action in the service's store; the
     running service sees the database change and re-ranks."""
-    event = load_event(args.tournament)
-    category = _category(event, args.category)
-    tournament = category.tournament
-    recorded = _draw_category(event, category)
-    (group,) = _pick_group(tournament, args.group)
-    draw = pick_order(args, group, _lots_wanted(
-        group, _tables_in_store(tournament, args.db, recorded)))
-    data: dict[str, object] = {"group": draw.group, "order": list(draw.order),
-                               "seed": draw.seed}
-    if recorded is not None:  # group names repeat across categories
-        data["category"] = recorded
-    store = Store(args.db)
+    store = _open_store(args.db)
     try:
+        event = event_in_force(store, args.tournament)
+        category = _category(event, args.category)
+        recorded = _draw_category(event, category)
+        (group,) = _pick_group(category.tournament, args.group)
+        draw = pick_order(args, group, _lots_wanted(
+            group, _tables_in_store(event, category, store)))
+        data: dict[str, object] = {"group": draw.group, "order": list(draw.order),
+                                   "seed": draw.seed}
+        if recorded is not None:  # group names repeat across categories
+            data["category"] = recorded
         store.admin("draw", data, datetime.now())
+        table = _tables_in_store(event, category, store)[group.name]
     finally:
         store.close()
-    _report_draw(draw, _tables_in_store(tournament, args.db, recorded)[group.name], args.json)
+    _report_draw(draw, table, args.json)
     return 0
 
 

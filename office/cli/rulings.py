@@ -17,11 +17,10 @@ from datetime import datetime
 from pathlib import Path
 
 from arena.tournament.event import Category, Event
-from arena.tournament.files import load_event
 from arena.tournament.reader import TournamentError
+from office.inforce import event_in_force, ledger_in_force
 from office.rules import rulings
 from office.rules.forfeitscore import forfeit_goals
-from office.service import ledger_from_store
 from office.storage.store import Store, StoreError
 from office.views.ledger import Ledger
 from office.views.placings import Placing, placings
@@ -141,8 +140,7 @@ def _store(db: Path) -> Store:
 
 
 def _ledger(event: Event, category: Category, store: Store) -> Ledger:
-    recorded = category.name if len(event.categories) > 1 else None
-    return ledger_from_store(category.tournament, store, datetime.now(), recorded)
+    return ledger_in_force(event, category.name, store, datetime.now())
 
 
 _Body = Callable[[argparse.Namespace, Event, Store], int]
@@ -150,10 +148,11 @@ _Body = Callable[[argparse.Namespace, Event, Store], int]
 
 def _run(args: argparse.Namespace, body: _Body) -> int:
     try:
-        event = load_event(args.tournament)
         store = _store(args.db)
         try:
-            return body(args, event, store)
+            # The schedule the service runs now (its reschedules and reloads): a ruling on a
+            # match the office moved or added reads it where it is.
+            return body(args, event_in_force(store, args.tournament), store)
         finally:
             store.close()
     except (TournamentError, StoreError, _Refused) as err:

@@ -21,9 +21,10 @@ from arena.tournament.reader import TournamentError
 from arena.wire import check_public_url
 from arena.words import DEFAULT, LANGUAGES
 from office.cli.schedule import remember_started_file
+from office.inforce import event_in_force
 from office.peer import OfficePeer
 from office.printouts.printing import Printouts
-from office.service import OfficeService, effective_event
+from office.service import OfficeService
 from office.storage.store import Store, StoreError, is_read_only
 from office.views.board import SnapshotBoard
 from office.web.officepage import OfficeWeb
@@ -97,13 +98,14 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
 
 def run_correct(args: argparse.Namespace) -> int:
     try:
-        event = load_event(args.tournament)
-    except TournamentError as err:
+        event = _schedule(args.tournament, args.db)
+    except (TournamentError, StoreError) as err:
         print(f"office correct: {err}", file=sys.stderr)
         return 2
     # Match ids are unique across an event; a reload may have added this one.
-    if event.match(args.match) is None and not _reloaded_match(args.db, event, args.match):
-        print(f"office correct: no match {args.match!r} in {args.tournament}", file=sys.stderr)
+    if event.match(args.match) is None:
+        print(f"office correct: no match {args.match!r} in the schedule in force",
+              file=sys.stderr)
         return 2
     found = _SCORE.match(args.score.strip())
     if found is None:
@@ -129,16 +131,18 @@ def run_correct(args: argparse.Namespace) -> int:
     return 0
 
 
-def _reloaded_match(db: Path, event: Event, match: str) -> bool:
-    """A match that `office reload` added: in the schedule in force, not in the file."""
+def _schedule(tournament: Path, db: Path) -> Event:
+    """The schedule a correction names its match in: the one in force (the file the
+    service started with and the office's reloads and reschedules) once the store exists,
+    else the file."""
     if not db.exists():
-        return False
+        return load_event(tournament)
     try:
-        store = Store(db)
+        store = Store(db, read_only=True)
     except StoreError:
-        return False  # said when the correction is stored
+        return load_event(tournament)  # the store's own problem is said when storing
     try:
-        return effective_event(event, store).match(match) is not None
+        return event_in_force(store, tournament)
     finally:
         store.close()
 

@@ -12,7 +12,6 @@ import logging
 import sys
 from pathlib import Path
 
-from arena.tournament.files import load_event
 from arena.tournament.reader import TournamentError
 from office.inforce import started_event
 from office.service import OfficeService
@@ -39,11 +38,6 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
 
 
 def run_export(args: argparse.Namespace) -> int:
-    try:
-        event = load_event(args.tournament)
-    except TournamentError as err:
-        print(f"office export-site: {err}", file=sys.stderr)
-        return 2
     if not args.db.exists():
         print(f"office export-site: no store {args.db} (the service makes it)",
               file=sys.stderr)
@@ -63,7 +57,8 @@ def run_export(args: argparse.Namespace) -> int:
         # been edited since): the service applies the office's schedule changes to it.
         service = OfficeService(started_event(store, args.tournament), store, None, board)
         service.refresh_all()
-        site = PublicSite(board, event.language, export=args.directory)
+        # In the language of the schedule in force (a reload may have changed it).
+        site = PublicSite(board, service.event.language, export=args.directory)
         site.step()
     except (StoreError, TournamentError) as err:
         print(f"office export-site: {err}", file=sys.stderr)

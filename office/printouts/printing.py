@@ -88,7 +88,11 @@ class Printouts:
             home_roster=teams[home].roster if home in teams else {},
             away_roster=teams[away].roster if away in teams else {},
             state=outcome.state if outcome is not None else ResultState.SCHEDULED,
-            result=outcome.result if outcome is not None else None)
+            result=outcome.result if outcome is not None else None,
+            correction=view.correction.reason
+            if view is not None and view.correction is not None else None,
+            uncredited=view.uncredited if view is not None else (),
+            voided=ledger is not None and match_id in ledger.voided)
         facts = sheets.read_events(self.store.events(match_id))
         return sheets.game_sheet(match, facts, _preset(scheduled.preset), lang or self.lang)
 

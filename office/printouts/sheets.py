@@ -30,6 +30,7 @@ from arena.templates import Templates
 from arena.tournament.event import Category, Event
 from arena.tournament.model import GameResult, GroupTable, ResultState, ScheduledMatch, Stage
 from arena.words import table, word
+from office.rules.why import why_keys
 from office.views.ledger import Ledger
 from office.views.placings import Placing
 
@@ -234,6 +235,11 @@ class SheetMatch:
     away_roster: Mapping[int, str]
     state: ResultState
     result: GameResult | None = None
+    correction: str | None = None  # the reason of the office's correction that stands
+    # The teams whose goals here no longer count for the scorers: the correction took
+    # their score below what the hall recorded (``ledger.MatchView.uncredited``).
+    uncredited: tuple[str, ...] = ()
+    voided: bool = False  # a team eliminated (rules 001 'Waiting period'): nothing counts
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,6 +286,7 @@ def game_sheet(match: SheetMatch, facts: SheetFacts, preset: Preset | None,
         facts_rows.append(("sheet.category", match.category))
     facts_rows += [("sheet.match", m.id), ("sheet.stage", _stage(m, lang)),
                    ("sheet.hall", m.hall), ("sheet.date", m.start.strftime("%Y-%m-%d %H:%M"))]
+    after = [("sheet.correction", match.correction)] if match.correction else []
     sides = [(t(title), names[side], _tab(
         [t("sheet.number"), t("sheet.player")],
         [[str(n), rosters[side][n]] for n in sorted(rosters[side])], numeric=(0,))
@@ -312,7 +319,11 @@ def game_sheet(match: SheetMatch, facts: SheetFacts, preset: Preset | None,
     return _TEMPLATES.render(
         "game_sheet.html.j2", title=f"{word('sheet.title', lang)} {m.id}", lang=lang,
         css=PRINT_CSS, t=t, match=match, facts=[(t(k), v) for k, v in facts_rows],
-        result=_result(match, lang), state=t("sheet.state." + match.state.value),
+        after=[(t(k), v) for k, v in after],
+        uncounted=t("sheet.goals_uncounted", teams=", ".join(match.uncredited))
+        if match.uncredited else None,
+        result=_result(match, lang),
+        state=t("sheet.state.voided" if match.voided else "sheet.state." + match.state.value),
         forfeit=None if facts.forfeit is None else t("sheet.forfeit",
                                                       team=names[facts.forfeit]),
         sides=sides, goals=goals, penalties=penalties, timeouts=timeouts, shootout=shootout,
@@ -408,7 +419,8 @@ def hall_schedule(event: Event, ledgers: Mapping[str, Ledger], hall: str | None 
 
 
 def why(row_decided: str | None, lots_needed: bool, lang: str = "en") -> str:
-    """The "why" column: what placed a row above the next one."""
+    """The "why" column's words for a row's key (``office.rules.why.why_keys``: what placed
+    it above the next one, or the lots that placed it)."""
     if lots_needed:
         return word("print.why.lots_needed", lang)
     return word(f"print.why.{row_decided}", lang) if row_decided else ""
@@ -419,15 +431,15 @@ def group_table(t: GroupTable, lang: str = "en") -> tuple[str, str, Table]:
     status = [word("print.complete" if t.complete else "print.in_progress", lang)]
     if t.provisional:
         status.append(word("print.provisional", lang))
-    keys = ("rank", "team", "played", "won", "drawn", "lost", "goals", "goal_difference",
-            "points", "penalty_minutes", "why")
+    columns = ("rank", "team", "played", "won", "drawn", "lost", "goals", "goal_difference",
+               "points", "penalty_minutes", "why")
+    keys = why_keys([(r.decided_by, r.lots_needed) for r in t.rows])
     rows = [[str(r.rank), r.team, str(r.played), str(r.won), str(r.drawn), str(r.lost),
              f"{r.goals_for}:{r.goals_against}", _signed(r.goals_for - r.goals_against),
-             str(r.points), str(r.penalty_minutes),
-             why(r.decided_by, r.lots_needed, lang)]
-            for r in t.rows]
+             str(r.points), str(r.penalty_minutes), why(key, False, lang)]
+            for r, key in zip(t.rows, keys, strict=True)]
     return (word("print.group", lang, group=t.name), ", ".join(status),
-            _tab([word(f"print.{k}", lang) for k in keys], rows,
+            _tab([word(f"print.{k}", lang) for k in columns], rows,
                  numeric=(0, 2, 3, 4, 5, 6, 7, 8, 9)))
 
 

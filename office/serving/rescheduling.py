@@ -10,9 +10,8 @@ from datetime import datetime
 
 from arena import wire
 from arena.tournament.event import Event
-from arena.tournament.files import event_from_files
 from office import schedule
-from office.inforce import ScheduleIndex, schedule_steps
+from office.inforce import ScheduleIndex, replayed, schedule_steps
 from office.serving.intake import Intake
 from office.views.fold import LedgerFold
 from office.views.ledger import MatchCache, MatchDigest
@@ -34,7 +33,7 @@ class Rescheduling(Intake):
             return
         seen = set(self._schedule_rows)
         self._schedule_rows = rows
-        self._swap(schedule.replay(self.base, steps, event_from_files),
+        self._swap(replayed(self.base, steps),
                    [step for step in steps if step.id not in seen])
 
     def _swap(self, new: Event, steps: list[schedule.Step]) -> None:

@@ -301,9 +301,9 @@ class LedgerFold(FoldState):
                 continue
             self._base[mid] = view
             changed.add(mid)
-            if view.gaps:
-                self._gap_warnings[index] = (f"{mid}: events {ledger._ranges(view.gaps)} "
-                                             f"from {m.hall} not received")
+            found = view.warnings()
+            if found:
+                self._gap_warnings[index] = found
             else:
                 self._gap_warnings.pop(index, None)
             if view.outcome.state is ResultState.FINAL and view.confirm_at is not None:
@@ -413,7 +413,7 @@ class LedgerFold(FoldState):
             moved = True
         if moved:  # the gaps' warnings change only with a view, so only then too
             self._warnings = self.tournament.warnings \
-                + tuple(self._gap_warnings[i] for i in sorted(self._gap_warnings)) \
+                + tuple(w for i in sorted(self._gap_warnings) for w in self._gap_warnings[i]) \
                 + tuple(w for i in sorted(self._pair_warnings) for w in self._pair_warnings[i])
 
     def _discipline(self, outcomes: set[str], first: bool) -> None:

@@ -83,7 +83,7 @@ class FoldState:
         self._draws: tuple[Draw, ...] = ()
         self._to_settle: dict[str, datetime] = {}  # finals whose window is still open
         self._unconfirmed: dict[str, datetime] = {}  # final views -> confirm_at
-        self._gap_warnings: dict[int, str] = {}
+        self._gap_warnings: dict[int, tuple[str, ...]] = {}  # a match's own (``MatchView``)
         self._pair_warnings: dict[int, tuple[str, ...]] = {}
         self._warnings: tuple[str, ...] = ()
         self._penalised: dict[str, list[int]] = {}  # team -> indices, ascending

@@ -122,6 +122,23 @@ class MatchView:
     # A replay ordered and not begun: the hall numbers the new game above this seq (the
     # voided final's, or the highest the office holds of the match if that is more).
     replay_above: int | None = None
+    # The teams whose goals the office's correction took below what the hall recorded:
+    # which goal was taken away is not known, so none of theirs counts for a scorer.
+    uncredited: tuple[str, ...] = ()
+
+    def warnings(self) -> tuple[str, ...]:
+        """What the office is told of this match (``Ledger.warnings``)."""
+        m = self.scheduled
+        out = []
+        if self.gaps:
+            out.append(f"{m.id}: events {_ranges(self.gaps)} from {m.hall} not received")
+        c = self.correction
+        for team in self.uncredited:
+            assert c is not None
+            out.append(f"{m.id}: corrected to {c.home_goals}:{c.away_goals}, fewer goals for "
+                       f"{team} than the hall recorded: which was taken away is not known, "
+                       f"so {team}'s scorers of {m.id} are not counted")
+        return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -447,8 +464,7 @@ def build_from(
         correction = latest_correction.get(m.id)
         if correction is not None:
             view = _corrected(view, correction)
-        if view.gaps:
-            warnings.append(f"{m.id}: events {_ranges(view.gaps)} from {m.hall} not received")
+        warnings += view.warnings()
         if view.outcome.state is ResultState.FINAL and view.confirm_at is not None \
                 and (next_change is None or view.confirm_at < next_change):
             next_change = view.confirm_at
@@ -715,10 +731,21 @@ def _corrected(view: MatchView, c: Correction) -> MatchView:
     decided_by = c.decided_by or (old.decided_by if old else DecidedBy.REGULATION)
     result = GameResult(m.id, home, away, c.home_goals, c.away_goals, decided_by,
                         old.home_pim if old else 0, old.away_pim if old else 0)
+    # The hall's goals stand for a side as long as the jury's score keeps as many: a goal
+    # corrected away takes that side's scorers of the match off the count (the record does
+    # not say which goal the jury struck). A forfeit's score counts no scorer at all
+    # (office.views.scorers).
+    goals = view.outcome.goals
+    uncredited = tuple(team for team, kept in ((home, c.home_goals), (away, c.away_goals))
+                       if sum(g.team == team for g in goals) > kept)
+    if uncredited and decided_by is not DecidedBy.FORFEIT:
+        goals = tuple(g for g in goals if g.team not in uncredited)
+    else:
+        uncredited = ()
     outcome = MatchOutcome(m.id, ResultState.CORRECTED, result, view.outcome.penalties,
-                           view.outcome.goals)
+                           goals)
     return replace(view, outcome=outcome, correction=c,
-                   hall_teams=view.hall_teams or (home, away))
+                   hall_teams=view.hall_teams or (home, away), uncredited=uncredited)
 
 
 def _renamed(outcome: MatchOutcome, home: str | None, away: str | None) -> MatchOutcome:

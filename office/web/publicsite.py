@@ -37,6 +37,7 @@ from typing import Any
 from arena import words
 from arena.core.preset import Criterion
 from arena.templates import Templates
+from office.rules.why import why_keys
 from office.views import slugs
 from office.views.jsonread import dicts
 
@@ -47,7 +48,8 @@ PAGE_CSP = (
 
 SCORERS_SHOWN = 10  # on the front page and a category's; a team's page shows all of its own
 
-_WHY = frozenset(c.value for c in Criterion)  # each has a site.why.* word
+# Each criterion, and teams waiting for the office's lots, has a site.why.* word.
+_WHY = frozenset({*(c.value for c in Criterion), "lots_needed"})
 _PHASES = ("pregame", "period", "intermission", "overtime_break", "overtime", "shootout",
            "final")
 _STATES = ("scheduled", "live", "final", "confirmed", "pending")
@@ -362,7 +364,10 @@ class Site:
 
     def table_rows(self, g: Mapping[str, Any], root: str) -> list[TableRow]:
         out = []
-        for r in dicts(g.get("rows")):
+        rows = dicts(g.get("rows"))
+        keys = why_keys([(_str(r.get("decided_by")) or None, r.get("lots_needed") is True)
+                         for r in rows])
+        for r, key in zip(rows, keys, strict=True):
             team = _str(r.get("team"))
             gf, ga = _int(r.get("goals_for")), _int(r.get("goals_against"))
             gd = f"{gf - ga:+d}".replace("+0", "0") if gf is not None and ga is not None else ""
@@ -371,14 +376,12 @@ class Site:
                 rank=_int(r.get("rank")), played=_int(r.get("played")), won=_int(r.get("won")),
                 drawn=_int(r.get("drawn")), lost=_int(r.get("lost")), goals_for=gf,
                 goals_against=ga, goal_difference=gd, points=_int(r.get("points")),
-                why=self._why(r)))
+                why=self._why(key)))
         return out
 
-    def _why(self, row: Mapping[str, Any]) -> str:
-        if row.get("lots_needed"):
-            return self.w("site.why.lots_needed")
-        why = _str(row.get("decided_by"))
-        return self.w(f"site.why.{why}") if why in _WHY else ""
+    def _why(self, key: str | None) -> str:
+        """The "why" of a row's key (``office.rules.why.why_keys``)."""
+        return self.w(f"site.why.{key}") if key in _WHY else ""
 
     def days(self, matches: Sequence[Mapping[str, Any]]
              ) -> list[tuple[str, list[Mapping[str, Any]]]]:

@@ -23,7 +23,7 @@ from arena.tournament.files import load_event, load_tournament
 from arena.tournament.model import DecidedBy, Tournament
 from arena.wire import event_document
 from office.rules import rulings
-from office.views.ledger import Correction, Ledger, Received, build
+from office.views.ledger import Correction, Ledger, Received, Review, ReviewAction, build
 from office.views.placings import placings
 from office.views.scorers import top_scorers
 from office.views.snapshot import event_snapshot, snapshot
@@ -143,6 +143,62 @@ def test_top_scorers_from_the_records_with_the_roster_names() -> None:
     after = top_scorers(build(t, events_of(t, plays), [fix], now=LATER))
     assert [(s.player, s.goals) for s in after if s.team == "FBC Ostrava"] == [
         (20, 1), (21, 1), (22, 1)]
+
+
+def test_a_goal_corrected_away_takes_that_sides_scorers_off_and_says_so() -> None:
+    # Rules 001 'Protests': the jury's result replaces the hall's. A3 was played IBF Falun
+    # 1-3 FBC Ostrava (Falun's #10; Ostrava's #20, #21, #22).
+    t = load_tournament(EXAMPLES / "001-floorball.toml")
+    plays = [p for p in group_plays(t, "A", all_group_results(t)) if p.match == "A3"]
+
+    def scorers(*fixes: Correction) -> tuple[set[tuple[str, int]], Ledger]:
+        ledger = build(t, events_of(t, plays), list(fixes), now=LATER)
+        return {(s.team, s.player) for s in top_scorers(ledger)}, ledger
+
+    played, _ = scorers()
+    assert played == {("IBF Falun", 10), ("FBC Ostrava", 20), ("FBC Ostrava", 21),
+                      ("FBC Ostrava", 22)}
+    # A goal of Ostrava's disallowed (1-2): which one the record does not say, so none of
+    # Ostrava's three counts, Falun's still does; the office is told.
+    fewer, ledger = scorers(Correction("A3", 1, 2, "goal disallowed", T0))
+    assert fewer == {("IBF Falun", 10)}
+    assert ledger.matches["A3"].uncredited == ("FBC Ostrava",)
+    assert any(w.startswith("A3: corrected to 1:2, fewer goals for FBC Ostrava") and
+               "scorers of A3 are not counted" in w for w in ledger.warnings)
+    # A goal given that the hall missed (2-3): every goal recorded still stands.
+    more, ledger = scorers(Correction("A3", 2, 3, "goal given", T0))
+    assert more == played and ledger.matches["A3"].uncredited == ()
+    assert not any(w.startswith("A3: corrected") for w in ledger.warnings)
+    # The latest correction counts: set back to 1-3, the scorers are back.
+    back, _ = scorers(Correction("A3", 1, 2, "goal disallowed", T0),
+                      Correction("A3", 1, 3, "protest withdrawn", T0))
+    assert back == played
+
+
+def test_a_replayed_or_voided_match_counts_no_scorer() -> None:
+    # A3 IBF Falun 1-3 FBC Ostrava, A5 Tatran Střešovice 1-3 FBC Ostrava, played.
+    t = load_tournament(EXAMPLES / "001-floorball.toml")
+    plays = [p for p in group_plays(t, "A", all_group_results(t)) if p.match in ("A3", "A5")]
+    played = build(t, events_of(t, plays), now=LATER)
+    assert ("Tatran Střešovice", 10) in {(s.team, s.player) for s in top_scorers(played)}
+    # The office orders A5 replayed (office review --replay): what was played is void.
+    seq = played.matches["A5"].final_seq
+    replay = Review("A5", ReviewAction.REPLAY, "wrong teams", T0, seq=seq)
+    replayed = build(t, events_of(t, plays), now=LATER, reviews=[replay])
+    assert {(s.team, s.player, s.goals) for s in top_scorers(replayed)} == {
+        ("IBF Falun", 10, 1), ("FBC Ostrava", 20, 1), ("FBC Ostrava", 21, 1),
+        ("FBC Ostrava", 22, 1)}
+    # Rules 001 'Waiting period': Tatran late twice (A2, A4) is eliminated, its group
+    # matches voided: A5's goals count for nobody, A3's still do.
+    late = [Correction(m, *score, "late", T0, DecidedBy.FORFEIT,
+                       rulings.Forfeit(m, "Tatran Střešovice", rulings.ForfeitCause.LATE,
+                                       "late", T0))
+            for m, score in (("A2", (5, 0)), ("A4", (5, 0)))]
+    voided = build(t, events_of(t, plays), late, now=LATER)
+    assert "A5" in voided.voided
+    assert {(s.team, s.player, s.goals) for s in top_scorers(voided)} == {
+        ("IBF Falun", 10, 1), ("FBC Ostrava", 20, 1), ("FBC Ostrava", 21, 1),
+        ("FBC Ostrava", 22, 1)}
 
 
 def test_a_goal_taken_back_before_the_final_is_not_counted() -> None:
