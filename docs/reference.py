@@ -11,7 +11,10 @@ Each table sits in a page between the markers ``<!-- ref:NAME:begin -->`` and
 - ``scoreboard`` (docs/technician.md): every subcommand of ``scoreboard``, from its parser;
 - ``limits`` (docs/developer.md): every limit of a name, number or length, from the one
   table ``arena.wire.LIMITS``; ``file-limits`` (docs/office.md): the part of it a tournament
-  or event file is held to.
+  or event file is held to;
+- ``preset-penalties`` and ``preset-shootouts`` (docs/developer.md): each bundled preset's
+  penalty kinds and its shootout's first series, from the presets themselves (the rule
+  behind a first series is the preset's own citation).
 
 Run it from anywhere: ``python docs/reference.py`` rewrites the blocks that are stale,
 ``--check`` only says which are (exit 1), for the tests.
@@ -30,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # a script in docs/: the packages are beside this folder
     sys.path.insert(0, str(ROOT))
 
-from arena import wire  # noqa: E402
+from arena import presets, wire  # noqa: E402
 from firmware_py import config, linkconfig  # noqa: E402
 from firmware_py.cli import build_parser as scoreboard_parser  # noqa: E402
 from office.cli.main import build_parser  # noqa: E402
@@ -103,6 +106,41 @@ def file_limits_table() -> str:
     return "\n".join(rows)
 
 
+def _seconds(parts: Sequence[int]) -> str:
+    return " + ".join(f"{n // 10**9} s" for n in parts)
+
+
+def preset_penalties_table() -> str:
+    rows = ["| preset | kind | parts | team one short | a goal ends its part | each part ends "
+            "with its shift |", "| --- | --- | --- | --- | --- | --- |"]
+    yes = {True: "yes", False: "no"}
+    for name in presets.names():
+        kinds = presets.load(name).penalties.kinds
+        if not kinds:
+            rows.append(f"| `{name}` | none: no timed penalties | | | | |")
+        for kind in kinds.values():
+            rows.append(f"| `{name}` | `{kind.name}` | {_seconds(kind.parts)} | "
+                        f"{yes[kind.shorthanded]} | {yes[kind.releasable]} | "
+                        f"{yes[kind.until_shift_end]} |")
+    return "\n".join(rows)
+
+
+def preset_shootouts_table() -> str:
+    rows = ["| preset | first series | the rule behind it |", "| --- | --- | --- |"]
+    for name in presets.names():
+        preset = presets.load(name)
+        rules = preset.shootout
+        if rules is None:
+            rows.append(f"| `{name}` | no shootout | |")
+            continue
+        who = ("each by a different player" if rules.distinct_first_series
+               else "a player may shoot again")
+        rule = preset.cite("shootout.distinct_first_series") or "not cited"
+        rows.append(f"| `{name}` | {rules.rounds} shots a team, {who}; then one shot a team "
+                    f"at a time, anyone eligible | {_cell(rule)} |")
+    return "\n".join(rows)
+
+
 def _subcommands(parser: argparse.ArgumentParser) -> Iterator[tuple[str, str,
                                                                    argparse.ArgumentParser]]:
     for action in parser._actions:  # argparse keeps its subcommands only here
@@ -134,6 +172,8 @@ BLOCKS: dict[str, tuple[str, Callable[[], str]]] = {
     "scoreboard": ("docs/technician.md", scoreboard_table),
     "limits": ("docs/developer.md", limits_table),
     "file-limits": ("docs/office.md", file_limits_table),
+    "preset-penalties": ("docs/developer.md", preset_penalties_table),
+    "preset-shootouts": ("docs/developer.md", preset_shootouts_table),
 }
 
 
@@ -166,8 +206,8 @@ def stale_pages(*, write: bool) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description="Fill the docs' reference blocks (config keys, MQTT topics, office "
-                    "and scoreboard commands, limits) from the code. Default: rewrite the stale "
-                    "pages.")
+                    "and scoreboard commands, limits, the presets' penalties and shootouts) "
+                    "from the code. Default: rewrite the stale pages.")
     parser.add_argument("--check", action="store_true",
                         help="change nothing; exit 1 naming every stale page")
     args = parser.parse_args(argv)
