@@ -188,7 +188,9 @@ def carried(box: Box, end: Nanos, shift_end: ShiftEnd | None) -> Box:
     end of its shift (rules 002) that started at the period's end has no shift of that
     period left: it is served in the first shift played next, whose end ``shift_end`` (of
     the phase that follows) gives; where that phase has no shifts, it lasts its own length.
-    A part started before the end ended with its shift, at the end, and is gone already."""
+    A part started before keeps the end it has: the period's end, if the clock ran out (it
+    has ended with it), or, in a period ended early (END), the game time at which its shift
+    would have ended."""
     def again(p: Penalty) -> Penalty:
         if not (p.running and p.kind.until_shift_end and p.expiry is not None
                 and p.expiry > end):

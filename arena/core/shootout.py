@@ -7,8 +7,8 @@ pairs. With the preset's ``strict_order`` a shot for the team that is not next i
 (the board cannot be keyed out of the order, so the tally on the display and the decision
 follow the rules); a team's second shot in a round and a shooter the rules exclude always
 are, and with ``distinct_first_series`` a player's second shot in the first series (the
-refusal names the preset's rule). (A shot after the decision is refused by the phase table: a decided shootout is final
-at once.)
+refusal names the preset's rule). (A shot after the decision is refused by the phase
+table: a decided shootout is final at once.)
 """
 
 from __future__ import annotations
