@@ -16,6 +16,9 @@ Each table sits in a page between the markers ``<!-- ref:NAME:begin -->`` and
   ``decided_by`` of a row), from ``arena.core.preset.Criterion`` and its English "why" word;
 - ``tiebreaks`` (docs/office.md): each bundled preset's two-team and three-or-more lists
   with their citations, from ``arena.presets``.
+- ``preset-penalties`` and ``preset-shootouts`` (docs/developer.md): each bundled preset's
+  penalty kinds and its shootout's first series, from the presets themselves (the rule
+  behind a first series is the preset's own citation).
 
 Run it from anywhere: ``python docs/reference.py`` rewrites the blocks that are stale,
 ``--check`` only says which are (exit 1), for the tests.
@@ -108,6 +111,41 @@ def file_limits_table() -> str:
     return "\n".join(rows)
 
 
+def _seconds(parts: Sequence[int]) -> str:
+    return " + ".join(f"{n // 10**9} s" for n in parts)
+
+
+def preset_penalties_table() -> str:
+    rows = ["| preset | kind | parts | team one short | a goal ends its part | each part ends "
+            "with its shift |", "| --- | --- | --- | --- | --- | --- |"]
+    yes = {True: "yes", False: "no"}
+    for name in presets.names():
+        kinds = presets.load(name).penalties.kinds
+        if not kinds:
+            rows.append(f"| `{name}` | none: no timed penalties | | | | |")
+        for kind in kinds.values():
+            rows.append(f"| `{name}` | `{kind.name}` | {_seconds(kind.parts)} | "
+                        f"{yes[kind.shorthanded]} | {yes[kind.releasable]} | "
+                        f"{yes[kind.until_shift_end]} |")
+    return "\n".join(rows)
+
+
+def preset_shootouts_table() -> str:
+    rows = ["| preset | first series | the rule behind it |", "| --- | --- | --- |"]
+    for name in presets.names():
+        preset = presets.load(name)
+        rules = preset.shootout
+        if rules is None:
+            rows.append(f"| `{name}` | no shootout | |")
+            continue
+        who = ("each by a different player" if rules.distinct_first_series
+               else "a player may shoot again")
+        rule = preset.cite("shootout.distinct_first_series") or "not cited"
+        rows.append(f"| `{name}` | {rules.rounds} shots a team, {who}; then one shot a team "
+                    f"at a time, anyone eligible | {_cell(rule)} |")
+    return "\n".join(rows)
+
+
 def _subcommands(parser: argparse.ArgumentParser) -> Iterator[tuple[str, str,
                                                                    argparse.ArgumentParser]]:
     for action in parser._actions:  # argparse keeps its subcommands only here
@@ -177,6 +215,8 @@ BLOCKS: dict[str, tuple[str, Callable[[], str]]] = {
     "file-limits": ("docs/office.md", file_limits_table),
     "criteria": ("docs/office.md", criteria_table),
     "tiebreaks": ("docs/office.md", tiebreaks_table),
+    "preset-penalties": ("docs/developer.md", preset_penalties_table),
+    "preset-shootouts": ("docs/developer.md", preset_shootouts_table),
 }
 
 
@@ -210,7 +250,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description="Fill the docs' reference blocks (config keys, MQTT topics, office "
                     "and scoreboard commands, limits, ranking criteria and each preset's "
-                    "tie-break lists) from the code. Default: rewrite the stale pages.")
+                    "tie-break lists, penalties and shootouts) from the code. Default: "
+                    "rewrite the stale pages.")
     parser.add_argument("--check", action="store_true",
                         help="change nothing; exit 1 naming every stale page")
     args = parser.parse_args(argv)

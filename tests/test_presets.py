@@ -133,8 +133,9 @@ def test_the_floorball_presets_state_their_shared_rules_once(name: str) -> None:
 def test_the_floorball_presets_are_what_they_were_before_extends() -> None:
     # The same rules as the one-file preset of before (citations aside, now data), but for
     # what was added since: IFF 603.3's shorter-first order of penalties given together,
-    # IFF 608's match penalty before or after the match without bench time, and the strict order of
-    # shootout shots. The old text (as a journal holds it) still reads as it played: none
+    # IFF 608's match penalty before or after the match without bench time, the strict order of
+    # shootout shots and three different shooters in the first series (rules 001, 'Playing
+    # the shootout'). The old text (as a journal holds it) still reads as it played: none
     # is on by default.
     before = presets.parse_journalled(OLD_FLOORBALL_TEXT, "floorball-2x15.toml")
     now = presets.load("floorball-2x15")
@@ -144,11 +145,13 @@ def test_the_floorball_presets_are_what_they_were_before_extends() -> None:
     assert not before.penalties.ejection_only_outside_match
     assert now.shootout is not None and before.shootout is not None
     assert now.shootout.strict_order and not before.shootout.strict_order
+    assert now.shootout.distinct_first_series and not before.shootout.distinct_first_series
     assert before == type(now)(**{**{f: getattr(now, f) for f in now.__dataclass_fields__},
                                   "citations": {},
                                   "penalties": replace(now.penalties, shorter_first=False,
                                                        ejection_only_outside_match=False),
-                                  "shootout": replace(now.shootout, strict_order=False)})
+                                  "shootout": replace(now.shootout, strict_order=False,
+                                                      distinct_first_series=False)})
 
 
 # ---------------------------------------------------------------- a user's own preset

@@ -602,3 +602,34 @@ def test_a_clock_correction_undone_and_one_cancelled_replay_from_the_journal(
         assert recorder.match.state.clock.remaining(seconds(100)) == \
             never.state.clock.remaining(seconds(100))
         assert [e.kind.value for e in journalled][-1] == "undone"
+
+
+def test_a_penalty_part_carried_over_the_intermission_is_there_after_resuming(
+    tmp_path: Path,
+) -> None:
+    """Rules 002 'Rules' (a minor lasts until the end of the shift) and 'Overtime' (the
+    penalised stay in the box over the break): a double minor given seconds before the
+    period's end still has its second part, a whole shift, in the intermission, and the
+    journal rebuilds it so after a restart there."""
+    from arena.core.commands import Penalty  # noqa: PLC0415
+    from arena.core.state import state_document  # noqa: PLC0415
+
+    source = "youth-hockey-3x18.toml"
+    text = resources.files("arena.presets").joinpath(source).read_text("utf-8")
+    path = tmp_path / "Y1.journal"
+    journal, _ = Journal.open(path)
+    with journal:
+        recorder = Recorder.create(journal, text, source, SETUP)
+        recorder.command(Start(at=seconds(0)))
+        recorder.command(Penalty(at=seconds(1075), team=Team.HOME, player=7,
+                                 kind="double_minor"))
+        recorder.advance(seconds(1200))  # period 1 ended at 1080 s: the intermission
+    resumed, _, journal_warnings, resume_warnings = resume(path)
+    with journal_of(resumed):
+        assert journal_warnings == [] and resume_warnings == []
+        resumed.advance(seconds(1300))
+        doc = state_document(resumed.match, seconds(1300))
+        assert doc["phase"] == "intermission"
+        assert doc["penalties"]["home"] == [
+            {"player": 7, "kind": "double_minor", "remaining_ms": 60_000, "running": True}]
+        assert doc["strength"] == {"home": 4, "away": 5}

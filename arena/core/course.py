@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import penalties as box_rules
 from . import shifts as shift_rules
 from . import shootout as shootout_rules
 from .errors import Reason, because
@@ -91,6 +92,10 @@ class PhaseCourse(PenaltyDesk):
             self._after_regulation(step, at)
         else:
             self._after_overtime(step, at)
+        # The box over the break: a part that began at the period's end (the clock ran out)
+        # is served in the first shift of what follows (rules 002), read off it now.
+        end = s.played + self.play_length(s)
+        step.set(box=box_rules.carried(step.state.box, end, self.shift_end(step.state)))
 
     def _after_regulation(self, step: Step, at: Nanos) -> None:
         # Also reached from an undo during the overtime break: regulation is what is decided.

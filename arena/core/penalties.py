@@ -180,6 +180,26 @@ def schedule(box: Box, elapsed: Nanos, max_places: int, shift_end: ShiftEnd | No
     return tuple(items), changes
 
 
+def carried(box: Box, end: Nanos, shift_end: ShiftEnd | None) -> Box:
+    """The box once a period has ended at game time ``end``, its clock run out: penalties
+    keep every part still to serve over the break and into the next period or overtime
+    (rules 002, 'Overtime': penalised players stay in the penalty box; IIHF, IFF 601.4:
+    penalty time is game time). Timed parts carry as they are. A part lasting until the
+    end of its shift (rules 002) that started at the period's end has no shift of that
+    period left: it is served in the first shift played next, whose end ``shift_end`` (of
+    the phase that follows) gives; where that phase has no shifts, it lasts its own length.
+    A part started before keeps the end it has: the period's end, if the clock ran out (it
+    has ended with it), or, in a period ended early (END), the game time at which its shift
+    would have ended."""
+    def again(p: Penalty) -> Penalty:
+        if not (p.running and p.kind.until_shift_end and p.expiry is not None
+                and p.expiry > end):
+            return p
+        return replace(p, expiry=_part_expiry(p, p.part, end, shift_end))
+
+    return tuple(again(p) for p in box)
+
+
 def pause(p: Penalty, elapsed: Nanos) -> Penalty:
     """Back to waiting, keeping the time it still has in its current part."""
     assert p.expiry is not None

@@ -123,8 +123,9 @@ class Plays(PhaseCourse):
         # The table admits shots only in the shootout phase, which only a preset with a
         # shootout reaches, and a decided shootout is final at once: never decided here.
         assert rules is not None
-        why = shootout_rules.refusal(rules, s.shots, cmd.team, cmd.player, self.barred(s),
-                                     order=self._shootout_order)
+        why = shootout_rules.refusal(
+            rules, s.shots, cmd.team, cmd.player, self.barred(s), order=self._shootout_order,
+            first_series_rule=self.preset.cite("shootout.distinct_first_series"))
         if why is not None:
             raise Refused("shot", why)
         seq = s.seq + 1

@@ -25,13 +25,22 @@ def shifts_on(preset: Preset, phase: Phase) -> bool:
 
 
 def shift_end(preset: Preset, s: MatchState) -> ShiftEnd | None:
-    """Game time -> the end of the shift running then (rules 002 minors end there)."""
+    """Game time -> the end of the shift running then (rules 002 minors end there).
+
+    The period's end ends its last shift. A part that starts at that very instant (a double
+    minor's second part, a penalty whose place freed then) belongs to the first shift played
+    next, after the break (rules 002: penalised players stay in the penalty box over it): it
+    is given the end of a whole shift after the period's end, which ``carried`` reads again
+    off the phase that follows once the period has ended (overtime may be shorter, or have
+    no shifts)."""
     shifts = preset.shifts
     if shifts is None or not shifts_on(preset, s.phase):
         return None
     played, length, shift = s.played, play_length(preset, s.phase), shifts.length
 
     def end(elapsed: Nanos) -> Nanos:
+        if elapsed - played >= length:
+            return played + length + shift
         return played + min(length, ((elapsed - played) // shift + 1) * shift)
 
     return end

@@ -6,8 +6,9 @@ round, except that with ``tiebreak_second_starts`` (IIHF) the other team opens t
 pairs. With the preset's ``strict_order`` a shot for the team that is not next is refused
 (the board cannot be keyed out of the order, so the tally on the display and the decision
 follow the rules); a team's second shot in a round and a shooter the rules exclude always
-are. (A shot after the decision is refused by the phase table: a decided shootout is final
-at once.)
+are, and with ``distinct_first_series`` a player's second shot in the first series (the
+refusal names the preset's rule). (A shot after the decision is refused by the phase
+table: a decided shootout is final at once.)
 """
 
 from __future__ import annotations
@@ -78,11 +79,14 @@ def next_team(rules: ShootoutRules, shots: Shots) -> Team | None:
 
 def refusal(rules: ShootoutRules, shots: Shots, team: Team, player: int | None,
             barred: Mapping[tuple[Team, int], Reason],
-            *, order: Callable[[Team, Shots], str] | None = None) -> Reason | None:
+            *, order: Callable[[Team, Shots], str] | None = None,
+            first_series_rule: str | None = None) -> Reason | None:
     """Why the rules refuse this shot in an undecided shootout, or None.
 
     ``barred``: the players who may not shoot, each with the reason. ``order``: why a team
-    opens a round (the rule behind it), for the refusal of a shot out of turn."""
+    opens a round (the rule behind it), for the refusal of a shot out of turn.
+    ``first_series_rule``: the rule behind ``distinct_first_series`` (the preset's
+    citation), named when a player would shoot twice in the first series."""
     mine, theirs = len(_of(shots, team)), len(_of(shots, team.other))
     if mine > theirs:
         return because("shot_twice", f"{team.value} has already shot in this round; "
@@ -104,9 +108,13 @@ def refusal(rules: ShootoutRules, shots: Shots, team: Team, player: int | None,
     if rules.distinct_first_series and mine < rules.rounds and any(
         s.player == player for s in first_series
     ):
+        # The first series only: in the sudden death after it anyone eligible may shoot,
+        # a first-series shooter too (rules 000, 001, 002, 003).
+        why = f" ({first_series_rule})" if first_series_rule else ""
         return because("shot_first_series",
-                       f"#{player} ({team.value}) has already shot in the first series",
-                       player=player, team=team.value)
+                       f"#{player} ({team.value}) has already shot in the first series, "
+                       f"whose {rules.rounds} shots are taken by {rules.rounds} different "
+                       f"players{why}", player=player, team=team.value)
     return None
 
 

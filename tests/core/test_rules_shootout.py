@@ -442,6 +442,50 @@ def test_rules_001_the_first_series_shooters_may_shoot_again_in_sudden_death() -
     assert so.g.refusals == []
 
 
+# Rules 001 'Playing time': play-offs 2 x 20, basic groups 2 x 15, U9 2 x 10 (a 2 min break,
+# the preset's choice); a play-off tie goes to the shootout in each of them.
+FLOORBALLS = (FLOORBALL, Variant("floorball-2x15", "001", (0, 1020), 1920, 3),
+              Variant("floorball-u9-2x10", "001", (0, 720), 1320, 3))
+
+
+@pytest.mark.parametrize("variant", FLOORBALLS, ids=str)
+def test_rules_001_the_first_series_of_three_takes_three_different_shooters(
+    variant: Variant,
+) -> None:
+    # Rules 001 'Playing the shootout': a series of three penalty shots, then sudden death;
+    # "players who have already started the first series of three can start in the sudden
+    # death series too": so in the first series a team's three shooters are three players.
+    so = Shootout(variant)
+    so.shots("H-7 A-8")
+    for _round in (2, 3):  # #7 again in round 2, then in round 3
+        message = so.refused(HOME, False, 7)
+        assert "#7" in message and "first series" in message
+        assert "rules 001, 'Playing the shootout'" in message  # the rule is named
+        so.shots("H-9 A-10" if _round == 2 else "H-11")
+    fed = feed(so.g.match, Shot(S(so.t + STEP), AWAY, True, 8))  # round 3: #8 again
+    assert fed.refused is not None
+    assert fed.refused.why.key == "shot_first_series"  # worded in every language
+    assert dict(fed.refused.why.fields) == {"player": 8, "team": "away"}
+    assert so.tally == {"home": [False] * 3, "away": [False] * 2, "next": "away"}
+    so.shots("A-12")
+    # Sudden death: anyone eligible, the first series' shooters and the same one again.
+    assert so.shots("H-7 A-8 H-7 A-8 H+7 A-8") == ["away", "home"] * 2 + ["away", None]
+    assert so.doc()["result"] == {"home": 1, "away": 0, "decided_by": "shootout"}
+    assert len(so.g.refusals) == 2
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=str)
+def test_every_preset_states_its_own_first_series_rule(variant: Variant) -> None:
+    # Rules 000 'The winning goal race' (three different players), 001 'Playing the
+    # shootout' (three, anyone again in sudden death), 002 'Penalty shots' 2 (the same
+    # player may not take two shots), 003 'Ranking' (first, three players of each team):
+    # each preset says it itself and cites its own document for it.
+    preset = presets.load(variant.preset)
+    assert preset.shootout is not None and preset.shootout.distinct_first_series
+    cited = preset.cite("shootout.distinct_first_series")
+    assert cited is not None and cited.startswith(f"rules {variant.rules}, "), cited
+
+
 def test_rules_002_no_player_twice_in_the_first_series_anyone_in_sudden_death() -> None:
     # Rules 002 'Penalty shots' 2: the same player may not take two shots (first series);
     # 5: in the one-each series the same player may take several (or all) shots.

@@ -7,6 +7,9 @@
 - a penalty released by a goal is always a releasable, non-coincidental one (never a major,
   match, misconduct or personal penalty: IIHF rule 16, IFF 609.2);
 - the penalty list shows running penalties before waiting ones;
+- time passing never serves a part of a penalty in no time: a part that follows another,
+  or a penalty that starts as a place frees, lasts a while, over a period's end too (rules
+  002: a part starting as the period's last shift ends is served in the next shift played);
 - in a shootout no team is ever more than one shot ahead;
 - all of it with goals and penalties cancelled or renumbered at random, long after;
 - replaying the inputs gives the same state.
@@ -32,12 +35,12 @@ from arena.core.commands import (
     Stop,
     Undo,
 )
-from arena.core.events import EventKind
+from arena.core.events import Event, EventKind
 from arena.core.match import Match, feed
 from arena.core.phase import Phase, Stage, Team
 from arena.core.state import state_document
 from arena.core.units import seconds
-from arena.core.values import MatchSetup
+from arena.core.values import MatchSetup, MatchState
 
 PRESETS = ["ice-hockey-2x20", "floorball-2x20", "youth-hockey-3x18", "floorball-2x15"]
 teams = st.sampled_from(list(Team))
@@ -86,6 +89,20 @@ class RulesMachine(RuleBasedStateMachine):
         if events or self.match.state != before:
             self.inputs.append(("advance", self.now))
         self.check_events(events)
+        self.check_no_part_in_no_time(before, events)
+
+    def check_no_part_in_no_time(self, before: MatchState, events: list[Event]) -> None:
+        finished = {e.data["penalty_seq"]: e.at for e in events
+                    if e.kind is EventKind.PENALTY_ENDED and e.data["how"] == "expired"
+                    and e.data["finished"]}
+        for event in events:  # started while time passed: ends later, if at all
+            if event.kind is EventKind.PENALTY_STARTED:
+                assert finished.get(event.data["penalty_seq"], event.at + 1) > event.at, event
+        for p in before.box:  # a part to follow: it ends after the one before it
+            if p.seq in finished and p.running and p.expiry is not None \
+                    and p.part + 1 < len(p.kind.parts):
+                part_end = self.match._instant_of(before, p.expiry)
+                assert part_end is None or finished[p.seq] > part_end, p
 
     @rule(step=st.integers(0, seconds(5)))
     def start(self, step: int) -> None:
