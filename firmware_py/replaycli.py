@@ -50,7 +50,7 @@ examples:
       --at 0 --at 900 --answers answers.jsonl
   scoreboard replay game.jsonl --tournament cup.toml --match A3 --at 3000
   scoreboard replay game.jsonl --tournament cup.toml --match A3 \\
-      --publish mqtt://127.0.0.1:1883 --journal /var/tmp/resend
+      --publish mqtt://127.0.0.1:1883 --journal resend
 
 --tournament FILE (a path: it has a '/' or ends in .toml) plays the file's match as its
 schedule names it: the teams (names, colours, rosters), stage, preset and hall, and the
