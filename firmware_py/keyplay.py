@@ -62,10 +62,13 @@ class KeyPlayer:
     def until(self, now: Nanos) -> None:
         """Everything the console does by itself up to ``now``: releases of held keys,
         debounce settling, holds completing, entries timing out, each at its instant."""
+        console = self.console
+        stuck: Nanos | None = None  # a deadline draining did not move: not asked again
         while True:
-            console = self.console
-            found = [at for at, _ in self._releases[:1]] + [
-                d for d in (console.next_deadline(),) if d is not None]
+            deadline = console.next_deadline()
+            found = [at for at, _ in self._releases[:1]]
+            if deadline is not None and deadline != stuck:
+                found.append(deadline)
             due = min(found, default=None)
             if due is None or due > now:
                 return
@@ -74,12 +77,10 @@ class KeyPlayer:
                 at, key = self._releases.pop(0)
                 console.button(key.target, at, False)
                 released.append(key)
-            before = console.next_deadline()
             self._drain(due)
             self.answers += [self._answer(key, due, released=True) for key in released
                              if key.hold is not None]
-            if console.next_deadline() == before == due and not self._releases:
-                return  # nothing moved at that instant: never spin
+            stuck = due if console.next_deadline() == due else None
 
     def press(self, key: KeyLine) -> None:
         """One key at its instant, and what the operator view then shows (``answers``)."""

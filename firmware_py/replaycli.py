@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -56,7 +57,8 @@ examples:
 schedule names it: the teams (names, colours, rosters), stage, preset and hall, and the
 scheduled start (with --clock: the match day). Published so, a re-sent result is stored by
 the office as final; under other names (--home/--away, default Home and Away) it waits for
-the office's review."""
+the office's review. A published script holds commands only: its key presses and match day
+are for the snapshots (the published events are the commands, the day is the office's)."""
 
 
 def _seconds(text: str) -> Decimal:
@@ -79,7 +81,7 @@ def _wall_option(text: str) -> str:
 def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "replay", help="play a script of timekeeper actions (or keys) and print state documents",
-        description=DESCRIPTION, epilog=EPILOG,
+        description=textwrap.fill(DESCRIPTION, 88), epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("script", type=Path, help="the script (JSON Lines)")
     group = p.add_mutually_exclusive_group()

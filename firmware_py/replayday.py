@@ -52,13 +52,12 @@ def parse_wall(value: object) -> WallTime:
     if not isinstance(value, str):
         raise ValueError(f"must be a time of day like \"10:30\", got {value!r}")
     try:
-        if "T" in value:
-            when = datetime.fromisoformat(value)
-            return _wall(when.date(), when.time(), value)
-        return _wall(None, time.fromisoformat(value), value)
+        when = datetime.fromisoformat(value) if "T" in value else None
+        clock = when.time() if when is not None else time.fromisoformat(value)
     except ValueError:
         raise ValueError(f"must be a time of day like \"10:30\" or \"10:30:15\" (or a "
                          f"date-time like \"2026-05-16T10:30\"), got {value!r}") from None
+    return _wall(None if when is None else when.date(), clock, value)
 
 
 def _wall(day: date | None, clock: time, text: str) -> WallTime:
@@ -80,11 +79,6 @@ class MatchDay:
         """This day's fields, the ones it lacks from ``base``."""
         return MatchDay(self.clock or base.clock, self.scheduled or base.scheduled,
                         self.next or base.next)
-
-    def to_json(self) -> dict[str, str | None]:
-        return {name: None if value is None else value.text()
-                for name, value in (("clock", self.clock), ("scheduled", self.scheduled),
-                                    ("next", self.next))}
 
 
 def parse_day(obj: Mapping[str, object], where: str) -> MatchDay:

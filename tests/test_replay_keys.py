@@ -248,3 +248,17 @@ def test_a_match_the_tournament_file_lacks_is_named(tmp_path: Path,
     assert code == 2 and "must be the tournament file" in err
     code, _, err = replay(capsys, path, "--at", "1")
     assert code == 2 and "give --preset or --preset-file" in err
+
+
+def test_wall_times_compare_by_date_when_both_have_one() -> None:
+    from firmware_py.replayday import MatchDay, parse_wall, scheduled_at  # noqa: PLC0415
+
+    late = parse_wall("2026-05-16T00:30")
+    assert late.minus(parse_wall("2026-05-15T23:30")) == 3600
+    assert late.minus(parse_wall("23:30")) == -23 * 3600  # no date: the time of day alone
+    assert parse_wall("10:30:15").second == 10 * 3600 + 30 * 60 + 15
+    with pytest.raises(ValueError, match="to the second"):
+        parse_wall("10:30:15.5")
+    day = MatchDay(parse_wall("09:35"), parse_wall("10:00"), parse_wall("11:35"))
+    at = scheduled_at(day, 7 * 10**9, "A1")
+    assert (at.start, at.next_start) == (7 * 10**9 + 1500 * 10**9, 7 * 10**9 + 7200 * 10**9)
