@@ -17,12 +17,11 @@ from arena.core.values import MatchSetup, TeamInfo
 from demo.narration import NARRATED, event_text
 from demo.tournaments import REPO
 from display.snapshot import snapshot
-from firmware_py.keyplay import KeyPlayer
+from firmware_py.keyplay import SETTLE_NS, KeyPlayer
 from firmware_py.replayday import DayPlay, scheduled_at
 from firmware_py.script import DayLine, KeyLine, parse_replay_script
 
 EXAMPLES_DIR = REPO / "examples" / "replay"
-KEYS_SETTLE_NS = 60 * NS_PER_S  # past any hold and entry timeout of the last key
 PICTURE_SIZE = (1280, 720)
 
 # Moments worth a picture of the hall display.
@@ -88,7 +87,7 @@ def play_examples(folder: Path, out: TextIO, pictures: Path | None = None) -> in
                 print(f"  {_stamp(line.t)} refused: {refusal.message}", file=out)
             keys.refusals.clear()
         if script:  # a key's release or an entry's timeout after the last line
-            keys.until(script[-1].t + KEYS_SETTLE_NS)
+            keys.until(script[-1].t + SETTLE_NS)
             _tell(keys.events, match, name, out, pictures)
         deadline = match.next_deadline()
         while deadline is not None:  # let the game run out

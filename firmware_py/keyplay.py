@@ -31,6 +31,8 @@ from firmware_py.operatorview import countdown, timed_out_line, worded_entry
 from firmware_py.script import TAP_NS, KeyLine
 from hardware.console import Console, load_config
 
+SETTLE_NS = 60 * NS_PER_S  # past any hold and entry timeout of a script's last key
+
 
 @dataclass(frozen=True, slots=True)
 class Refusal:
@@ -53,6 +55,9 @@ class KeyPlayer:
         self.feedback = Feedback(lang=lang)
         self.refusals: list[Refusal] = []
         self.events: list[Event] = []  # what its commands made, for a narrator to take
+        # Each command its keys made, in the order fed, with the line of the key last
+        # pressed: what a published game sends (firmware_py/replaypublisher.py).
+        self.commands: list[tuple[int, Command]] = []
         self.answers: list[dict[str, Any]] = []  # after each key, in time order
         # (instant, key) of the keys down, in time order: released then.
         self._releases: list[tuple[Nanos, KeyLine]] = []
@@ -142,6 +147,7 @@ class KeyPlayer:
             self.refusals.append(Refusal(self._line, "a replay has no schedule to pick "
                                          f"the next match {output.match!r} from"))
             return
+        self.commands.append((self._line, output))
         fed = feed(self.match, output)
         self.events += fed.events
         # Shown from when it is applied (a goal its timeout entered carries its button's

@@ -21,11 +21,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena import words
+from arena.core.commands import Command
 from arena.core.entry import records_of
 from arena.core.match import Match, feed
 from arena.core.state import state_document
 from arena.core.units import Nanos
-from firmware_py.keyplay import KeyPlayer, Refusal
+from firmware_py.keyplay import SETTLE_NS, KeyPlayer, Refusal
 from firmware_py.matchday import Scheduled
 from firmware_py.replayday import DayPlay, MatchDay, scheduled_at
 from firmware_py.script import DayLine, KeyLine, Line, ScriptLine
@@ -36,11 +37,13 @@ __all__ = ["Played", "Refusal", "play", "replay", "snapshot"]
 @dataclass(slots=True)
 class Played:
     """The snapshots (in the order of the instants asked for), the refusals (in script
-    order) and, for each key pressed, what the operator view then showed."""
+    order), for each key pressed what the operator view then showed, and every command
+    fed, in order, with its script line (a key's: the key last pressed)."""
 
     snapshots: list[dict[str, Any]]
     refusals: list[Refusal]
     answers: list[dict[str, Any]] = field(default_factory=list)
+    commands: list[tuple[int, Command]] = field(default_factory=list)
 
 
 def replay(
@@ -62,6 +65,7 @@ def play(match: Match, script: Sequence[Line], at: list[Nanos], *,
     days = DayPlay()
     refusals: list[Refusal] = []
     answers: list[dict[str, Any]] = []
+    commands: list[tuple[int, Command]] = []
     has_day = (day is not None and day.clock is not None) or any(
         isinstance(x, DayLine) for x in script)
     if day is not None and day.clock is not None and not any(
@@ -95,19 +99,25 @@ def play(match: Match, script: Sequence[Line], at: list[Nanos], *,
             continue
         if keys is not None:
             keys.until(line.t)
+            commands += keys.commands
+            keys.commands.clear()
         if isinstance(line, DayLine):
             days.begin(match, _scheduled(line.day.over(day or MatchDay()), line.t, match,
                                          line.line))
             continue
+        commands.append((line.line, line.command))
         fed = feed(match, line.command)
         if fed.refused is not None:
             refusals.append(Refusal(line.line, str(fed.refused)))
     for index in take_until(None):
         snapshots[index] = shot(at[index])
     if keys is not None:
+        if script:  # what the last keys still do by themselves: a hold, a timeout
+            keys.until(script[-1].t + SETTLE_NS)
         refusals = sorted(refusals + keys.refusals, key=lambda r: r.line)
         answers = keys.answers
-    return Played([snapshots[i] for i in range(len(at))], refusals, answers)
+        commands += keys.commands
+    return Played([snapshots[i] for i in range(len(at))], refusals, answers, commands)
 
 
 class DayError(ValueError):

@@ -57,8 +57,8 @@ examples:
 schedule names it: the teams (names, colours, rosters), stage, preset and hall, and the
 scheduled start (with --clock: the match day). Published so, a re-sent result is stored by
 the office as final; under other names (--home/--away, default Home and Away) it waits for
-the office's review. A published script holds commands only: its key presses and match day
-are for the snapshots (the published events are the commands, the day is the office's)."""
+the office's review. A published script's keys are played through the console first: the
+commands they make are sent (a match day changes no event)."""
 
 
 def _seconds(text: str) -> Decimal:

@@ -35,7 +35,9 @@ from pathlib import Path
 
 from arena.broker import Tls, parse_broker_url
 from arena.core.errors import PresetError
+from arena.core.match import Match
 from arena.core.phase import PLAYED_STAGES, Stage
+from arena.core.preset import Preset
 from arena.core.state import state_document
 from arena.core.units import NS_PER_S
 from arena.core.values import MatchSetup
@@ -47,9 +49,10 @@ from firmware_py.matchfiles import MatchFiles
 from firmware_py.mqtt import HallLink
 from firmware_py.outbox import JournalTail, Outbox, SeqLog, stored_path
 from firmware_py.recorder import open_or_create
+from firmware_py.replay import play
 from firmware_py.replaymatch import ReplayMatchError, from_tournament, is_tournament_file
 from firmware_py.runconfig import preset_text
-from firmware_py.script import ScriptLine, parse_script
+from firmware_py.script import ScriptLine, parse_replay_script
 from firmware_py.timeline import boot_id
 
 log = logging.getLogger("firmware_py.replaypublisher")
@@ -70,6 +73,23 @@ def remaining_lines(script: list[ScriptLine], done: set[int],
                                           or last.get("command") == first.command.to_json()):
             rest = rest[1:]
     return rest
+
+
+def published_lines(text: str, name: str, preset: Preset, setup: MatchSetup
+                    ) -> tuple[list[ScriptLine], dict[int, int]]:
+    """The commands a published game sends, each as a script line, and the script's line
+    each came from. A script of commands is its own lines. One with key presses (or a match
+    day) is played first on a scratch match of the same preset and setup, so its keys make
+    the very commands they make at the table (firmware_py/keyplay.py), at their instants;
+    those are numbered 1, 2, ... in the order made (the ``.script`` progress counts them:
+    a key may make no command, or two). A match day changes no event."""
+    lines = parse_replay_script(text, name)
+    if all(isinstance(line, ScriptLine) for line in lines):
+        commands = [line for line in lines if isinstance(line, ScriptLine)]
+        return commands, {line.line: line.line for line in commands}
+    made = play(Match(preset, setup), lines, [], extras=False).commands
+    return ([ScriptLine(n, command.at, command) for n, (_, command) in enumerate(made, 1)],
+            {n: line for n, (line, _) in enumerate(made, 1)})
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -165,7 +185,6 @@ def run(args: argparse.Namespace) -> int:
             print(f"publish: {err}", file=sys.stderr)
             return 2
     broker = parse_broker_url(args.broker)
-    script = parse_script(args.script.read_text(encoding="utf-8"), str(args.script))
     try:
         toml_text, source = preset_text(args.preset, args.preset_file)
     except PresetError as err:
@@ -181,6 +200,8 @@ def run(args: argparse.Namespace) -> int:
     for warning in resumed.warnings:
         log.warning("%s", warning)
     recorder = resumed.recorder
+    script, source_line = published_lines(args.script.read_text(encoding="utf-8"),
+                                          str(args.script), recorder.match.preset, setup)
     tail = JournalTail(path)
     records = tail.read()
     progress = SeqLog(path.with_name(path.name + ".script"))
@@ -209,7 +230,8 @@ def run(args: argparse.Namespace) -> int:
             previous_t = line.t
             fed = recorder.command(line.command)
             if fed.refused is not None:
-                print(f"{args.script} line {line.line}: {fed.refused}", file=sys.stderr)
+                print(f"{args.script} line {source_line[line.line]}: {fed.refused}",
+                      file=sys.stderr)
             progress.add([line.line])
             outbox.add(tail.read())
             link.publish_state(state_document(recorder.match, line.t))

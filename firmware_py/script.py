@@ -8,9 +8,9 @@ since the script began, as the timekeeper lived it. Numbers are read as ``Decima
 ``{"t": 3, "key": "KEY_KP5"}`` a key press by its key-map name (arena/keys.py; ``"keys": [...]``
 several at one instant, ``"hold": 1.2`` seconds a console action's key is held), and
 ``{"t": 0, "match_day": {"clock": "09:40", "scheduled": "10:30"}}`` the hall's clock of day at
-that line and the scheduled starts (firmware_py/replayday.py). A script played on a board
-(``scoreboard run --script``, ``--publish``) is commands only (``parse_script``): its keys
-would be a console's, and its day the office's.
+that line and the scheduled starts (firmware_py/replayday.py). A script a board plays
+(``scoreboard run --script``) is commands only (``parse_script``): its keys would be a
+console's, and its day the office's; ``--publish`` sends the commands a script's keys make.
 """
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ def parse_script(text: str, name: str) -> list[ScriptLine]:
         extra = next((k for k in ONLY_REPLAY if k in obj), None)
         if extra is not None:
             raise ScriptError(f"{where}: {extra!r} lines are played by `scoreboard replay` "
-                              "with --at only; a script played on a board or published "
+                              "(its snapshots, or --publish) only; a script a board plays "
                               "holds commands (\"do\")")
         lines.append(_command(number, where, obj, t))
     return lines

@@ -142,8 +142,8 @@ def test_a_malformed_key_or_match_day_line_stops_the_replay_naming_it(
 
 
 def test_a_script_played_on_a_board_refuses_keys_and_the_match_day() -> None:
-    # `scoreboard run --script` and `--publish` read commands only: a key there would
-    # bypass the hall's console, a match day the office's schedule.
+    # `scoreboard run --script` reads commands only: a key there would bypass the hall's
+    # console, a match day the office's schedule.
     for line in ('{"t": 1, "key": "KEY_KP5"}', '{"t": 1, "match_day": {"clock": "09:00"}}'):
         with pytest.raises(ScriptError, match=r"run line 2: '(key|match_day)' lines are "
                            r"played by `scoreboard replay`"):
@@ -262,3 +262,24 @@ def test_wall_times_compare_by_date_when_both_have_one() -> None:
     day = MatchDay(parse_wall("09:35"), parse_wall("10:00"), parse_wall("11:35"))
     at = scheduled_at(day, 7 * 10**9, "A1")
     assert (at.start, at.next_start) == (7 * 10**9 + 1500 * 10**9, 7 * 10**9 + 7200 * 10**9)
+
+
+def test_a_published_key_script_is_the_commands_its_keys_make_numbered_in_order() -> None:
+    from arena import presets  # noqa: PLC0415
+    from arena.core.values import MatchSetup  # noqa: PLC0415
+    from firmware_py.replaypublisher import published_lines  # noqa: PLC0415
+
+    text = "\n".join([key(0, "KEY_KPPLUS"), key(10, "KEY_G"), key(11, "KEY_KP9"),
+                      '{"t": 20, "match_day": {"clock": "09:00", "scheduled": "09:30"}}',
+                      key(30, "KEY_KPPLUS"), '{"t": 40, "do": "start"}'])
+    lines, source = published_lines(text, "keys", presets.load("ice-hockey-2x20"),
+                                    MatchSetup())
+    made = [(line.line, line.command.name, line.t) for line in lines]
+    # The goal typed and never confirmed is entered by its timeout, at the button's 10 s.
+    assert made == [(1, "start", 0), (2, "goal", 10 * 10**9), (3, "stop", 30 * 10**9),
+                    (4, "start", 40 * 10**9)]
+    assert source == {1: 1, 2: 3, 3: 5, 4: 6}
+    plain = '{"t": 0, "do": "start"}\n\n{"t": 5, "do": "stop"}'
+    lines, source = published_lines(plain, "plain", presets.load("ice-hockey-2x20"),
+                                    MatchSetup())
+    assert [line.line for line in lines] == [1, 3] and source == {1: 1, 3: 3}

@@ -48,6 +48,36 @@ def test_replay_publish_sends_every_event_of_the_game(broker: Broker, tmp_path: 
         office.stop()
 
 
+@pytest.mark.slow
+def test_a_game_from_keys_is_published_as_the_commands_its_keys_make(
+        broker: Broker, tmp_path: Path) -> None:
+    collector = Collector(broker.port, "arena/v1/cup/hall-1/#", client_id="keys-collector",
+                          persistent=False)
+    office = cup_office(broker, tmp_path)
+    try:
+        wait_for(collector.subscribed.is_set, 10, "the collector to subscribe")
+        code = main(["replay", str(EXAMPLES / "ice-hockey-2x20-playoff-keys.jsonl"),
+                     "--preset", "ice-hockey-2x20", "--stage", "playoff",
+                     "--publish", f"mqtt://127.0.0.1:{broker.port}", "--tournament", "cup",
+                     "--hall", "hall-1", "--match", "SF1", "--journal", str(tmp_path / "j")])
+        assert code == 0
+        wait_for(lambda: any(e["type"] == "match_ended" for e in collector.events()), 10,
+                 "the last event")
+        received = collector.events()
+        total = max(e["seq"] for e in received)
+        check_sequence(received, total, "hall-1", "SF1")
+        record = next(e for e in received if e["type"] == "match_ended")["data"]["record"]
+        # Rules 000, the winning goal race: 2:2, decided 3:2 by the tie-break pair.
+        assert record["result"] == {"home": 3, "away": 2, "decided_by": "shootout"}
+        assert record["shootout"]["decisive"] == {"team": "home", "player": 9}
+        # The scorer corrected from the CANCEL list is sent as corrected.
+        assert any(e["type"] == "corrected" for e in received)
+        assert len(stored_ids(office.db)) == total
+    finally:
+        collector.close()
+        office.stop()
+
+
 def test_replay_publish_needs_its_topic_names(capsys: object) -> None:
     code = main(["replay", str(EXAMPLES / "football-p10.jsonl"), "--preset", "football-p10",
                  "--publish", "mqtt://127.0.0.1:1"])
