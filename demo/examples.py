@@ -17,7 +17,9 @@ from arena.core.values import MatchSetup, TeamInfo
 from demo.narration import NARRATED, event_text
 from demo.tournaments import REPO
 from display.snapshot import snapshot
-from firmware_py.script import parse_script
+from firmware_py.keyplay import SETTLE_NS, KeyPlayer
+from firmware_py.replayday import DayPlay, scheduled_at
+from firmware_py.script import DayLine, KeyLine, parse_replay_script
 
 EXAMPLES_DIR = REPO / "examples" / "replay"
 PICTURE_SIZE = (1280, 720)
@@ -62,15 +64,31 @@ def play_examples(folder: Path, out: TextIO, pictures: Path | None = None) -> in
                            home=TeamInfo("Lions", ("#10233f", "#ffffff")),
                            away=TeamInfo("Bears", ("#f2f2f2", "#10233f")))
         match = Match(preset, setup)
-        script = parse_script((folder / example["script"]).read_text(encoding="utf-8"),
-                              example["script"])
+        script = parse_replay_script((folder / example["script"]).read_text(
+            encoding="utf-8"), example["script"])
         print(f"{preset.name} ({example['stage']}): {example['about']}", file=out)
         name = example["script"].removesuffix(".jsonl")
+        keys = KeyPlayer(match)
         for line in script:
-            fed = feed(match, line.command)
-            _tell(fed.events, match, name, out, pictures)
-            if fed.refused is not None:
-                print(f"  {_stamp(line.t)} refused: {fed.refused}", file=out)
+            # A game played from keys: the console's commands, told as they are made.
+            keys.until(line.t)
+            if isinstance(line, KeyLine):
+                keys.press(line)
+            elif isinstance(line, DayLine):
+                DayPlay().begin(match, scheduled_at(line.day, line.t, setup.match_id))
+            else:
+                fed = feed(match, line.command)
+                keys.events += fed.events
+                if fed.refused is not None:
+                    print(f"  {_stamp(line.t)} refused: {fed.refused}", file=out)
+            _tell(keys.events, match, name, out, pictures)
+            keys.events.clear()
+            for refusal in keys.refusals:
+                print(f"  {_stamp(line.t)} refused: {refusal.message}", file=out)
+            keys.refusals.clear()
+        if script:  # a key's release or an entry's timeout after the last line
+            keys.until(script[-1].t + SETTLE_NS)
+            _tell(keys.events, match, name, out, pictures)
         deadline = match.next_deadline()
         while deadline is not None:  # let the game run out
             _tell(match.advance(deadline), match, name, out, pictures)

@@ -3,28 +3,22 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from dataclasses import replace
-from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from pathlib import Path
 
 from arena import presets
 from arena.core.errors import ScoreboardError
-from arena.core.match import Match
-from arena.core.phase import PLAYED_STAGES, Stage
-from arena.core.preset import Preset, cited_fields, parse_preset
+from arena.core.preset import cited_fields, parse_preset
 from arena.core.tables import toml_value
 from arena.core.units import NS_PER_S
-from arena.core.values import MatchSetup
 from display import snapshot as display_snapshot
 from firmware_py import config as hall_config
-from firmware_py import replaypublisher
-from firmware_py.replay import replay
+from firmware_py import replaycli
 from firmware_py.runconfig import RunOptions
-from firmware_py.script import ScriptError, parse_script, parse_time
+from firmware_py.script import ScriptError
 from firmware_py.timeline import BOOT_ID_ENV, parse_scale
 from hardware import keydocs
 from hardware.console import load_config
@@ -73,29 +67,6 @@ fields, e.g.
 """
 
 
-def _seconds(text: str) -> Decimal:
-    try:
-        value = Decimal(text)
-        parse_time(value)
-    except (InvalidOperation, ValueError) as err:
-        raise argparse.ArgumentTypeError(f"--at takes seconds >= 0, got {text!r}") from err
-    return value
-
-
-def _add_preset_options(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_mutually_exclusive_group(required=True)
-    group.add_argument("--preset", metavar="NAME",
-                       help=f"a bundled rule preset: {', '.join(presets.names())}")
-    group.add_argument("--preset-file", metavar="PATH", type=Path,
-                       help="a preset TOML file of your own (see arena/presets/)")
-
-
-def _load_preset(args: argparse.Namespace) -> Preset:
-    if args.preset_file is not None:
-        return presets.load_file(args.preset_file)
-    return presets.load(args.preset)
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="scoreboard",
@@ -103,40 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser(
-        "replay",
-        help="play a script of timekeeper actions and print state documents",
-        description=(
-            "Play a JSON Lines script of timekeeper actions ({\"t\": seconds, \"do\": command, "
-            "...}) through the same rules as the live scoreboard and print one state document "
-            "(JSON, one a line) per --at time, in the order given. A command the rules refuse "
-            "is reported on stderr with its line number and skipped; a malformed line stops the "
-            "replay with exit code 2. A command at exactly an --at time is applied before that "
-            "snapshot."
-        ),
-    )
-    p.add_argument("script", type=Path, help="the script (JSON Lines)")
-    _add_preset_options(p)
-    p.add_argument("--stage", choices=[s.value for s in PLAYED_STAGES], default="group",
-                   help="group (a draw may stand) or playoff (played to a decision); "
-                   "default: group")
-    p.add_argument("--match", default="M1", help="the match id shown in the state; default M1")
-    p.add_argument("--at", type=_seconds, action="append", metavar="S",
-                   help="script time in seconds of a snapshot; repeat for more (required "
-                   "unless --publish)")
-    p.add_argument("--publish", metavar="mqtt://HOST:PORT",
-                   help="publish the game's events over MQTT as a live hall would (journal, "
-                   "outbox, QoS 1), instead of printing snapshots")
-    p.add_argument("--tournament", help="with --publish: the tournament id in the topics")
-    p.add_argument("--hall", help="with --publish: the hall id in the topics")
-    p.add_argument("--journal", type=Path, metavar="DIR",
-                   help="with --publish: journal folder (resumed if it holds the match)")
-    p.add_argument("--config", type=Path, metavar="FILE",
-                   help="with --publish: broker, tournament, hall and credentials from the "
-                   "config file's [mqtt] table (then --publish may be given as 'config')")
-    p.add_argument("--speed", type=float, default=0.0,
-                   help="with --publish: script seconds per real second; 0 = no waiting")
-    p.set_defaults(func=cmd_replay)
+    replaycli.add_parser(sub)
 
     p = sub.add_parser("presets", help="list the bundled rule presets, or show one with the "
                        "rule document behind each field",
@@ -260,43 +198,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=display_snapshot.run)
 
     return parser
-
-
-def cmd_replay(args: argparse.Namespace) -> int:
-    if args.publish:
-        needed = ("journal",) if args.config else ("tournament", "hall", "journal")
-        missing = [f"--{k}" for k in needed if getattr(args, k) is None]
-        if missing:
-            print(f"scoreboard replay: --publish needs {', '.join(missing)}", file=sys.stderr)
-            return EXIT_BAD_INPUT
-        argv = [str(args.script), "--match", args.match, "--stage", args.stage,
-                "--journal", str(args.journal), "--speed", str(args.speed)]
-        if args.publish != "config":
-            argv += ["--broker", args.publish]
-        for option in ("tournament", "hall", "config"):
-            if getattr(args, option) is not None:
-                argv += [f"--{option}", str(getattr(args, option))]
-        argv += (["--preset-file", str(args.preset_file)] if args.preset_file
-                 else ["--preset", args.preset])
-        return replaypublisher.main(argv)
-    if not args.at:
-        print("scoreboard replay: give at least one --at S (or --publish)", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    preset = _load_preset(args)
-    try:
-        text = args.script.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        print(f"scoreboard replay: cannot read {args.script}: {err}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    script = parse_script(text, str(args.script))
-    match = Match(preset, MatchSetup(match_id=args.match, stage=Stage(args.stage)))
-    times = [parse_time(s) for s in args.at]
-    documents, refusals = replay(match, script, times)
-    for refusal in refusals:
-        print(f"{args.script} line {refusal.line}: {refusal.message}", file=sys.stderr)
-    for seconds, document in zip(args.at, documents, strict=True):
-        print(json.dumps({"t": float(seconds), **document}))
-    return 0
 
 
 def cmd_presets(args: argparse.Namespace) -> int:

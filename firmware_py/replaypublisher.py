@@ -2,6 +2,14 @@
 
     python -m firmware_py.replaypublisher SCRIPT --preset P --journal DIR \\
         --broker mqtt://127.0.0.1:1883 --tournament T --hall H --match M [--speed X]
+    python -m firmware_py.replaypublisher SCRIPT --tournament cup.toml --match M \\
+        --journal DIR --broker mqtt://127.0.0.1:1883
+
+The teams are named as the office's schedule names them when ``--tournament`` is the
+tournament file (a path: it has a '/' or ends in .toml): the match's teams, stage, preset
+and hall are taken from it (firmware_py/replaymatch.py), so the office stores the result as
+final; a result under other names (``--home``/``--away``, default Home and Away) waits for
+the office's review.
 
 The script's times are the match's monotonic times (so a restart rebuilds the very same
 match); ``--speed`` only sets how fast real time runs through them (0: no waiting). The
@@ -27,7 +35,9 @@ from pathlib import Path
 
 from arena.broker import Tls, parse_broker_url
 from arena.core.errors import PresetError
+from arena.core.match import Match
 from arena.core.phase import PLAYED_STAGES, Stage
+from arena.core.preset import Preset
 from arena.core.state import state_document
 from arena.core.units import NS_PER_S
 from arena.core.values import MatchSetup
@@ -39,8 +49,10 @@ from firmware_py.matchfiles import MatchFiles
 from firmware_py.mqtt import HallLink
 from firmware_py.outbox import JournalTail, Outbox, SeqLog, stored_path
 from firmware_py.recorder import open_or_create
+from firmware_py.replay import play
+from firmware_py.replaymatch import ReplayMatchError, from_tournament, is_tournament_file
 from firmware_py.runconfig import preset_text
-from firmware_py.script import ScriptLine, parse_script
+from firmware_py.script import ScriptLine, parse_replay_script
 from firmware_py.timeline import boot_id
 
 log = logging.getLogger("firmware_py.replaypublisher")
@@ -63,24 +75,46 @@ def remaining_lines(script: list[ScriptLine], done: set[int],
     return rest
 
 
+def published_lines(text: str, name: str, preset: Preset, setup: MatchSetup
+                    ) -> tuple[list[ScriptLine], dict[int, int]]:
+    """The commands a published game sends, each as a script line, and the script's line
+    each came from. A script of commands is its own lines. One with key presses (or a match
+    day) is played first on a scratch match of the same preset and setup, so its keys make
+    the very commands they make at the table (firmware_py/keyplay.py), at their instants;
+    those are numbered 1, 2, ... in the order made (the ``.script`` progress counts them:
+    a key may make no command, or two). A match day changes no event."""
+    lines = parse_replay_script(text, name)
+    if all(isinstance(line, ScriptLine) for line in lines):
+        commands = [line for line in lines if isinstance(line, ScriptLine)]
+        return commands, {line.line: line.line for line in commands}
+    made = play(Match(preset, setup), lines, [], extras=False).commands
+    return ([ScriptLine(n, command.at, command) for n, (_, command) in enumerate(made, 1)],
+            {n: line for n, (line, _) in enumerate(made, 1)})
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m firmware_py.replaypublisher", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("script", type=Path)
-    group = p.add_mutually_exclusive_group(required=True)
-    group.add_argument("--preset")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--preset", help="a bundled preset (or from the tournament file)")
     group.add_argument("--preset-file", type=Path)
-    p.add_argument("--stage", choices=[s.value for s in PLAYED_STAGES], default="group")
+    p.add_argument("--stage", choices=[s.value for s in PLAYED_STAGES], default=None,
+                   help="default: the tournament file's, else group")
     p.add_argument("--journal", type=Path, required=True, metavar="DIR")
     p.add_argument("--config", type=Path, metavar="FILE",
                    help="the hall's config file: broker, tournament, hall, username, "
                    "password_file and TLS files from its [mqtt] table (options below win)")
     p.add_argument("--broker", help="mqtt://HOST:PORT or mqtts://HOST:PORT")
-    p.add_argument("--tournament")
+    p.add_argument("--tournament", metavar="ID|FILE",
+                   help="the tournament's id, or its file: the match's teams, stage, preset "
+                   "and hall from it")
     p.add_argument("--hall")
     p.add_argument("--match", required=True)
-    p.add_argument("--home", default="Home", help="the home team's name (default %(default)s)")
-    p.add_argument("--away", default="Away", help="the away team's name (default %(default)s)")
+    p.add_argument("--home", help="the home team's name (default: the tournament file's, "
+                   "else Home)")
+    p.add_argument("--away", help="the away team's name (default: the tournament file's, "
+                   "else Away)")
     p.add_argument("--speed", type=float, default=1.0, help="script seconds per real second; "
                    "0 plays without waiting")
     p.add_argument("--max-in-flight", type=int, default=20)
@@ -117,7 +151,29 @@ def _apply_config(args: argparse.Namespace) -> str | None:
     return f"missing {', '.join(missing)} (or --config)" if missing else None
 
 
+def _setup(args: argparse.Namespace) -> MatchSetup:
+    """The match as the tournament file names it (``args.tournament`` a file: its id, hall
+    and preset filled in where not given), else as the options say."""
+    base = MatchSetup(match_id=args.match)
+    if args.tournament is not None and is_tournament_file(args.tournament):
+        found = from_tournament(Path(args.tournament), args.match)
+        args.tournament, args.hall = found.tournament, args.hall or found.hall
+        if args.preset is None and args.preset_file is None:
+            args.preset = found.preset
+        base = found.setup
+    if args.preset is None and args.preset_file is None:
+        raise ReplayMatchError("give --preset or --preset-file (or --tournament FILE)")
+    return replace(base, stage=Stage(args.stage) if args.stage else base.stage,
+                   home=replace(base.home, name=args.home or base.home.name),
+                   away=replace(base.away, name=args.away or base.away.name))
+
+
 def run(args: argparse.Namespace) -> int:
+    try:
+        setup = _setup(args)
+    except ReplayMatchError as err:
+        print(f"publish: {err}", file=sys.stderr)
+        return 2
     problem = _apply_config(args)
     if problem is not None:
         print(f"publish: {problem}", file=sys.stderr)
@@ -129,7 +185,6 @@ def run(args: argparse.Namespace) -> int:
             print(f"publish: {err}", file=sys.stderr)
             return 2
     broker = parse_broker_url(args.broker)
-    script = parse_script(args.script.read_text(encoding="utf-8"), str(args.script))
     try:
         toml_text, source = preset_text(args.preset, args.preset_file)
     except PresetError as err:
@@ -140,14 +195,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"publish: journals of another tournament or hall set aside in {aside}",
               file=sys.stderr)
     path = files.journal(args.match)
-    setup = MatchSetup(match_id=args.match, stage=Stage(args.stage),
-                       home=replace(MatchSetup().home, name=args.home),
-                       away=replace(MatchSetup().away, name=args.away))
     wall = SYSTEM.wall()
     resumed = open_or_create(path, toml_text, source, setup, wall=wall, boot_id=boot_id())
     for warning in resumed.warnings:
         log.warning("%s", warning)
     recorder = resumed.recorder
+    script, source_line = published_lines(args.script.read_text(encoding="utf-8"),
+                                          str(args.script), recorder.match.preset, setup)
     tail = JournalTail(path)
     records = tail.read()
     progress = SeqLog(path.with_name(path.name + ".script"))
@@ -176,7 +230,8 @@ def run(args: argparse.Namespace) -> int:
             previous_t = line.t
             fed = recorder.command(line.command)
             if fed.refused is not None:
-                print(f"{args.script} line {line.line}: {fed.refused}", file=sys.stderr)
+                print(f"{args.script} line {source_line[line.line]}: {fed.refused}",
+                      file=sys.stderr)
             progress.add([line.line])
             outbox.add(tail.read())
             link.publish_state(state_document(recorder.match, line.t))

@@ -8,6 +8,7 @@ import logging
 from typing import TYPE_CHECKING, TypedDict
 
 from arena.core.catchup import catch_up, describe, due_end
+from arena.core.match import Match
 from arena.core.pregame import pregame_plan
 from arena.core.units import NS_PER_MS, NS_PER_S
 from arena.timesource import WallClock
@@ -79,18 +80,21 @@ class Timetable:
         daemon.dirty = True
 
     def line(self, at: int) -> ScheduleLine | None:
-        """The timekeeper's schedule line at ``at`` (arena/core/catchup.py): how far
-        the hall runs behind and what shortened periods would bring it back."""
+        """The timekeeper's schedule line at ``at`` (``schedule_line``)."""
         scheduled = self.scheduled
-        if scheduled is None:
-            return None
-        match = self._daemon.match
-        due = due_end(match, scheduled.start, scheduled.next_start)
-        result = None if due is None else catch_up(match, at, scheduled.start, due)
-        if result is None:
-            return None
-        return {"behind_ms": result.behind // NS_PER_MS, "periods": result.periods,
-                "period_ms": None if result.period_length is None
-                else result.period_length // NS_PER_MS,
-                "clock_ms": None if result.clock is None else result.clock // NS_PER_MS,
-                "text": describe(result)}
+        return None if scheduled is None else schedule_line(self._daemon.match, scheduled, at)
+
+
+def schedule_line(match: Match, scheduled: Scheduled, at: int) -> ScheduleLine | None:
+    """The timekeeper's schedule line at ``at`` (arena/core/catchup.py): how far the hall
+    runs behind and what shortened periods would bring it back. Pure: ``scoreboard replay``
+    shows the same line."""
+    due = due_end(match, scheduled.start, scheduled.next_start)
+    result = None if due is None else catch_up(match, at, scheduled.start, due)
+    if result is None:
+        return None
+    return {"behind_ms": result.behind // NS_PER_MS, "periods": result.periods,
+            "period_ms": None if result.period_length is None
+            else result.period_length // NS_PER_MS,
+            "clock_ms": None if result.clock is None else result.clock // NS_PER_MS,
+            "text": describe(result)}

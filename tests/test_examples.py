@@ -195,3 +195,61 @@ def test_football_extra_player_by_hand(capsys: pytest.CaptureFixture[str]) -> No
     assert [d["extra_player"] for d in docs] == ["home", "home", None, "home", None, None]
     assert docs[0]["strength"] == {"home": 5, "away": 4}
     assert docs[2]["strength"] == {"home": 4, "away": 4}
+
+
+def records(doc: dict[str, Any]) -> list[tuple[int, int, str, str | None, int | None]]:
+    return [(r["key"], r["seq"], r["what"], r["team"], r["player"]) for r in doc["records"]]
+
+
+def test_a_tied_playoff_game_from_the_keys_alone_by_hand(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    docs, err = run(by_preset("ice-hockey-2x20-playoff-keys"), capsys)
+    assert err == ""  # every key did what the table meant
+    # G, 9, Enter: the goal at the button's instant (240 s), shown as the table saw it.
+    assert docs[0]["score"] == {"home": 1, "away": 0}
+    assert docs[0]["feedback"]["text"] == "GOAL HOME #9 \u2713"
+    assert records(docs[0]) == [(1, 3, "goal", "home", 9)]
+    # L, 4, Enter, 1: kind 1 is the preset's first, a minor, from the button press at 400 s.
+    assert penalties(docs[1], "away") == [(4, "minor", 116_000, True)]
+    assert docs[1]["strength"] == {"home": 5, "away": 4}
+    # X, 1 (the newest record), 12, Enter: the away goal's scorer corrected, same seq.
+    assert records(docs[2])[0] == (1, 6, "goal", "away", 12)
+    # A shorthanded goal releases nobody (rules 000, 'Penalties'): 16 s of the minor left.
+    assert penalties(docs[2], "away") == [(4, "minor", 16_000, True)]
+    # The goal at 700 s entered by mistake, taken back by holding NumLock (UNDO) a second.
+    assert docs[3]["score"] == {"home": 1, "away": 1}
+    assert docs[3]["feedback"]["press"] == "UNDO"
+    # Stopped at 800 s with 6:40 left, set to 6:42 like a microwave (6, 4, 2, Enter).
+    assert fields(docs[4], "clock_ms", "running") == (402_000, False)
+    assert docs[5]["phase"] == "intermission"
+    # /, 3 (GOAL HOME from the menu), 7, Enter.
+    assert docs[6]["score"] == {"home": 2, "away": 1}
+    assert records(docs[6])[0] == (1, 27, "goal", "home", 7)
+    # 2:2 after regulation: rules 000, the winning goal race, the away team first.
+    assert docs[7]["shootout"] == {"home": [], "away": [], "next": "away"}
+    # 1:1 after three rounds; the tie-break pair opened by the team that shot second.
+    assert docs[8]["shootout"] == {"home": [False, True, False, True],
+                                   "away": [True, False, False, False], "next": None}
+    assert docs[8]["result"] == {"home": 3, "away": 2, "decided_by": "shootout"}
+
+
+def test_the_match_day_by_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    docs, _ = run(by_preset("youth-hockey-3x18-match-day"), capsys)
+    # The hall's clock reads 09:35 at 0 s; the face-off is at 10:00 (1500 s). Rules 002,
+    # 'Match format': the ice is resurfaced, then the warm-up at T-15 min (600 s) for
+    # 10 min, ending with the horn (900-1200 s); the start countdown to 1500 s.
+    countdowns = [d.get("countdown") for d in docs]
+    assert countdowns[:4] == [{"label": "resurfacing", "remaining_ms": 300_000},
+                              {"label": "warm-up", "remaining_ms": 300_000},
+                              {"label": "start in", "remaining_ms": 300_000},
+                              {"label": "start in", "remaining_ms": 150_000}]
+    assert [d["horn"] for d in docs[:4]] == [False, False, True, False]
+    assert countdowns[4:] == [None, None, None]
+    # Due at 11:35 less the 25 min lead (rules 002): 11:10. 3 x 18 + 10 + 3 min from 10:00
+    # ends at 11:07: 3 min to spare; the face-off at 10:05 makes it 2 min behind, and the
+    # 20 s the second period waited after its break 2:20.
+    behind = [None if d["schedule"] is None else d["schedule"]["behind_ms"] for d in docs]
+    assert behind == [-180_000, -180_000, -180_000, -180_000, 120_000, 140_000, None]
+    assert docs[0]["schedule"]["text"] == "ON SCHEDULE (3:00 TO SPARE)"
+    assert docs[4]["schedule"]["text"] == "BEHIND SCHEDULE BY 2:00"
+    assert docs[6]["result"] == {"home": 2, "away": 1, "decided_by": "regulation"}

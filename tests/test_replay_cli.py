@@ -59,6 +59,7 @@ def test_the_state_document_has_every_key_of_the_design(tmp_path: Path,
         "t", "preset", "stage", "match", "teams", "phase", "period", "clock_ms", "running",
         "stop_time", "horn", "score", "penalties", "strength", "shift_ms", "timeout",
         "shootout", "extra_player", "result", "entry",
+        "records",  # replay only, as "t": what cancel and correct take (docs/developer.md 4.3)
     }
     assert (docs[0]["stage"], docs[0]["match"]) == ("playoff", "A3")
 

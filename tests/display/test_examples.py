@@ -17,8 +17,8 @@ from display import fonts
 from display.layout import FrameInputs, layout
 from display.options import options_for_name
 from display.render import Renderer
-from firmware_py.replay import replay
-from firmware_py.script import parse_script, parse_time
+from firmware_py.replay import play
+from firmware_py.script import parse_replay_script, parse_time
 from tests.display.checks import problems
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "replay"
@@ -26,12 +26,12 @@ INDEX = tomllib.loads((EXAMPLES / "index.toml").read_text(encoding="utf-8"))["ex
 
 
 def documents(example: dict[str, Any]) -> list[dict[str, Any]]:
-    script = parse_script((EXAMPLES / example["script"]).read_text(encoding="utf-8"),
-                          example["script"])
+    # Keys and the match day too: a game from keys shows the entry on the operator line.
+    script = parse_replay_script((EXAMPLES / example["script"]).read_text(encoding="utf-8"),
+                                 example["script"])
     match = Match(presets.load(example["preset"]),
                   MatchSetup(match_id="M1", stage=Stage(example["stage"])))
-    docs, _refusals = replay(match, script, [parse_time(t) for t in example["at"]])
-    return docs
+    return play(match, script, [parse_time(t) for t in example["at"]]).snapshots
 
 
 @pytest.mark.parametrize("example", INDEX, ids=lambda e: e["script"])
