@@ -1,0 +1,383 @@
+"""The office page, rendered on the server from the office's snapshot (``office.views.snapshot``).
+
+Pure: a snapshot and a language in, HTML out. The page is whole before any script runs (a
+screenshot, a browser with JavaScript off, a slow office PC all show the tables at once);
+its small script only keeps it live: it long-polls ``/api/live?since=N`` and swaps in the
+new ``#live`` part this module renders (``live``), keeping open what the reader opened.
+
+The page is made of sections, each a partial template of its own in
+``templates/office/`` (``_<name>.html.j2``) and one line of ``SECTIONS``: its id, its
+column and its template. Adding a section is one partial and one line. Each section is
+rendered on its own: one malformed part of the snapshot shows as a line saying so in its
+section (and in the log), never as a blank page.
+
+Every word goes through ``arena.words`` (keys ``office.*``, with the printouts' ``print.*``
+for the tables' columns and the public site's ``site.*`` for slots and phases); names from
+the files only ever reach the page through the autoescaped templates (``arena.templates``).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+from urllib.parse import quote
+
+from arena import words
+from arena.templates import Templates
+from office.views.jsonread import dicts, mapping, strings
+from office.web import officealerts
+
+log = logging.getLogger(__name__)
+
+_TEMPLATES = Templates("office.web")
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """One section of the page: ``id`` (its element's), ``column`` (``top``: full width;
+    ``left`` or ``right``: the two columns of a wide screen, one after the other on a
+    phone) and its partial template."""
+
+    id: str
+    column: str
+    template: str
+
+
+SECTIONS: tuple[Section, ...] = (
+    Section("alerts", "top", "office/_alerts.html.j2"),
+    Section("halls", "top", "office/_halls.html.j2"),
+    Section("groups", "left", "office/_groups.html.j2"),
+    Section("bracket", "left", "office/_bracket.html.j2"),
+    Section("placings", "left", "office/_placings.html.j2"),
+    Section("eliminated", "left", "office/_eliminated.html.j2"),
+    Section("suspensions", "left", "office/_suspensions.html.j2"),
+    Section("office", "left", "office/_office.html.j2"),
+    Section("results", "right", "office/_results.html.j2"),
+    Section("scorers", "right", "office/_scorers.html.j2"),
+    Section("green-cards", "right", "office/_green_cards.html.j2"),
+    Section("links", "right", "office/_links.html.j2"),
+)
+COLUMNS = ("top", "left", "right")
+
+_WHY = ("points", "goal_difference", "goals_for", "head_to_head_points",
+        "head_to_head_goal_difference", "head_to_head_goals_for", "penalty_minutes", "lots")
+_PHASES = ("pregame", "intermission", "overtime_break", "overtime", "shootout", "final")
+_STATES = ("scheduled", "live", "final", "confirmed", "corrected", "needs_review")
+_HOW = ("overtime", "shootout", "forfeit")
+_GROUP_PLACE = re.compile(r"^(.*\D)(\d+)$")  # "A1": first of group A
+_EXPORTS = ("tables", "results", "placings", "scorers")
+
+
+def _asset(name: str) -> str:
+    return resources.files("office.web").joinpath(name).read_text(encoding="utf-8")
+
+
+CSS = _asset("office.css")
+JS = _asset("office.js")
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def text(value: Any) -> str:
+    """A value as a page shows it: nothing for None, numbers as numbers."""
+    if value is None or isinstance(value, bool):
+        return ""
+    return str(value) if isinstance(value, str | int | float) else ""
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One side of a match: the team once known, else its slot in words (``filled`` False)."""
+
+    text: str
+    filled: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """A section rendered: its HTML, or ``error`` (what could not be shown)."""
+
+    section: Section
+    html: str
+    error: str = ""
+
+
+class OfficeView:
+    """The office page of one snapshot in one language.
+
+    ``printouts``: the server serves the printouts (links to them are shown);
+    ``lang_query``: the ``?lang=`` the page was asked in, kept in its links ("" none)."""
+
+    def __init__(self, doc: Mapping[str, Any], lang: str = words.DEFAULT, *,
+                 printouts: bool = False, lang_query: str = "") -> None:
+        words.table(lang)  # a language that does not exist fails here, not on a page
+        self.doc = doc
+        self.lang = lang
+        self.printouts = printouts
+        self.lang_query = lang_query
+        tournament = mapping(doc.get("tournament"))
+        self.name = _str(tournament.get("name")) or self.w("office.title")
+        self.version = _int(doc.get("version")) or 0
+        self.generated = _str(doc.get("generated"))
+        self.day = self.generated[:10]
+        self.groups = dicts(doc.get("groups"))
+        self.group_names = {_str(g.get("name")) for g in self.groups}
+        self.matches = dicts(doc.get("matches"))
+        self.by_id = {_str(m.get("id")): m for m in self.matches}
+        self.office = mapping(doc.get("office"))
+
+    # -- words and small pieces ------------------------------------------------------------
+
+    def w(self, key: str, **fields: object) -> str:
+        """A word of the page in its language (plain text: the templates escape it)."""
+        return words.word(key, self.lang, **fields)
+
+    def hm(self, iso: Any) -> str:
+        """"2026-12-05T09:00:00" -> "09:00"; another day than the snapshot's has its date."""
+        found = re.match(r"^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})", _str(iso))
+        if not found:
+            return _str(iso)
+        day, at = found.groups()
+        return at if day == self.day else f"{day[5:]} {at}"
+
+    def as_of(self) -> str:
+        return self.w("office.as_of", time=self.generated[11:19]) if self.generated else ""
+
+    def href(self, path: str, **query: str) -> str:
+        """An address of this server with the page's ``?lang=`` kept."""
+        params = {**query, **({"lang": self.lang_query} if self.lang_query else {})}
+        tail = "&".join(f"{k}={quote(v, safe='')}" for k, v in params.items())
+        return f"{path}?{tail}" if tail else path
+
+    def languages(self) -> list[tuple[str, str, bool]]:
+        """(code, name, current) of each language the page can be read in."""
+        return [(code, words.NAMES[code], code == self.lang) for code in words.LANGUAGES]
+
+    def slot(self, slot: str) -> str:
+        """A placeholder as the schedule writes it, in words: "A1", "W:SF1"."""
+        if slot.startswith(("W:", "L:")):
+            return self.w("site.slot.winner" if slot[0] == "W" else "site.slot.loser",
+                          match=slot[2:])
+        found = _GROUP_PLACE.match(slot)
+        if found and found.group(1) in self.group_names:
+            return self.w("site.slot.group_place", group=found.group(1),
+                          place=int(found.group(2)))
+        return slot or "?"
+
+    def side(self, m: Mapping[str, Any], which: str) -> Side:
+        """The team once known, else the slot in words. The service may send an unfilled
+        side as null or as the slot's label itself; both read as not filled yet."""
+        team, slot = _str(m.get(which)), _str(m.get(f"{which}_slot"))
+        filled = team != "" and (team == slot or team != _english_label(slot, self.group_names))
+        return Side(team if filled else self.slot(slot), filled)
+
+    def score(self, score: Any) -> str:
+        s = mapping(score)
+        home, away = _int(s.get("home")), _int(s.get("away"))
+        if home is None and away is None:
+            return ""
+        return f"{text(home)} : {text(away)}"
+
+    def how(self, decided_by: Any) -> str:
+        how = _str(decided_by)
+        return self.w(f"site.decided.{how}") if how in _HOW else ""
+
+    def state(self, state: Any) -> str:
+        s = _str(state) or "scheduled"
+        return self.w(f"office.state.{s}") if s in _STATES else s
+
+    def why(self, row: Mapping[str, Any]) -> str:
+        if row.get("lots_needed") is True:
+            return self.w("print.why.lots_needed")
+        why = _str(row.get("decided_by"))
+        return self.w(f"print.why.{why}") if why in _WHY else why
+
+    def phase(self, live: Mapping[str, Any]) -> str:
+        phase = _str(live.get("phase"))
+        if phase == "period":
+            return self.w("site.phase.period", period=text(live.get("period")))
+        if phase == "intermission":
+            return self.w("site.phase.intermission", period=text(live.get("period")))
+        return self.w(f"site.phase.{phase}") if phase in _PHASES else phase
+
+    @staticmethod
+    def clock(ms: Any) -> str:
+        """Time left, rounded up as the hall display shows it (0.4 s left is 00:01)."""
+        if not isinstance(ms, int | float) or isinstance(ms, bool):
+            return ""
+        total = max(0, -(-int(ms) // 1000))
+        return f"{total // 60:02d}:{total % 60:02d}"
+
+    @staticmethod
+    def signed(n: int) -> str:
+        return f"+{n}" if n > 0 else str(n)
+
+    def goals(self, row: Mapping[str, Any]) -> tuple[str, str]:
+        """(goals for:against, goal difference) of a table row."""
+        gf, ga = _int(row.get("goals_for")), _int(row.get("goals_against"))
+        shown = f"{text(gf)}:{text(ga)}" if gf is not None or ga is not None else ""
+        return shown, self.signed(gf - ga) if gf is not None and ga is not None else ""
+
+    def who(self, x: Mapping[str, Any]) -> str:
+        """``#7 A. Player``: a player by number and, when known, name."""
+        name = _str(x.get("name"))
+        return f"#{text(x.get('player'))}" + (f" {name}" if name else "")
+
+    @staticmethod
+    def obj(value: Any) -> Mapping[str, Any]:
+        """A mapping of the snapshot, or an empty one for anything else."""
+        return mapping(value)
+
+    @staticmethod
+    def items(value: Any) -> list[Mapping[str, Any]]:
+        """The mappings of a list of the snapshot (anything else skipped)."""
+        return dicts(value)
+
+    @staticmethod
+    def strings(value: Any) -> list[str]:
+        return strings(value)
+
+    @staticmethod
+    def category(x: Mapping[str, Any]) -> str:
+        """``U11 · `` before a name in an event of several categories."""
+        cat = _str(x.get("category"))
+        return f"{cat} · " if cat else ""
+
+    # -- the sections' data ----------------------------------------------------------------
+
+    def alerts(self) -> officealerts.Alerts:
+        return officealerts.group(self.doc, self.w, self.hm)
+
+    def notes(self, m: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """(class, text) of what a result carries: the confirm time, a correction, missing
+        events, voided (each on a line under the match)."""
+        out: list[tuple[str, str]] = []
+        if m.get("state") == "final" and m.get("confirm_at"):
+            out.append(("confirm", self.w("office.note.confirms", time=self.hm(m["confirm_at"]))))
+        corr = m.get("correction")
+        if isinstance(corr, Mapping):
+            out.append(("correction", self.w("office.note.corrected",
+                                             reason=_str(corr.get("reason")))))
+        gaps = [text(g) for g in m.get("gaps") or [] if isinstance(g, int)] \
+            if isinstance(m.get("gaps"), list) else []
+        if gaps:
+            out.append(("gaps", self.w("office.note.gaps", events=", ".join(gaps))))
+        if m.get("voided") is True:
+            out.append(("voided", self.w("office.note.voided")))
+        return out
+
+    def bracket(self) -> list[tuple[Mapping[str, Any], Mapping[str, Any]]]:
+        """(bracket entry, its match as played) of each playoff match."""
+        return [(b, self.by_id.get(_str(b.get("match")), {}))
+                for b in dicts(self.doc.get("bracket"))]
+
+    def bracket_head(self, b: Mapping[str, Any]) -> str:
+        parts = [_str(b.get("category")), _str(b.get("match")),
+                 self.hm(b.get("start")) if b.get("start") else "", _str(b.get("hall"))]
+        return " · ".join(p for p in parts if p)
+
+    def halls(self) -> list[Mapping[str, Any]]:
+        return dicts(self.doc.get("halls"))
+
+    @staticmethod
+    def online(hall: Mapping[str, Any]) -> str:
+        value = hall.get("online")
+        return "true" if value is True else "false" if value is False else "unknown"
+
+    def next_line(self, hall: Mapping[str, Any]) -> str:
+        nxt = _str(hall.get("next"))
+        if not nxt:
+            return ""
+        m = self.by_id.get(nxt)
+        what = ""
+        if m is not None:
+            what = f" {self.side(m, 'home').text} – {self.side(m, 'away').text}"
+            if m.get("start"):
+                what += f" · {self.hm(m.get('start'))}"
+        return self.w("office.hall.next", match=nxt) + what
+
+    def ban(self, s: Mapping[str, Any]) -> str:
+        banned = s.get("banned")
+        if not isinstance(banned, int) or isinstance(banned, bool):
+            return self.w("office.ban.rest")  # no end: the rest of the tournament
+        return self.w("office.ban.matches", n=banned) if banned > 0 else "—"
+
+    @staticmethod
+    def suspension_active(s: Mapping[str, Any]) -> bool:
+        banned = s.get("banned")
+        return bool(strings(s.get("pending"))) or (_int(s.get("waiting")) or 0) > 0 \
+            or not isinstance(banned, int) or isinstance(banned, bool)
+
+    def place(self, p: Mapping[str, Any]) -> str:
+        place = _int(p.get("place"))
+        return "–" if place is None else f"{place}{'=' if p.get('shared') else '.'}"
+
+    def exports(self) -> list[tuple[str, str, str]]:
+        """(what, its CSV address, its .xlsx address) of each export."""
+        return [(self.w(f"office.export.{what}"), f"/{what}.csv", f"/{what}.xlsx")
+                for what in _EXPORTS]
+
+    def printout_links(self) -> list[tuple[str, str]]:
+        """(words, address) of every printout but the game sheets (a link on each match)."""
+        if not self.printouts:
+            return []
+        out = [(self.w("print.tables"), self.href("/print/tables")),
+               (self.w("print.placings"), self.href("/print/placings")),
+               (self.w("office.print.schedule_all"), self.href("/print/schedule"))]
+        out += [(self.w("print.schedule_of", hall=hall), self.href("/print/schedule", hall=hall))
+                for h in self.halls() if (hall := _str(h.get("hall")))]
+        return out
+
+    def sheet_href(self, match_id: str) -> str | None:
+        return self.href(f"/sheet/{quote(match_id, safe='')}") if self.printouts and match_id \
+            else None
+
+    # -- rendering -------------------------------------------------------------------------
+
+    def sections(self) -> list[Rendered]:
+        out = []
+        for s in SECTIONS:
+            try:
+                out.append(Rendered(s, _TEMPLATES.render(s.template, v=self, w=self.w,
+                                                          text=text, section=s)))
+            except Exception as err:  # one odd part must not blank the page
+                log.warning("office page: cannot show %s", s.id, exc_info=True)
+                out.append(Rendered(s, "", self.w("office.cannot_show", what=s.id,
+                                                  error=f"{type(err).__name__}: {err}")))
+        return out
+
+    def live(self) -> str:
+        """The part of the page the script swaps in: everything but the connection status."""
+        return _TEMPLATES.render("office/live.html.j2", v=self, w=self.w, text=text,
+                                 columns=_columns(self.sections()))
+
+    def page(self) -> str:
+        return _TEMPLATES.render("office/page.html.j2", v=self, w=self.w, css=CSS, js=JS,
+                                 live=self.live())
+
+
+def _english_label(slot: str, groups: set[str]) -> str:
+    """A slot as the service labels an unfilled side (``ScheduledMatch``'s ``Slot.label``:
+    "1st A", "Winner SF1"), to tell it from a team's name."""
+    if slot.startswith(("W:", "L:")):
+        return f"{'Winner' if slot[0] == 'W' else 'Loser'} {slot[2:]}"
+    found = _GROUP_PLACE.match(slot)
+    if found and found.group(1) in groups:
+        n = int(found.group(2))
+        suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+        return f"{n}{suffix} {found.group(1)}"
+    return slot
+
+
+def _columns(rendered: Sequence[Rendered]) -> dict[str, list[Rendered]]:
+    return {c: [r for r in rendered if r.section.column == c] for c in COLUMNS}
