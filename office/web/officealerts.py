@@ -112,18 +112,18 @@ def group(doc: Mapping[str, Any], w: Words, hm: Callable[[Any], str]) -> Alerts:
             match=match))
     for a in dicts(doc.get("alerts")):
         kind = kind_of(a)
-        alert_id, match = _id(a.get("id")), _str(a.get("match")) or None
+        alert_id, about = _id(a.get("id")), _str(a.get("match")) or None
         status = _str(a.get("status")) or "open"
         line = AlertLine(_str(a.get("text")), hm(a.get("at")) if a.get("at") else "",
-                         id=alert_id, match=match, status=status, note=_str(a.get("note")))
-        if kind == "played" and status != "resolved" and match not in to_review:
+                         id=alert_id, match=about, status=status, note=_str(a.get("note")))
+        if kind == "played" and status != "resolved" and about not in to_review:
             # What raised it is settled: it closes by itself, whatever the office did.
             history.append(replace(line, status=SETTLED,
-                                    note=w("office.alert.settled", match=match)))
+                                    note=w("office.alert.settled", match=about)))
         elif status != "open":
             history.append(line)
         else:
-            lines[kind].append(replace(line, todo=_todo(kind, alert_id, match, w)))
+            lines[kind].append(replace(line, todo=_todo(kind, alert_id, about, w)))
     for held in dicts(doc.get("held")):
         lines["held"].append(AlertLine(
             w("office.alert.held", match=_str(held.get("match")), hall=_str(held.get("hall")),

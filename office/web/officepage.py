@@ -36,7 +36,7 @@ from arena.serverthread import ServerThread
 from office.printouts import csvfile, xlsx
 from office.views.board import SnapshotBoard
 from office.views.jsonread import dicts, mapping
-from office.web.officeview import OfficeView
+from office.web.officeview import OfficeView, SectionCache
 
 log = logging.getLogger(__name__)
 
@@ -226,9 +226,11 @@ class _Server(ThreadingHTTPServer):
         self.lang = lang
         self.poll_timeout = poll_timeout
         # The live part last rendered, by snapshot and language: the office's screens all
-        # ask for the same version at once, and one rendering serves them all.
+        # ask for the same version at once, and one rendering serves them all; and each
+        # section, rendered again only when what it shows changed.
         self._rendered: tuple[dict[str, Any], str, str, str] | None = None
         self._render_lock = threading.Lock()
+        self._sections = SectionCache()
         # Connections being answered, so stop() can drop them: a parked long-poll would
         # otherwise keep the page believing the service is up for another poll timeout.
         self._active: set[socket.socket] = set()
@@ -248,7 +250,8 @@ class _Server(ThreadingHTTPServer):
         super().shutdown_request(request)
 
     def view(self, doc: dict[str, Any], lang: str, asked: str) -> OfficeView:
-        return OfficeView(doc, lang, printouts=self.printouts is not None, lang_query=asked)
+        return OfficeView(doc, lang, printouts=self.printouts is not None, lang_query=asked,
+                          cache=self._sections)
 
     def live(self, doc: dict[str, Any], lang: str, asked: str) -> str:
         with self._render_lock:

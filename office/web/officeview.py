@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -40,26 +41,31 @@ _TEMPLATES = Templates("office.web")
 class Section:
     """One section of the page: ``id`` (its element's), ``column`` (``top``: full width;
     ``left`` or ``right``: the two columns of a wide screen, one after the other on a
-    phone) and its partial template."""
+    phone), its partial template, and the parts of the snapshot it ``reads`` (``day``: the
+    snapshot's date, which the times are shown against): it is rendered again only when
+    one of those changed (``SectionCache``)."""
 
     id: str
     column: str
     template: str
+    reads: tuple[str, ...]
 
 
 SECTIONS: tuple[Section, ...] = (
-    Section("alerts", "top", "office/_alerts.html.j2"),
-    Section("halls", "top", "office/_halls.html.j2"),
-    Section("groups", "left", "office/_groups.html.j2"),
-    Section("bracket", "left", "office/_bracket.html.j2"),
-    Section("placings", "left", "office/_placings.html.j2"),
-    Section("eliminated", "left", "office/_eliminated.html.j2"),
-    Section("suspensions", "left", "office/_suspensions.html.j2"),
-    Section("office", "left", "office/_office.html.j2"),
-    Section("results", "right", "office/_results.html.j2"),
-    Section("scorers", "right", "office/_scorers.html.j2"),
-    Section("green-cards", "right", "office/_green_cards.html.j2"),
-    Section("links", "right", "office/_links.html.j2"),
+    Section("alerts", "top", "office/_alerts.html.j2",
+            ("review", "alerts", "held", "office", "day")),
+    Section("halls", "top", "office/_halls.html.j2", ("halls", "matches", "groups", "day")),
+    Section("groups", "left", "office/_groups.html.j2", ("groups",)),
+    Section("bracket", "left", "office/_bracket.html.j2",
+            ("bracket", "matches", "groups", "day")),
+    Section("placings", "left", "office/_placings.html.j2", ("placings",)),
+    Section("eliminated", "left", "office/_eliminated.html.j2", ("eliminated",)),
+    Section("suspensions", "left", "office/_suspensions.html.j2", ("suspensions",)),
+    Section("office", "left", "office/_office.html.j2", ("office", "day")),
+    Section("results", "right", "office/_results.html.j2", ("matches", "groups", "day")),
+    Section("scorers", "right", "office/_scorers.html.j2", ("scorers",)),
+    Section("green-cards", "right", "office/_green_cards.html.j2", ("green_cards",)),
+    Section("links", "right", "office/_links.html.j2", ("halls",)),
 )
 COLUMNS = ("top", "left", "right")
 
@@ -112,16 +118,46 @@ class Rendered:
     error: str = ""
 
 
+class SectionCache:
+    """The sections last rendered, each with the parts of the snapshot it read.
+
+    The service's snapshot reuses a part whole while nothing in it changed
+    (``office.views.pagecache``): a hall's clock moving makes a new snapshot four times a
+    second, and only the halls' section is rendered again (at 3,000 matches the results
+    alone take a second to render). A list is the same part only when it is the very
+    object (a list once handed out is never written to); anything else when equal."""
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[Any, ...], tuple[tuple[Any, ...], Rendered]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[Any, ...], parts: tuple[Any, ...]) -> Rendered | None:
+        with self._lock:
+            kept = self._kept.get(key)
+        if kept is None or len(kept[0]) != len(parts):
+            return None
+        same = all(a is b or (not isinstance(a, list) and not isinstance(b, list) and a == b)
+                   for a, b in zip(kept[0], parts, strict=True))
+        return kept[1] if same else None
+
+    def put(self, key: tuple[Any, ...], parts: tuple[Any, ...], rendered: Rendered) -> None:
+        with self._lock:
+            self._kept[key] = (parts, rendered)
+
+
 class OfficeView:
     """The office page of one snapshot in one language.
 
     ``printouts``: the server serves the printouts (links to them are shown);
-    ``lang_query``: the ``?lang=`` the page was asked in, kept in its links ("" none)."""
+    ``lang_query``: the ``?lang=`` the page was asked in, kept in its links ("" none);
+    ``cache``: the sections rendered for an earlier snapshot, reused where it is the same."""
 
     def __init__(self, doc: Mapping[str, Any], lang: str = words.DEFAULT, *,
-                 printouts: bool = False, lang_query: str = "") -> None:
+                 printouts: bool = False, lang_query: str = "",
+                 cache: SectionCache | None = None) -> None:
         words.table(lang)  # a language that does not exist fails here, not on a page
         self.doc = doc
+        self.cache = cache
         self.lang = lang
         self.printouts = printouts
         self.lang_query = lang_query
@@ -345,16 +381,23 @@ class OfficeView:
     # -- rendering -------------------------------------------------------------------------
 
     def sections(self) -> list[Rendered]:
-        out = []
-        for s in SECTIONS:
-            try:
-                out.append(Rendered(s, _TEMPLATES.render(s.template, v=self, w=self.w,
-                                                          text=text, section=s)))
-            except Exception as err:  # one odd part must not blank the page
-                log.warning("office page: cannot show %s", s.id, exc_info=True)
-                out.append(Rendered(s, "", self.w("office.cannot_show", what=s.id,
-                                                  error=f"{type(err).__name__}: {err}")))
-        return out
+        return [self._section(s) for s in SECTIONS]
+
+    def _section(self, s: Section) -> Rendered:
+        key = (s.id, self.lang, self.lang_query, self.printouts)
+        parts = tuple(self.day if k == "day" else self.doc.get(k) for k in s.reads)
+        kept = self.cache.get(key, parts) if self.cache is not None else None
+        if kept is not None:
+            return kept
+        try:
+            done = Rendered(s, _TEMPLATES.render(s.template, v=self, w=self.w, text=text))
+        except Exception as err:  # one odd part must not blank the page
+            log.warning("office page: cannot show %s", s.id, exc_info=True)
+            return Rendered(s, "", self.w("office.cannot_show", what=s.id,
+                                          error=f"{type(err).__name__}: {err}"))
+        if self.cache is not None:
+            self.cache.put(key, parts, done)
+        return done
 
     def live(self) -> str:
         """The part of the page the script swaps in: everything but the connection status."""

@@ -22,7 +22,7 @@ from office.views.board import SnapshotBoard
 from office.views.snapshot import event_snapshot
 from office.web import officealerts
 from office.web.officepage import OfficeWeb
-from office.web.officeview import SECTIONS, OfficeView
+from office.web.officeview import SECTIONS, OfficeView, SectionCache
 from tests.office.test_web import sample_snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -216,7 +216,31 @@ def test_the_page_links_every_export_and_printout_and_each_answers(tmp_path: Pat
         for path in {*found} - {f"/?lang={code}" for code in words.LANGUAGES}:
             assert get(web, path) == 200, path
     # Without printouts (a bare OfficeWeb) the page links only what it serves.
-    with OfficeWeb(board, host="127.0.0.1") as bare:
-        with urllib.request.urlopen(bare.url("/"), timeout=30) as r:
-            assert not [p for p in links(r.read().decode()) if p.startswith(("/print", "/sheet"))]
+    with OfficeWeb(board, host="127.0.0.1") as bare, \
+            urllib.request.urlopen(bare.url("/"), timeout=30) as r:
+        assert not [p for p in links(r.read().decode()) if p.startswith(("/print", "/sheet"))]
     store.close()
+
+
+def test_a_section_is_rendered_again_only_when_what_it_shows_changed() -> None:
+    """A hall's clock makes a new snapshot four times a second, every other part the very
+    list it was (office.views.pagecache): only the halls are rendered again."""
+    cache = SectionCache()
+    doc = sample_snapshot()
+    first = {r.section.id: r for r in OfficeView(doc, cache=cache).sections()}
+    ticked = {**doc, "generated": "2026-12-05T10:31:03",
+              "halls": [{**h, "online": True} for h in doc["halls"]]}
+    again = {r.section.id: r for r in OfficeView(ticked, cache=cache).sections()}
+    assert [s for s in first if first[s] is not again[s]] == ["halls", "links"]
+    assert 'data-hall="hall-3" data-online="true"' in again["halls"].html
+    # A list equal but not the same one is a new part (the office never edits one in place).
+    moved = {**ticked, "groups": [dict(g) for g in doc["groups"]]}
+    third = {r.section.id: r for r in OfficeView(moved, cache=cache).sections()}
+    assert [s for s in first if third[s] is not again[s]] == [
+        "halls", "groups", "bracket", "results"]
+    # Another language, or another day to show the times against, is another rendering.
+    cs = {r.section.id: r for r in OfficeView(moved, "cs", cache=cache).sections()}
+    assert "Tabulky skupin" in cs["groups"].html
+    tomorrow = {**moved, "generated": "2026-12-06T08:00:00"}
+    shown = {r.section.id: r for r in OfficeView(tomorrow, cache=cache).sections()}
+    assert "12-05 09:00" in shown["results"].html and shown["groups"] is third["groups"]

@@ -14,6 +14,7 @@ working wake-up can pass it.
 from __future__ import annotations
 
 import json
+import struct
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -384,3 +385,22 @@ def test_the_public_sites_address_is_shown_with_the_offices_health(
     tab.wait_for("document.querySelector('.public-url a')?.getAttribute('href') === "
                  "'https://cup.example.org/live/'")
     assert "QR" in tab.evaluate(text(".public-url"))
+
+
+def test_the_docs_screenshots_can_be_made_again(tmp_path: Path) -> None:
+    """docs/office.md's pictures: tests/office/office_screenshots.py makes them; here into a
+    temporary folder, to know the script works and the pictures stay small."""
+    from tests.display.regenerate_references import compact  # noqa: PLC0415
+    from tests.office.office_screenshots import DOCS, SHOTS, take  # noqa: PLC0415
+
+    assert CHROMIUM is not None
+    made = take(CHROMIUM, busy_snapshot(), tmp_path, compact)
+    for path, (name, width, height) in zip(made, SHOTS, strict=True):
+        png = path.read_bytes()
+        assert png.startswith(b"\x89PNG\r\n\x1a\n")
+        assert struct.unpack(">II", png[16:24]) == (width, height)
+        assert 10_000 < len(png) < 250_000, f"{name}: {len(png)} bytes"
+        shipped = (DOCS / name).read_bytes()
+        assert struct.unpack(">II", shipped[16:24]) == (width, height)
+        assert len(shipped) < 250_000
+        assert f"images/{name}" in (DOCS.parent / "office.md").read_text(encoding="utf-8")
