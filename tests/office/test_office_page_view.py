@@ -244,3 +244,31 @@ def test_a_section_is_rendered_again_only_when_what_it_shows_changed() -> None:
     tomorrow = {**moved, "generated": "2026-12-06T08:00:00"}
     shown = {r.section.id: r for r in OfficeView(tomorrow, cache=cache).sections()}
     assert "12-05 09:00" in shown["results"].html and shown["groups"] is third["groups"]
+
+
+def test_one_result_renders_one_row_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The office replaces a changed entry of a list and keeps the others (the very
+    objects): the results section is made again from the rows kept, but one."""
+    from office.web import officeview  # noqa: PLC0415
+
+    rendered: list[str] = []
+    real = officeview._TEMPLATES
+
+    class Counting:
+        def render(self, name: str, /, **context: Any) -> str:
+            if name == "office/_result.html.j2":
+                rendered.append(str(context["x"].get("id")))
+            return real.render(name, **context)
+
+    monkeypatch.setattr(officeview, "_TEMPLATES", Counting())
+    cache = SectionCache()
+    doc = sample_snapshot()
+    OfficeView(doc, cache=cache).live()
+    assert len(rendered) == len(doc["matches"])
+    rendered.clear()
+    matches = list(doc["matches"])
+    matches[4] = {**matches[4], "state": "live", "score": {"home": 1, "away": 0}}
+    page = OfficeView({**doc, "matches": matches}, cache=cache).live()
+    assert rendered == ["A5"]
+    assert '<tr data-match="A5" data-state="live">' in page
+    assert page.count("<tr data-match=") == len(matches)
