@@ -6,7 +6,10 @@
 (function () {
   "use strict";
   var status = document.getElementById("status");
-  var lang = document.documentElement.lang;
+  // The language the page was asked in (?lang=), if any: the live part is asked in it too,
+  // so its links keep it exactly as the first rendering did.
+  var asked = new URLSearchParams(location.search).get("lang");
+  var lang = asked ? "&lang=" + encodeURIComponent(asked) : "";
   function setStatus(state, text) {
     status.setAttribute("data-status", state);
     status.textContent = text;
@@ -34,7 +37,7 @@
         // cable, a sleeping switch) is given up and asked again instead of waited on forever.
         var opts = { cache: "no-store" };
         if (typeof AbortSignal !== "undefined" && AbortSignal.timeout) opts.signal = AbortSignal.timeout(45000);
-        var resp = await fetch("/api/live?since=" + encodeURIComponent(version) + "&lang=" + encodeURIComponent(lang), opts);
+        var resp = await fetch("/api/live?since=" + encodeURIComponent(version) + lang, opts);
         if (resp.status !== 200 && resp.status !== 204) throw new Error("HTTP " + resp.status);
         setStatus("ok", status.getAttribute("data-live"));
         if (resp.status === 204) continue;  // nothing newer within the hold: ask again

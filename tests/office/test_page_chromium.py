@@ -404,3 +404,24 @@ def test_the_docs_screenshots_can_be_made_again(tmp_path: Path) -> None:
         assert struct.unpack(">II", shipped[16:24]) == (width, height)
         assert len(shipped) < 250_000
         assert f"images/{name}" in (DOCS.parent / "office.md").read_text(encoding="utf-8")
+
+
+def test_the_servers_language_and_its_links_stay_as_rendered(browser: Chromium) -> None:
+    """``office serve --lang fi``: the page and its live updates in Finnish, and a live
+    update keeps the links as the first rendering made them (no ``?lang=`` added)."""
+    board = SnapshotBoard()
+    board.publish(busy_snapshot())
+    with OfficeWeb(board, host="127.0.0.1", lang="fi",
+                   printouts=lambda path, query: "<p>printed</p>") as web:
+        tab = open_at(browser, web.url("/"), *DESKTOP, last=LAST)
+        try:
+            links = "[...document.querySelectorAll('#links a')].map(a => a.getAttribute('href'))"
+            before = tab.evaluate(links)
+            assert "/print/tables" in before
+            tab.wait_for(f"{text('#status')} === 'ajantasalla'")
+            board.publish(busy_snapshot())
+            tab.wait_for("document.body.dataset.version === '2'")
+            assert tab.evaluate(links) == before
+            assert tab.evaluate(text("#groups-section h2")) == "Lohkotaulukot"
+        finally:
+            tab.close()
