@@ -11,7 +11,11 @@ Each table sits in a page between the markers ``<!-- ref:NAME:begin -->`` and
 - ``scoreboard`` (docs/technician.md): every subcommand of ``scoreboard``, from its parser;
 - ``limits`` (docs/developer.md): every limit of a name, number or length, from the one
   table ``arena.wire.LIMITS``; ``file-limits`` (docs/office.md): the part of it a tournament
-  or event file is held to.
+  or event file is held to;
+- ``criteria`` (docs/office.md): every ranking criterion a ``tiebreak`` list may name (the
+  ``decided_by`` of a row), from ``arena.core.preset.Criterion`` and its English "why" word;
+- ``tiebreaks`` (docs/office.md): each bundled preset's two-team and three-or-more lists
+  with their citations, from ``arena.presets``.
 
 Run it from anywhere: ``python docs/reference.py`` rewrites the blocks that are stale,
 ``--check`` only says which are (exit 1), for the tests.
@@ -30,7 +34,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # a script in docs/: the packages are beside this folder
     sys.path.insert(0, str(ROOT))
 
-from arena import wire  # noqa: E402
+from arena import presets, wire, words  # noqa: E402
+from arena.core.preset import Criterion  # noqa: E402
 from firmware_py import config, linkconfig  # noqa: E402
 from firmware_py.cli import build_parser as scoreboard_parser  # noqa: E402
 from office.cli.main import build_parser  # noqa: E402
@@ -127,6 +132,42 @@ def scoreboard_table() -> str:
     return "\n".join(rows)
 
 
+def criteria_table() -> str:
+    rows = ["| criterion | counted over | shown as |", "| --- | --- | --- |"]
+    for criterion in Criterion:
+        if criterion is Criterion.LOTS:
+            over = "the office's recorded draw (never rolled by itself)"
+        elif criterion.mutual:
+            over = "the matches among the teams still level"
+        else:
+            over = "all the team's group matches"
+        rows.append(f"| `{criterion.value}` | {over} | "
+                    f"{_cell(words.word(f'print.why.{criterion.value}'))} |")
+    return "\n".join(rows)
+
+
+def _criteria_list(criteria: Sequence[Criterion]) -> str:
+    return ", ".join(f"`{c.value}`" for c in criteria)
+
+
+def tiebreaks_table() -> str:
+    rows = ["| preset | two teams level (`tiebreak`) | three or more (`tiebreak_many`) | why |",
+            "| --- | --- | --- | --- |"]
+    for name in presets.names():
+        preset = presets.load(name)
+        rules = preset.standings
+        two = preset.cite("standings.tiebreak") or ""
+        many = preset.cite("standings.tiebreak_many")
+        if rules.tiebreak_many == rules.tiebreak:
+            lists, why = "the same list", two
+        else:
+            lists = _criteria_list(rules.tiebreak_many)
+            why = f"two: {two}. Three or more: {many or '(not cited)'}"
+        rows.append(f"| `{name}` | {_criteria_list(rules.tiebreak)} | {lists} | "
+                    f"{_cell(why)} |")
+    return "\n".join(rows)
+
+
 BLOCKS: dict[str, tuple[str, Callable[[], str]]] = {
     "config": ("docs/technician.md", config_table),
     "topics": ("docs/developer.md", topics_table),
@@ -134,6 +175,8 @@ BLOCKS: dict[str, tuple[str, Callable[[], str]]] = {
     "scoreboard": ("docs/technician.md", scoreboard_table),
     "limits": ("docs/developer.md", limits_table),
     "file-limits": ("docs/office.md", file_limits_table),
+    "criteria": ("docs/office.md", criteria_table),
+    "tiebreaks": ("docs/office.md", tiebreaks_table),
 }
 
 
@@ -166,8 +209,8 @@ def stale_pages(*, write: bool) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description="Fill the docs' reference blocks (config keys, MQTT topics, office "
-                    "and scoreboard commands, limits) from the code. Default: rewrite the stale "
-                    "pages.")
+                    "and scoreboard commands, limits, ranking criteria and each preset's "
+                    "tie-break lists) from the code. Default: rewrite the stale pages.")
     parser.add_argument("--check", action="store_true",
                         help="change nothing; exit 1 naming every stale page")
     args = parser.parse_args(argv)

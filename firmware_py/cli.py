@@ -46,6 +46,10 @@ read through evdev, each key at the kernel's edge time, found again when replugg
 config: every key and its default is in examples/scoreboard.toml; a missing default file
 means all defaults. Options given here win over the file.
 
+a hall without an office ([schedule] file): a local copy of the office's event file (every
+category sharing the halls) or of a tournament file; the hall plays its own matches across
+the categories in start order, each with its category's preset, teams and rosters.
+
 signals: SIGTERM/SIGINT stop in order (horn off, last state and `offline` published,
 journal closed, display closed) and exit 0. Under systemd (Type=notify): READY=1 after the
 first frame, WATCHDOG=1 at half of WatchdogSec, STATUS= with the match and its clock.

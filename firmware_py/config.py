@@ -91,7 +91,8 @@ KEYS: tuple[Key, ...] = (
         "most state documents a second while only a countdown changes (above 0, at most 100)"),
     Key("log", "level", "string", "info", "\"debug\", \"info\", \"warning\" or \"error\""),
     Key("schedule", "file", "string", None,
-        "a local copy of the tournament file, relative to the config; absent: none"),
+        "a local copy of the office's event file (every category) or a tournament file, "
+        "relative to the config; absent: none"),
     Key("schedule", "hall", "string", None,
         "this hall's id in that file; absent: [mqtt] hall, else the file's only hall"),
 )
@@ -137,9 +138,10 @@ class OperatorConfig:
 
 @dataclass(frozen=True)
 class ScheduleConfig:
-    """A local copy of the tournament file, for a hall without an office (docs/technician.md, "A
-    hall without an office"). The file itself is read by the daemon at start: a missing or broken
-    one is shown on the board, it does not keep the board from starting."""
+    """A local copy of the office's event file (several categories sharing halls) or of a
+    tournament file, for a hall without an office (docs/technician.md, "A hall without an
+    office"). The file itself is read by the daemon at start: a missing or broken one is shown
+    on the board, it does not keep the board from starting."""
 
     file: Path | None = None  # None: no local schedule
     hall: str | None = None  # None: [mqtt] hall, or the tournament's only hall
@@ -341,7 +343,8 @@ def _schedule(table: Table, base: Path | None) -> ScheduleConfig:
             raise table.error("hall", str(err)) from err
     if not file:
         if hall:
-            raise table.error("hall", "a hall needs a schedule: file = \"tournament.toml\"")
+            raise table.error("hall", "a hall needs a schedule: file = \"event.toml\" (the "
+                              "office's event file, or a tournament file)")
         return ScheduleConfig()
     path = Path(file)
     if not path.is_absolute() and base is not None:

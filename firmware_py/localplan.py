@@ -1,6 +1,7 @@
 """A hall without an office (docs/technician.md, "A hall without an office"): the local
-schedule read at start, the matches played here, the next one after a final, a placeholder
-match waiting for the timekeeper, and the timekeeper's pick from the keypad's SCHEDULE entry."""
+schedule read at start (an event file or a tournament file), the matches played here, the
+next one after a final (of whichever category plays next in this hall), a placeholder match
+waiting for the timekeeper, and the timekeeper's pick from the keypad's SCHEDULE entry."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from arena.core.errors import Reason, because
 from arena.core.phase import Phase
 from firmware_py.logfmt import kv
 from firmware_py.nextmatch import in_progress, showing_final
-from firmware_py.schedule import LocalSchedule, ScheduleError, next_document
+from firmware_py.schedule import LocalSchedule, ScheduleError
 from firmware_py.schedule import load as load_schedule
 
 if TYPE_CHECKING:
@@ -48,7 +49,8 @@ class LocalPlan:
             return
         self.schedule = schedule
         kv(log, logging.INFO, "schedule", file=cfg.schedule.file, hall=schedule.hall,
-           tournament=schedule.tournament.id, matches=len(schedule.remaining(())))
+           tournament=schedule.event.id, categories=len(schedule.event.categories),
+           matches=len(schedule.remaining(())))
 
     def first(self, current: str | None) -> dict[str, Any] | None:
         """With a schedule: the matches played here (their journals are final) and, for a
@@ -59,10 +61,9 @@ class LocalPlan:
             return None
         self._played = self._daemon.files.played()
         if current is not None:
-            m = schedule.tournament.match(current)
-            if m is not None:
-                self._daemon.loader.loaded_next = next_document(schedule.tournament, m,
-                                                                confirmed=True)
+            doc = schedule.document(current, confirmed=True)
+            if doc is not None:
+                self._daemon.loader.loaded_next = doc
             return None
         return self._next(schedule, on_board=None)
 
@@ -72,7 +73,8 @@ class LocalPlan:
         left = schedule.remaining(self._played, on_board)
         if not left:
             return None
-        doc = next_document(schedule.tournament, left[0])
+        doc = schedule.document(left[0].id)
+        assert doc is not None  # a match of the schedule
         if doc.get("teams_known") is False:
             self.offer = doc
             self._daemon.dirty = True
@@ -134,10 +136,10 @@ class LocalPlan:
             daemon.dirty = True
             return
         schedule = self.schedule
-        m = None if schedule is None else schedule.tournament.match(pick.match)
-        if schedule is None or m is None:  # _refusal has said so already
+        doc = None if schedule is None else schedule.document(pick.match, pick.home,
+                                                              pick.away, confirmed=True)
+        if doc is None:  # _refusal has said so already
             raise RuntimeError(f"picked {pick.match}: not a match of the schedule")
-        doc = next_document(schedule.tournament, m, pick.home, pick.away, confirmed=True)
         kv(log, logging.INFO, "next match picked at the table", match=pick.match,
            home=doc["teams"]["home"]["name"], away=doc["teams"]["away"]["name"])
         self.offer = None
@@ -159,11 +161,18 @@ class LocalPlan:
             return because("journal_first", "the journal must be written first")
         if pick.match == session.match_id:
             return because("on_board", "already on the board")
-        if pick.match in self._played or self.schedule.tournament.match(pick.match) is None:
+        category = self.schedule.category_of(pick.match)
+        if pick.match in self._played or category is None:
             return because("not_in_schedule", f"{pick.match} is not left in this hall's "
                            "schedule", match=pick.match)
         if pick.home is not None and pick.home == pick.away:
             return because("plays_itself", f"{pick.home} cannot play itself", name=pick.home)
+        # The keypad lists the teams of every category in this hall: a match is played by
+        # its own category's teams (their colours and rosters), never another's.
+        for team in (pick.home, pick.away):
+            if team is not None and team not in category.tournament.teams:
+                return because("other_category", f"{team} is not a team of {category.title}",
+                               name=team, category=category.title)
         return None
 
     def next_in_hall(self) -> str | None:
@@ -172,7 +181,7 @@ class LocalPlan:
         schedule, session = self.schedule, self._daemon.session
         if schedule is None or session is None:
             return None
-        hall = [m for m in schedule.tournament.matches if m.hall == schedule.hall]
+        hall = schedule.matches()
         ids = [m.id for m in hall]
         if session.match_id not in ids:
             return None

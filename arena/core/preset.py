@@ -151,7 +151,8 @@ class Criterion(StrEnum):
     """What can place one team above another in a group table (the ``decided_by`` of a row).
 
     ``head_to_head_*`` are counted over the matches among the teams still level only (the
-    sub-table): for two teams that is their mutual match(es).
+    sub-table): for two teams that is their mutual match(es). The others count all the
+    team's group matches.
     """
 
     POINTS = "points"
@@ -160,8 +161,16 @@ class Criterion(StrEnum):
     HEAD_TO_HEAD_POINTS = "head_to_head_points"
     HEAD_TO_HEAD_GOAL_DIFFERENCE = "head_to_head_goal_difference"
     HEAD_TO_HEAD_GOALS_FOR = "head_to_head_goals_for"
+    # Rules 000 applies every rule, penalty minutes too, to the mutual matches alone when
+    # three or more teams are level: the overall figure would be another criterion.
+    HEAD_TO_HEAD_PENALTY_MINUTES = "head_to_head_penalty_minutes"  # fewer is better
     PENALTY_MINUTES = "penalty_minutes"  # fewer is better
     LOTS = "lots"  # drawn by the office, never rolled silently
+
+    @property
+    def mutual(self) -> bool:
+        """Counted over the matches among the teams still level only (the sub-table)."""
+        return self.value.startswith("head_to_head_")
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +216,11 @@ class StandingsRules:
 
     ``tiebreak`` applies when two teams are level on points; ``tiebreak_many`` when three
     or more are (rules 000 treats the two cases differently). Whenever a criterion separates
-    some of the teams level, those still level start the list again on their own.
+    some of the teams level, those still level start the list again on their own (the list
+    chosen by the size of the points tie: two teams left from a three-way tie keep
+    ``tiebreak_many``). A ``tiebreak_many`` of only ``head_to_head_*`` criteria (and
+    ``lots``) never looks past the mutual matches, as rules 000 says; one that adds overall
+    figures after them is an organiser's choice the preset or tournament file cites.
     """
 
     points: Points = field(default_factory=Points)

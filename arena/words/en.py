@@ -166,6 +166,7 @@ WORDS: dict[str, str] = {
     "refused.on_board": "already on the board",
     "refused.not_in_schedule": "{match} is not left in the schedule",
     "refused.plays_itself": "{name} cannot play itself",
+    "refused.other_category": "{name} is not a team of {category}",
     # ---- the operator page and window
     "operator.title": "Scoreboard: timekeeper",
     "operator.waiting": "waiting for the scoreboard",
@@ -313,6 +314,7 @@ WORDS: dict[str, str] = {
     "print.why.head_to_head_points": "head-to-head points",
     "print.why.head_to_head_goal_difference": "head-to-head goal difference",
     "print.why.head_to_head_goals_for": "head-to-head goals for",
+    "print.why.head_to_head_penalty_minutes": "fewer head-to-head penalty minutes",
     "print.why.penalty_minutes": "fewer penalty minutes",
     "print.why.lots": "lots (drawn)",
     "print.why.lots_needed": "lots needed",
@@ -362,6 +364,7 @@ WORDS: dict[str, str] = {
     "site.why.head_to_head_points": "head-to-head points",
     "site.why.head_to_head_goal_difference": "head-to-head goal difference",
     "site.why.head_to_head_goals_for": "head-to-head goals",
+    "site.why.head_to_head_penalty_minutes": "fewer head-to-head penalty minutes",
     "site.why.penalty_minutes": "fewer penalty minutes",
     "site.why.lots": "drawn by lot",
     "site.why.lots_needed": "level: lots to be drawn",

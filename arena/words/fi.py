@@ -179,6 +179,8 @@ WORDS: dict[str, str] = {
     "print.why.head_to_head_points": "keskinäisten otteluiden pisteet",
     "print.why.head_to_head_goal_difference": "keskinäisten otteluiden maaliero",
     "print.why.head_to_head_goals_for": "keskinäisten otteluiden tehdyt maalit",
+    "print.why.head_to_head_penalty_minutes":
+        "vähemmän rangaistusminuutteja keskinäisissä otteluissa",
     "print.why.penalty_minutes": "vähemmän rangaistusminuutteja",
     "print.why.lots": "arpa (arvottu)",
     "print.why.lots_needed": "arvonta tarvitaan",
@@ -228,6 +230,8 @@ WORDS: dict[str, str] = {
     "site.why.head_to_head_points": "keskinäisten otteluiden pisteet",
     "site.why.head_to_head_goal_difference": "keskinäisten otteluiden maaliero",
     "site.why.head_to_head_goals_for": "keskinäisten otteluiden maalit",
+    "site.why.head_to_head_penalty_minutes":
+        "vähemmän rangaistusminuutteja keskinäisissä otteluissa",
     "site.why.penalty_minutes": "vähemmän rangaistusminuutteja",
     "site.why.lots": "arvonta ratkaisi",
     "site.why.lots_needed": "tasan: arvonta tarvitaan",
@@ -325,6 +329,7 @@ WORDS: dict[str, str] = {
     "refused.on_board": "jo tulostaululla",
     "refused.not_in_schedule": "{match} ei ole enää ohjelmassa",
     "refused.plays_itself": "{name} ei voi pelata itseään vastaan",
+    "refused.other_category": "{name} ei ole sarjan {category} joukkue",
     "operator.title": "Tulostaulu: ajanottaja",
     "operator.waiting": "odotetaan tulostaulua",
     "operator.no_entry": "ei syöttöä kesken",

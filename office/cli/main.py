@@ -182,6 +182,7 @@ _WHY = {
     Criterion.HEAD_TO_HEAD_POINTS: "head-to-head points",
     Criterion.HEAD_TO_HEAD_GOAL_DIFFERENCE: "head-to-head goal difference",
     Criterion.HEAD_TO_HEAD_GOALS_FOR: "head-to-head goals for",
+    Criterion.HEAD_TO_HEAD_PENALTY_MINUTES: "fewer head-to-head penalty minutes",
     Criterion.PENALTY_MINUTES: "fewer penalty minutes",
     Criterion.LOTS: "lots (drawn)",
 }

@@ -12,12 +12,18 @@ teams are level with them. So:
    when three or more teams are tied in points the standings of the remaining teams are
    determined "starting from the first rule (considering only the matches between the tied
    teams)", so two teams left over from a three-way tie keep using the sub-table list.
+   Rules 000's own ``tiebreak_many`` holds only sub-table criteria (points, goal difference,
+   goals for and penalty minutes of the mutual matches, then lots): the overall figures
+   never enter a tie of three or more unless a preset or tournament file chooses them.
 2. A criterion is evaluated for every team of the set. Overall criteria (goal difference,
    goals for, penalty minutes) count all the team's group results; ``head_to_head_*``
-   criteria count the sub-table of only the results among the teams of the *current* set.
-   A criterion that gives everyone the same value passes to the next one. One that splits
-   the set orders the subsets, and every subset of two or more teams starts the list again
-   from its first criterion on its own mutual matches ("restarting for those still level").
+   criteria (``Criterion.mutual``) count the sub-table of only the results among the teams
+   of the *current* set. A criterion that gives everyone the same value passes to the next
+   one. One that splits the set orders the subsets, and every subset of two or more teams
+   starts the list again from its first criterion on its own mutual matches ("restarting
+   for those still level"). The row above each split carries the criterion that made it,
+   so the "why" of a placing names the step (``head_to_head_penalty_minutes``, not
+   ``penalty_minutes``, when only the mutual matches were counted).
 3. Teams still level after every criterion are ordered by the latest recorded ``Draw`` of the
    group that names all of them (``decided_by`` "lots"). Without one they share a rank and
    carry ``lots_needed``: dice are never rolled here.
@@ -45,11 +51,6 @@ from arena.core.preset import Criterion, Points, StandingsRules
 from arena.tournament.model import DecidedBy, Draw, GameResult, Group, GroupTable, Row
 
 _AFTER_REGULATION = frozenset({DecidedBy.OVERTIME, DecidedBy.SHOOTOUT})
-_HEAD_TO_HEAD = frozenset({
-    Criterion.HEAD_TO_HEAD_POINTS,
-    Criterion.HEAD_TO_HEAD_GOAL_DIFFERENCE,
-    Criterion.HEAD_TO_HEAD_GOALS_FOR,
-})
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +116,28 @@ def _table_lines(results: Iterable[GameResult], teams: Iterable[str],
     return {t: _Line(*a) for t, a in acc.items()}
 
 
+# A sub-table criterion is its overall twin counted over the sub-table's lines.
+_MUTUAL = {
+    Criterion.HEAD_TO_HEAD_POINTS: Criterion.POINTS,
+    Criterion.HEAD_TO_HEAD_GOAL_DIFFERENCE: Criterion.GOAL_DIFFERENCE,
+    Criterion.HEAD_TO_HEAD_GOALS_FOR: Criterion.GOALS_FOR,
+    Criterion.HEAD_TO_HEAD_PENALTY_MINUTES: Criterion.PENALTY_MINUTES,
+}
+
+
+def _figure(criterion: Criterion, line: _Line) -> int:
+    """``line``'s figure for an overall ``criterion``; higher is better."""
+    if criterion is Criterion.POINTS:
+        return line.points
+    if criterion is Criterion.GOAL_DIFFERENCE:
+        return line.goal_difference
+    if criterion is Criterion.GOALS_FOR:
+        return line.goals_for
+    if criterion is Criterion.PENALTY_MINUTES:
+        return -line.penalty_minutes  # fewer is better
+    raise AssertionError(f"not a figure: {criterion}")  # LOTS is handled by the caller
+
+
 class _Ranker:
     """One group's ranking: the figures it needs, computed once, and the recursion."""
 
@@ -141,23 +164,9 @@ class _Ranker:
 
     def value(self, criterion: Criterion, team: str, level: frozenset[str]) -> int:
         """The team's figure for ``criterion`` among ``level``; higher is better."""
-        if criterion in _HEAD_TO_HEAD:
-            line = self.sub_table(level)[team]
-            if criterion is Criterion.HEAD_TO_HEAD_POINTS:
-                return line.points
-            if criterion is Criterion.HEAD_TO_HEAD_GOAL_DIFFERENCE:
-                return line.goal_difference
-            return line.goals_for
-        line = self.lines[team]
-        if criterion is Criterion.POINTS:
-            return line.points
-        if criterion is Criterion.GOAL_DIFFERENCE:
-            return line.goal_difference
-        if criterion is Criterion.GOALS_FOR:
-            return line.goals_for
-        if criterion is Criterion.PENALTY_MINUTES:
-            return -line.penalty_minutes  # fewer is better
-        raise AssertionError(f"not a figure: {criterion}")  # LOTS is handled by the caller
+        if criterion.mutual:
+            return _figure(_MUTUAL[criterion], self.sub_table(level)[team])
+        return _figure(criterion, self.lines[team])
 
     def rank(self) -> _Resolved:
         """The whole group: points first, then each points tie with its list."""

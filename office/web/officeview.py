@@ -28,6 +28,7 @@ from typing import Any
 from urllib.parse import quote
 
 from arena import words
+from arena.core.preset import Criterion
 from arena.templates import Templates
 from office.views.jsonread import dicts, mapping, strings
 from office.web import officealerts
@@ -69,8 +70,7 @@ SECTIONS: tuple[Section, ...] = (
 )
 COLUMNS = ("top", "left", "right")
 
-_WHY = ("points", "goal_difference", "goals_for", "head_to_head_points",
-        "head_to_head_goal_difference", "head_to_head_goals_for", "penalty_minutes", "lots")
+_WHY = frozenset(c.value for c in Criterion)  # each has a print.why.* word
 _PHASES = ("pregame", "intermission", "overtime_break", "overtime", "shootout", "final")
 _STATES = ("scheduled", "live", "final", "confirmed", "corrected", "needs_review")
 _HOW = ("overtime", "shootout", "forfeit")

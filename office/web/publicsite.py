@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena import words
+from arena.core.preset import Criterion
 from arena.templates import Templates
 from office.views import slugs
 from office.views.jsonread import dicts
@@ -46,8 +47,7 @@ PAGE_CSP = (
 
 SCORERS_SHOWN = 10  # on the front page and a category's; a team's page shows all of its own
 
-_WHY = ("points", "goal_difference", "goals_for", "head_to_head_points",
-        "head_to_head_goal_difference", "head_to_head_goals_for", "penalty_minutes", "lots")
+_WHY = frozenset(c.value for c in Criterion)  # each has a site.why.* word
 _PHASES = ("pregame", "period", "intermission", "overtime_break", "overtime", "shootout",
            "final")
 _STATES = ("scheduled", "live", "final", "confirmed", "pending")

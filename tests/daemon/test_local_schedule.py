@@ -17,7 +17,7 @@ import pytest
 from arena.core.entry import KeypadEntry, PickMatch, ScheduledChoice
 from arena.core.phase import Phase
 from arena.core.units import NS_PER_S
-from arena.tournament.files import load_tournament
+from arena.tournament.files import load_event, load_tournament
 from firmware_py.config import ConfigError, ScheduleConfig
 from firmware_py.daemon import Daemon
 from firmware_py.matchfiles import MatchFiles
@@ -122,7 +122,7 @@ def keys(daemon: Daemon, hall: InProcessHall, *names: str) -> None:
 
 def test_the_remaining_matches_are_this_halls_unplayed_ones_in_schedule_order(
         tmp_path: Path) -> None:
-    t = load_tournament(schedule_file(tmp_path))
+    t = load_event(schedule_file(tmp_path))  # a tournament file: a one-category event
     assert [m.id for m in remaining(t, "hall-1", set())] == ["A1", "A2", "F1"]
     assert [m.id for m in remaining(t, "hall-1", {"A1"})] == ["A2", "F1"]
     assert [m.id for m in remaining(t, "hall-1", set(), on_board="A2")] == ["A1", "F1"]
@@ -137,7 +137,7 @@ def test_a_placeholder_match_is_marked_until_the_timekeeper_confirms_it(
     assert a1 == ScheduledChoice("A1", "A1 Lions - Bears 08:00", (False, False))
     assert f1 == ScheduledChoice("F1", "F1 1st A? - 1st B? 10:00 TEAMS NOT KNOWN",
                                  (True, True))
-    t = schedule.tournament
+    t = load_tournament(schedule_file(tmp_path))
     f1_match = t.match("F1")
     assert f1_match is not None
     doc = next_document(t, f1_match)

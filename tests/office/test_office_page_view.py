@@ -272,3 +272,14 @@ def test_one_result_renders_one_row_again(monkeypatch: pytest.MonkeyPatch) -> No
     assert rendered == ["A5"]
     assert '<tr data-match="A5" data-state="live">' in page
     assert page.count("<tr data-match=") == len(matches)
+
+
+@pytest.mark.parametrize("lang", words.LANGUAGES)
+def test_every_tie_break_criterion_is_worded(lang: str) -> None:
+    """The "why" column says what placed a team in words, for every criterion a preset may
+    name (rules 000 'The ranking of each team in each group'), never the criterion's key."""
+    from arena.core.preset import Criterion  # noqa: PLC0415
+
+    view = OfficeView(sample_snapshot(), lang)
+    for c in Criterion:
+        assert view.why({"decided_by": c.value}) == words.word(f"print.why.{c.value}", lang)

@@ -62,7 +62,9 @@ def test_the_presets_encode_the_documents_lists() -> None:
     # rules 2-8 (and the three-or-more paragraph), 001 'Qualifying criteria' 2-5, 003
     # 'Ranking' (head-to-head match, goal difference, goals, overall GD, overall goals, lots).
     assert R000.tiebreak[:3] == (C.GOAL_DIFFERENCE, C.GOALS_FOR, C.HEAD_TO_HEAD_POINTS)
-    assert R000.tiebreak_many[0] == C.HEAD_TO_HEAD_POINTS
+    assert R000.tiebreak_many == (C.HEAD_TO_HEAD_POINTS, C.HEAD_TO_HEAD_GOAL_DIFFERENCE,
+                                  C.HEAD_TO_HEAD_GOALS_FOR, C.HEAD_TO_HEAD_PENALTY_MINUTES,
+                                  C.LOTS)
     assert R001.tiebreak == R001.tiebreak_many == (
         C.HEAD_TO_HEAD_POINTS, C.HEAD_TO_HEAD_GOAL_DIFFERENCE, C.GOAL_DIFFERENCE, C.LOTS)
     assert R003.tiebreak[:3] == (C.HEAD_TO_HEAD_POINTS, C.HEAD_TO_HEAD_GOAL_DIFFERENCE,
@@ -148,14 +150,16 @@ def test_000_cycle_resolved_by_the_sub_table_before_overall_goal_difference() ->
                           "points", None]
 
 
-def test_000_cycle_level_in_the_sub_table_goes_to_overall_goal_difference() -> None:
-    # 000 'The ranking...': the sub-table separates nobody (1:0 each), so rule 2 (overall
-    # goal difference) decides: A +3, B +2, C +1 from their games against D.
+def test_000_cycle_level_in_the_sub_table_stays_with_the_mutual_matches() -> None:
+    # 000 'The ranking...': the sub-table separates nobody (1:0 each, no penalty minutes):
+    # every rule counts only the matches between the tied teams, so the dice (rule 8),
+    # although the overall goal difference differs (A +3, B +2, C +1 against D).
     results = [game("A", "B", "1:0"), game("B", "C", "1:0"), game("C", "A", "1:0"),
                game("A", "D", "3:0"), game("B", "D", "2:0"), game("C", "D", "1:0")]
     table = rank_group(group("C", "D", "B", "A"), results, R000)
-    assert order(table) == ["A", "B", "C", "D"]
-    assert why(table) == ["goal_difference", "goal_difference", "points", None]
+    assert order(table) == ["A", "B", "C", "D"]  # level rows in name order
+    assert lots(table) == [True, True, True, False]
+    assert why(table) == [None, None, "points", None]
 
 
 def test_001_cycle_resolved_by_total_score() -> None:
@@ -220,13 +224,15 @@ def test_000_two_teams_separated_only_by_penalty_minutes() -> None:
 
 
 def test_000_three_way_tie_separated_only_by_penalty_minutes() -> None:
-    # 000 'The ranking...': a 1:0 cycle leaves rules 1-6 level in the sub-table and overall;
-    # rule 7 (fewer penalty minutes) orders A 2, C 4, B 6.
+    # 000 'The ranking...': a 1:0 cycle leaves rules 1-6 level in the sub-table; rule 7
+    # (fewer penalty minutes, in the matches between the tied teams) orders A 2, C 4, B 6.
+    # (tests/office/test_standings_many.py has the cases where the overall minutes differ.)
     results = [game("A", "B", "1:0", pim=(2, 2)), game("B", "C", "1:0", pim=(4, 4)),
                game("C", "A", "1:0")]
     table = rank_group(group("A", "B", "C"), results, R000)
     assert order(table) == ["A", "C", "B"]
-    assert why(table) == ["penalty_minutes", "penalty_minutes", None]
+    assert why(table) == ["head_to_head_penalty_minutes", "head_to_head_penalty_minutes",
+                          None]
 
 
 def test_003_ignores_penalty_minutes_and_asks_for_lots() -> None:
