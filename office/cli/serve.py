@@ -57,8 +57,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     serve.add_argument("--http", type=int, metavar="PORT",
                        help="serve the office page on this port (0: any free port)")
     serve.add_argument("--lang", default=DEFAULT, choices=LANGUAGES,
-                       help="the printouts' language on the page (/sheet/MATCH, /print/...; "
-                            "?lang= picks another; default %(default)s)")
+                       help="the office page's language and its printouts' (/sheet/MATCH, "
+                            "/print/...; ?lang= picks another; default %(default)s)")
     serve.add_argument("--host", default="0.0.0.0",
                        help="address the page listens on (default %(default)s)")
     serve.add_argument("--public-port", type=int, metavar="PORT",
@@ -196,7 +196,8 @@ def run_serve(args: argparse.Namespace) -> int:
     web = None
     if args.http is not None:
         printouts = Printouts(lambda: (service.event, service.ledgers or {}), store, args.lang)
-        web = OfficeWeb(board, host=args.host, port=args.http, printouts=printouts.page)
+        web = OfficeWeb(board, host=args.host, port=args.http, printouts=printouts.page,
+                        lang=args.lang)
         web.start()
         log.info("office page on http://%s:%d/", args.host, web.port)
     public: PublicSite | None = None

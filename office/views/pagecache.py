@@ -37,7 +37,7 @@ from typing import Any
 from arena.tournament.event import Category, Event
 from arena.tournament.model import ScheduledMatch
 from office.views import merge, snapshot
-from office.views.alerts import AlertStatus, Handled
+from office.views.alerts import Handled
 from office.views.board import Later
 from office.views.ledger import Ledger
 from office.views.pageextras import CategoryExtras
@@ -187,13 +187,10 @@ class PageCache:
                 and all(a is b for a, b in zip(reads, self._alerts_read, strict=True)):
             return self._alert_list
         done = handled or {}
-        if self.event.plain:
-            (only,) = self.event.categories
-            warned = [{"at": None, "text": w, "status": AlertStatus.OPEN.value}
-                      for w in ledgers[only.name].warnings]
-        else:
-            warned = [{"at": None, "text": f"{c.name}: {w}"} for c in self.event.categories
-                      for w in ledgers[c.name].warnings]
+        several = not self.event.plain
+        warned = [w for c in self.event.categories
+                  for w in snapshot.warning_entries(ledgers[c.name],
+                                                    f"{c.name}: " if several else "")]
         self._alerts_read, self._alerts_count, self._warned_at = reads, len(alerts), warned_at
         self._alert_list = [snapshot._alert(a, done) for a in reversed(alerts)] + warned
         return self._alert_list

@@ -70,8 +70,17 @@ def snapshot(ledger: Ledger, halls: Mapping[str, HallLive], alerts: Sequence[Ale
         **_rulings(ledger),
         "halls": [_hall(ledger, hall, halls.get(hall, HallLive())) for hall in t.halls()],
         "alerts": [_alert(a, done) for a in reversed(alerts)]
-        + [{"at": None, "text": w, "status": AlertStatus.OPEN.value} for w in ledger.warnings],
+        + warning_entries(ledger),
     }
+
+
+def warning_entries(ledger: Ledger, prefix: str = "") -> list[dict[str, Any]]:
+    """The ledger's warnings as open alerts with no time: the schedule's own first (``kind``
+    ``schedule``: the page folds them into one line), then the results' (``results``)."""
+    own = len(ledger.tournament.warnings)  # the ledger's warnings start with them
+    return [{"at": None, "text": prefix + w, "status": AlertStatus.OPEN.value,
+             "kind": "schedule" if i < own else "results"}
+            for i, w in enumerate(ledger.warnings)]
 
 
 def _rulings(ledger: Ledger) -> dict[str, Any]:
@@ -132,8 +141,7 @@ def event_snapshot(event: Event, ledgers: Mapping[str, Ledger], halls: Mapping[s
         "eliminated": tagged("eliminated"),
         "halls": [hall(h) for h in event.halls()],
         "alerts": [_alert(a, handled or {}) for a in reversed(alerts)]
-        + [{"at": None, "text": f"{c.name}: {w}"} for c in event.categories
-           for w in ledgers[c.name].warnings],
+        + [w for c in event.categories for w in warning_entries(ledgers[c.name], f"{c.name}: ")],
     }
 
 

@@ -1,12 +1,16 @@
 """The office page: a standard library HTTP server over a :class:`SnapshotBoard`.
 
-Routes: ``/`` the page (one HTML file, inline CSS and JS, no build step), ``/api/snapshot``
-(long-poll: ``?since=N`` answers as soon as the board is past version N), ``/tables.csv``,
-``/results.csv``, ``/placings.csv`` and ``/scorers.csv`` (exports for the office's
-spreadsheets, written by ``office.printouts.csvfile``, which makes formula-like text inert;
-each also as ``.xlsx``, which opens with no import dialog), the printouts
-when given them (``/sheet/<match>``, ``/print/schedule?hall=``, ``/print/tables``,
-``/print/placings``: ``office.printouts.printing``), ``/healthz``.
+Routes: ``/`` the page, rendered on the server from the snapshot of the moment
+(``office.web.officeview``: whole before any script runs; ``?lang=`` another language than
+``office serve --lang``), ``/api/live?since=N`` (long-poll: as soon as the board is past
+version N, the page's live part rendered again, which its script swaps in; 204 when nothing
+changed within the hold), ``/api/snapshot`` (the snapshot as JSON, also long-polled with
+``?since=N``), ``/tables.csv``, ``/results.csv``, ``/placings.csv`` and ``/scorers.csv``
+(exports for the office's spreadsheets, written by ``office.printouts.csvfile``, which makes
+formula-like text inert; each also as ``.xlsx``, which opens with no import dialog), the
+printouts when given them (``/sheet/<match>``, ``/print/schedule?hall=``, ``/print/tables``,
+``/print/placings``: ``office.printouts.printing``), ``/healthz``. The page links to every
+export and printout.
 
 The snapshot is whatever the service publishes; this module only reads it, tolerating
 missing or odd parts, so a half-built document can never take the page or the server down.
@@ -24,14 +28,15 @@ import threading
 from collections.abc import Callable, Iterable, Mapping
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from importlib import resources
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from arena import words
 from arena.serverthread import ServerThread
 from office.printouts import csvfile, xlsx
 from office.views.board import SnapshotBoard
 from office.views.jsonread import dicts, mapping
+from office.web.officeview import OfficeView, SectionCache
 
 log = logging.getLogger(__name__)
 
@@ -64,10 +69,6 @@ PAGE_CSP = (
     "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
     "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'"
 )
-
-
-def load_page() -> bytes:
-    return resources.files("office.web").joinpath("page.html").read_bytes()
 
 
 # --- CSV exports ------------------------------------------------------------------------
@@ -217,13 +218,19 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False
 
-    def __init__(self, address: tuple[str, int], board: SnapshotBoard, page: bytes,
+    def __init__(self, address: tuple[str, int], board: SnapshotBoard, lang: str,
                  poll_timeout: float, printouts: PrintoutPages | None = None) -> None:
         super().__init__(address, _Handler)
         self.board = board
         self.printouts = printouts
-        self.page = page
+        self.lang = lang
         self.poll_timeout = poll_timeout
+        # The live part last rendered, by snapshot and language: the office's screens all
+        # ask for the same version at once, and one rendering serves them all; and each
+        # section, rendered again only when what it shows changed.
+        self._rendered: tuple[dict[str, Any], str, str, str] | None = None
+        self._render_lock = threading.Lock()
+        self._sections = SectionCache()
         # Connections being answered, so stop() can drop them: a parked long-poll would
         # otherwise keep the page believing the service is up for another poll timeout.
         self._active: set[socket.socket] = set()
@@ -241,6 +248,20 @@ class _Server(ThreadingHTTPServer):
             with self._active_lock:
                 self._active.discard(request)
         super().shutdown_request(request)
+
+    def view(self, doc: dict[str, Any], lang: str, asked: str) -> OfficeView:
+        return OfficeView(doc, lang, printouts=self.printouts is not None, lang_query=asked,
+                          cache=self._sections)
+
+    def live(self, doc: dict[str, Any], lang: str, asked: str) -> str:
+        with self._render_lock:
+            kept = self._rendered
+            if kept is not None and kept[0] is doc and kept[1:3] == (lang, asked):
+                return kept[3]
+        html = self.view(doc, lang, asked).live()
+        with self._render_lock:
+            self._rendered = (doc, lang, asked, html)
+        return html
 
     def drop_connections(self) -> None:
         with self._active_lock:
@@ -284,9 +305,17 @@ class _Handler(BaseHTTPRequestHandler):
     def _route(self) -> None:
         url = urlsplit(self.path)
         query = parse_qs(url.query, keep_blank_values=True)
-        if url.path == "/":
-            self._send(HTTPStatus.OK, self.server.page, "text/html; charset=utf-8",
-                       {"Content-Security-Policy": PAGE_CSP})
+        if url.path in ("/", "/api/live"):
+            lang = self._lang(query)
+            if lang is None:
+                return
+            if url.path == "/":
+                doc = self.server.board.current()
+                page = self.server.view(doc, *lang).page()
+                self._send(HTTPStatus.OK, page.encode("utf-8"), "text/html; charset=utf-8",
+                           {"Content-Security-Policy": PAGE_CSP})
+            else:
+                self._live(query, *lang)
         elif url.path == "/api/snapshot":
             self._snapshot(query)
         elif url.path == "/tables.csv":
@@ -312,19 +341,50 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._send(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
 
-    def _snapshot(self, query: Mapping[str, list[str]]) -> None:
-        board = self.server.board
+    def _lang(self, query: Mapping[str, list[str]]) -> tuple[str, str] | None:
+        """(the page's language, the ``?lang=`` asked for or ""); None: a bad one, said."""
+        asked = query.get("lang")
+        if not asked:
+            return self.server.lang, ""
+        if len(asked) != 1 or asked[0] not in words.LANGUAGES:
+            self._send(HTTPStatus.BAD_REQUEST,
+                       f"lang must be one of {', '.join(words.LANGUAGES)}\n".encode(),
+                       "text/plain; charset=utf-8")
+            return None
+        return asked[0], asked[0]
+
+    def _since(self, query: Mapping[str, list[str]]) -> int | None:
+        """``?since=``'s version, -1 when there is none; None: a bad one, said."""
         values = query.get("since")
         if values is None:
-            doc = board.current()
-        else:
-            since = values[0] if len(values) == 1 else ""
-            if not re.fullmatch(r"[0-9]{1,18}", since):
-                self._send(HTTPStatus.BAD_REQUEST,
-                           b"since must be one non-negative integer version\n",
-                           "text/plain; charset=utf-8")
-                return
-            doc = board.wait(int(since), self.server.poll_timeout)
+            return -1
+        since = values[0] if len(values) == 1 else ""
+        if not re.fullmatch(r"[0-9]{1,18}", since):
+            self._send(HTTPStatus.BAD_REQUEST,
+                       b"since must be one non-negative integer version\n",
+                       "text/plain; charset=utf-8")
+            return None
+        return int(since)
+
+    def _live(self, query: Mapping[str, list[str]], lang: str, asked: str) -> None:
+        since = self._since(query)
+        if since is None:
+            return
+        board = self.server.board
+        doc = board.current() if since < 0 else board.wait(since, self.server.poll_timeout)
+        if doc.get("version") == since:  # nothing newer within the hold: the page asks again
+            self._send(HTTPStatus.NO_CONTENT, b"", "text/html; charset=utf-8")
+            return
+        html = self.server.live(doc, lang, asked)
+        self._send(HTTPStatus.OK, html.encode("utf-8"), "text/html; charset=utf-8",
+                   {"Content-Security-Policy": PAGE_CSP})
+
+    def _snapshot(self, query: Mapping[str, list[str]]) -> None:
+        board = self.server.board
+        since = self._since(query)
+        if since is None:
+            return
+        doc = board.current() if since < 0 else board.wait(since, self.server.poll_timeout)
         # ensure_ascii=False: team names travel as UTF-8, as they were written. The body is
         # JSON served as JSON, so markup inside names is inert data to the browser.
         body = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
@@ -367,15 +427,17 @@ class OfficeWeb(ServerThread):
     """The office page's HTTP server, serving ``board`` on its own thread.
 
     ``host`` defaults to every interface: the office screen is another machine on the LAN.
-    ``port=0`` picks a free port; read it back from :attr:`port` after construction.
+    ``lang``: the page's language (``?lang=`` picks another). ``port=0`` picks a free port;
+    read it back from :attr:`port` after construction.
     """
 
     def __init__(self, board: SnapshotBoard, host: str = "0.0.0.0", port: int = 0,
                  poll_timeout: float = POLL_TIMEOUT_S,
-                 printouts: PrintoutPages | None = None) -> None:
+                 printouts: PrintoutPages | None = None, *,
+                 lang: str = words.DEFAULT) -> None:
+        words.table(lang)  # a language that does not exist fails here, not on a request
         self.board = board
-        self._office_server = _Server((host, port), board, load_page(), poll_timeout,
-                                      printouts)
+        self._office_server = _Server((host, port), board, lang, poll_timeout, printouts)
         super().__init__(self._office_server, "office-web")
 
     def start(self) -> None:

@@ -82,8 +82,9 @@ def web(board: SnapshotBoard) -> Iterator[PublicWeb]:
 
 
 def open_at(browser: Chromium, url: str, width: int, height: int, *,
-            scripts: bool = True) -> Tab:
-    """A tab of that viewport (a phone's when narrow) that has loaded ``url``."""
+            scripts: bool = True, last: str = "footer") -> Tab:
+    """A tab of that viewport (a phone's when narrow) that has loaded ``url`` (whole: its
+    ``last`` element is there)."""
     target = browser.send("Target.createTarget", {"url": "about:blank"})["targetId"]
     session = browser.send("Target.attachToTarget",
                            {"targetId": target, "flatten": True})["sessionId"]
@@ -101,7 +102,7 @@ def open_at(browser: Chromium, url: str, width: int, height: int, *,
         try:
             root = tab.send("DOM.getDocument", {"depth": 0})["root"]
             # Ours, and whole (the footer comes last).
-            if root.get("documentURL") == url and count(tab, "footer") == 1:
+            if root.get("documentURL") == url and count(tab, last) == 1:
                 return tab
         except CdpError:
             pass  # the document was replaced between two calls: the navigation goes on

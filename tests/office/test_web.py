@@ -232,13 +232,80 @@ def test_serves_the_page_self_contained(web: OfficeWeb) -> None:
     assert headers["Content-Type"] == "text/html; charset=utf-8"
     page = body.decode("utf-8")
     assert page.lower().startswith("<!doctype html>")
-    assert "/api/snapshot?since=" in page and 'id="groups"' in page
+    assert "/api/live?since=" in page and 'id="groups"' in page
     assert 'href="/tables.csv"' in page and 'href="/results.csv"' in page
     # No external resources: nothing loaded from another origin, and the CSP forbids it.
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page)
     assert "default-src 'none'" in headers["Content-Security-Policy"]
-    # Data goes into the page as text only.
+    # The script never writes markup of its own: it moves in what the server rendered.
     assert ".innerHTML" not in page and "insertAdjacentHTML" not in page
+
+
+def test_the_page_is_rendered_on_the_server(web: OfficeWeb) -> None:
+    """The content is in the HTML itself, before any script: the tables, the halls, the
+    results and the alerts, in the version the page then long-polls from."""
+    page = get(web, "/")[2].decode("utf-8")
+    assert '<body data-version="1">' in page
+    assert re.search(r'<tr data-team="Lions">.*?<td class="points">4</td>', page, re.S)
+    assert '<span class="clock" data-running="true">12:35</span>' in page
+    assert 'data-match="A3" data-state="final"' in page
+    assert '<h2>Notices: 2</h2>' in page and "hall-3 offline" in page
+
+
+def test_the_live_part_long_polls_and_says_when_nothing_changed(
+        web: OfficeWeb, board: SignallingBoard) -> None:
+    status, headers, body = get(web, "/api/live")
+    assert status == 200 and headers["Content-Type"] == "text/html; charset=utf-8"
+    live = body.decode("utf-8")
+    assert live.startswith('<div id="live" data-version="1"') and "<html" not in live
+    board.waiting.clear()
+    got: list[tuple[int, Any, bytes]] = []
+    client = threading.Thread(target=lambda: got.append(get(web, "/api/live?since=1")))
+    client.start()
+    assert board.waiting.wait(10), "the request never reached the board"
+    doc = sample_snapshot()
+    doc["groups"][0]["rows"][0]["points"] = 9
+    board.publish(doc)
+    client.join(30)
+    assert got and got[0][0] == 200
+    fresh = got[0][2].decode("utf-8")
+    assert 'data-version="2"' in fresh and '<td class="points">9</td>' in fresh
+    with OfficeWeb(board, host="127.0.0.1", poll_timeout=0.05) as quick:
+        assert get(quick, "/api/live?since=2")[:3:2] == (204, b"")
+
+
+@pytest.mark.parametrize("lang,heading", [("en", "Group tables"), ("cs", "Tabulky skupin"),
+                                          ("sr", "Tabele grupa"), ("fi", "Lohkotaulukot")])
+def test_the_page_in_each_language(web: OfficeWeb, lang: str, heading: str) -> None:
+    page = get(web, f"/?lang={lang}")[2].decode("utf-8")
+    assert f'<html lang="{lang}">' in page and f"<h2>{heading}</h2>" in page
+    assert f"<h2>{heading}</h2>" in get(web, f"/api/live?lang={lang}")[2].decode("utf-8")
+
+
+def test_the_server_default_language_and_a_bad_one() -> None:
+    board = SnapshotBoard()
+    board.publish(sample_snapshot())
+    with OfficeWeb(board, host="127.0.0.1", lang="fi") as web:
+        assert "<h2>Lohkotaulukot</h2>" in get(web, "/")[2].decode("utf-8")
+        status, _, body = get(web, "/?lang=de")
+        assert status == 400 and body == b"lang must be one of en, cs, sr, fi\n"
+        assert get(web, "/api/live?lang=xx")[0] == 400
+    with pytest.raises(ValueError, match="language 'de'"):
+        OfficeWeb(board, host="127.0.0.1", lang="de")
+
+
+def test_a_malformed_snapshot_still_renders_a_page(web: OfficeWeb,
+                                                   board: SnapshotBoard) -> None:
+    """Odd parts read as empty; a section that cannot be shown at all says so in its place
+    and the rest of the page stands."""
+    board.publish({"groups": "nope", "matches": [1, None, {"id": "X", "score": "3-1",
+                                                           "gaps": [1]}],
+                   "tournament": None, "halls": [{"hall": "h", "live": {"teams": 3}}],
+                   "alerts": [None, {"text": 5}], "office": []})
+    status, _, body = get(web, "/")
+    page = body.decode("utf-8")
+    assert status == 200 and "No groups." in page and 'data-match="X"' in page
+    assert 'class="render-error"' not in page
 
 
 def test_healthz(web: OfficeWeb) -> None:
@@ -318,6 +385,7 @@ def test_long_poll_times_out_with_the_current_doc() -> None:
                                    "since=1&since=2", "since=%00", "since=99999999999999999999"])
 def test_bad_since_is_400(web: OfficeWeb, query: str) -> None:
     assert get(web, f"/api/snapshot?{query}")[0] == 400
+    assert get(web, f"/api/live?{query}")[0] == 400
 
 
 @pytest.mark.parametrize("path", ["/nope", "/api/snapshot/x", "/tables.csv/x", "/index.html",
