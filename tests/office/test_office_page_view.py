@@ -282,4 +282,12 @@ def test_every_tie_break_criterion_is_worded(lang: str) -> None:
 
     view = OfficeView(sample_snapshot(), lang)
     for c in Criterion:
-        assert view.why({"decided_by": c.value}) == words.word(f"print.why.{c.value}", lang)
+        assert view.whys([{"decided_by": c.value}]) == [words.word(f"print.why.{c.value}", lang)]
+
+
+def test_the_team_the_lots_placed_last_says_lots() -> None:
+    """The row below a lots boundary was placed by the lots too, whatever separates it from
+    the next team (rules 000 'Rules' "8. Dice"): its "why" names lots, not points."""
+    view = OfficeView(sample_snapshot(), "en")
+    rows = [{"decided_by": "lots"}, {"decided_by": "points"}, {"decided_by": None}]
+    assert view.whys(rows) == [words.word("print.why.lots", "en")] * 2 + [""]
