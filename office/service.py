@@ -107,11 +107,14 @@ class OfficeService(Folding):
         # them: a replay played in another hall numbers on above the first hall's events
         # (wire.Nx.REPLAY), and its hall must hear them stored too.
         self._stored = {}
+        self._own = {}
         self._sent = {h: set() for h in event.halls()}
         # A match moved away from the hall playing it stays that hall's (intake.Playing).
         self._playing = intake.Playing()
+        self._claims = intake.Claims()
         for hall, match, seq in store.iter_stored_seqs():
             self._stored.setdefault(match, Gapless()).add(seq)
+            self._own_seqs(hall, match, seq).add(seq)
             self._sent.setdefault(hall, set()).add(match)
             self._playing.add(hall, match, seq)
         self._cache = MatchCache()

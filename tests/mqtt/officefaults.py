@@ -10,6 +10,11 @@ tests/mqtt/test_office_faults.py asserts and bench/faults_office.py reports as r
   as a hall's re-send after a lost PUBACK); ``bridge_loop``: a venue broker bridged to the
   event broker with the halls' topics both ways (the loop a wrong ``venue.conf`` makes).
 - ``damaged_page``: bytes of a page of a running ``office serve``'s store overwritten.
+- ``claimed_twice``: two halls play one match: ``hall-1`` (its hall in the schedule, a
+  replaypublisher) and then ``hall-2`` (the scoreboard in this process on a fake clock,
+  with the real ``HallLink``). The office keeps hall-1's, tells hall-2 (its ``acks``, its
+  operator view) and its page says so once; ``office reschedule --force`` gives hall-2 the
+  match and every event hall-2 held back is stored.
 
 Every broker and process here is started by this module and ended by its pid.
 """
@@ -417,6 +422,131 @@ def damage(db: Path, table: str) -> int:
     return int(root)
 
 
-__all__ = ["EVENT", "HALL_ORDER", "MATCHES", "ChaosResult", "Collector", "client",
+# --------------------------------------------------------------------------- one match, two halls
+
+
+@dataclass
+class ClaimResult:
+    first_sent: int  # hall-1's events of the match (its publisher exited 0: all stored)
+    first_exit: int
+    refused: dict[str, str]  # what hall-2's link took from its acks
+    held: int  # hall-2's events not stored while refused
+    view: str  # the operator page's office line, and the window's lines
+    alerts: list[str]  # the office page's alerts on the claim
+    refusals: int  # events refused by the office (each logged, counted)
+    stored_before: int  # hall-2's events stored before the reschedule
+    journalled: int  # hall-2's events in its journal
+    stored_after: int  # hall-2's events stored after it
+    refused_after: dict[str, str]
+    unacked_after: int
+
+
+CLAIM_GAME = [{"t": 0, "do": "start"}, {"t": 1, "do": "goal", "team": "away", "player": 9},
+              {"t": 10, "do": "end"}, {"t": 11, "do": "end"}, {"t": 12, "do": "end"}]
+
+
+def claimed_twice(work: Path, timeout: float = 60) -> ClaimResult:
+    """Match A1 played by hall-1 (the schedule's) and then by hall-2, through a real
+    mosquitto and ``office serve``; then ``office reschedule A1 --hall hall-2 --force``."""
+    from arena.core.phase import Phase  # noqa: PLC0415 (the scoreboard, only here)
+    from arena.core.units import NS_PER_S  # noqa: PLC0415
+    from display.operatorwindow import operator_lines  # noqa: PLC0415
+    from firmware_py.operatorview import operator_document  # noqa: PLC0415
+    from firmware_py.operatorweb import body_html  # noqa: PLC0415
+    from firmware_py.parts import HallParts  # noqa: PLC0415
+    from tests.daemon.conftest import write_script  # noqa: PLC0415
+    from tests.daemon.inprocess import InProcessHall, TestParts  # noqa: PLC0415
+
+    event = event_file(work / "event")
+    broker = Broker(work / "broker")
+    broker.start()
+    (work / "office").mkdir(parents=True, exist_ok=True)
+    http = free_port()
+    office = office_serve(work / "office", broker.port, event, http=http)
+    db = work / "office" / "office.sqlite"
+    scripts = work / "scripts"
+    scripts.mkdir(parents=True, exist_ok=True)
+    write_script(scripts / "A1.jsonl", CLAIM_GAME)
+    hall = InProcessHall(work / "hall-2", f"""
+[match]
+preset = "floorball-2x15"
+id = "A1"
+home = "Lions"
+away = "Bears"
+[display]
+final_hold_s = 1
+[mqtt]
+broker = "mqtt://127.0.0.1:{broker.port}"
+tournament = "{EVENT}"
+hall = "hall-2"
+""")
+    try:
+        first = publisher(game_script(work / "game.jsonl"), work / "hall-1", broker.port,
+                          speed=0, hall="hall-1", match="A1", log=work / "hall-1.log",
+                          extra=("--tournament", EVENT, "--home", "Lions", "--away", "Bears"))
+        first_exit = first.wait(timeout=timeout)
+        first_sent = len(_hall_ids(db, "hall-1"))
+        daemon = hall.start(script_dir=scripts, parts=TestParts(
+            link_factory=lambda cfg, on_next, on_standings: HallParts().link(
+                cfg, on_next, on_standings)))
+        link = daemon.link
+        assert link is not None
+
+        def play_on(until: Any, what: str) -> None:
+            def step() -> bool:
+                assert office.poll() is None, (work / "office" / "office.log").read_text()
+                daemon.run_until(hall.time.now + NS_PER_S)  # fake time: a second a look
+                link.pump()
+                return bool(until())
+            wait_for(step, timeout, what)
+
+        def refused_and_final() -> bool:
+            return daemon.match.state.phase is Phase.FINAL and bool(link.refused)
+
+        play_on(refused_and_final, "hall-2's match played and its refusal heard")
+        held, refused = link.unacked, dict(link.refused)
+        doc = operator_document(daemon.match, daemon.document(hall.time.now),
+                                office=daemon.office.view())
+        view = body_html(doc) + "\n" + "\n".join(line.text for line in operator_lines(doc))
+
+        def claim_alerts() -> list[str]:
+            return [str(a["text"]) for a in http_json(http, "/api/snapshot").get("alerts", [])
+                    if "sends events of it" in str(a.get("text"))]
+
+        wait_for(lambda: bool(claim_alerts()), timeout, "the office's alert on the claim")
+        alerts = claim_alerts()
+        refusals = int(http_json(http, "/api/snapshot")["office"].get("refused_total", -1))
+        stored_before = len(_hall_ids(db, "hall-2"))
+        done = subprocess.run(
+            [sys.executable, "-m", "office", "reschedule", "A1", "--hall", "hall-2", "--force",
+             "--reason", "hall-2 played it", "--tournament", str(event), "--db", str(db)],
+            cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
+        journalled = len(_journal_events(hall.state_dir / "A1.journal"))
+        play_on(lambda: not link.refused and link.unacked == 0,
+                "hall-2's events stored once the office gave it the match")
+        return ClaimResult(first_sent, first_exit, refused, held, view, alerts, refusals,
+                           stored_before, journalled, len(_hall_ids(db, "hall-2")),
+                           dict(link.refused), link.unacked)
+    finally:
+        if hall.daemon is not None:
+            hall.stop()
+        stop_gently(office)
+        broker.stop()
+
+
+def _hall_ids(db: Path, hall: str) -> list[str]:
+    ids, _ = store_rows(db) if db.exists() else ([], 0)
+    return [i for i in ids if i.startswith(f"{hall}:A1:")]
+
+
+def _journal_events(path: Path) -> list[dict[str, Any]]:
+    from firmware_py.journal import scan  # noqa: PLC0415
+
+    return [r for r in scan(path.read_bytes(), str(path)).records if r.get("type") == "event"]
+
+
+__all__ = ["EVENT", "HALL_ORDER", "MATCHES", "ChaosResult", "ClaimResult", "Collector",
+           "claimed_twice", "client",
            "event_file", "events_topic", "http_json", "journal_ids", "match_payloads",
            "play_event", "publish_all", "standings", "store_rows", "wait_stored"]
