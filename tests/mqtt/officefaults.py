@@ -31,7 +31,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -152,6 +152,11 @@ class Hall:
             if not self.done:
                 self.start()
 
+    @property
+    def ended(self) -> bool:
+        """Its publisher has exited (``poll`` takes it on)."""
+        return self.proc is not None and self.proc.poll() is not None
+
     def kill(self) -> bool:
         if self.proc is None or self.proc.poll() is not None:
             return False
@@ -166,6 +171,13 @@ class Hall:
             os.kill(self.proc.pid, signal.SIGKILL)
             self.proc.wait()
         self.proc = None
+
+
+def _watch_until(condition: Callable[[], bool], instant: float) -> None:
+    """Poll ``condition`` until it holds or the monotonic ``instant`` comes (the moment of
+    the next kill): a wait on the processes, never a sleep for something to happen."""
+    with contextlib.suppress(AssertionError):  # the instant came first
+        wait_for(condition, max(0.0, instant - time.monotonic()), "a hall's publisher")
 
 
 @dataclass
@@ -208,8 +220,14 @@ def play_event(work: Path, *, kills: int, seed: int, speed: float,
                                      f"(seed {seed}, kills {result.kills})")
             if result.total_kills < kills:
                 # A kill every 0.05-0.6 s: inside starting, resuming, connecting and
-                # sending, for the halls and for the office alike.
-                time.sleep(rng.uniform(0.05, 0.6))  # real processes, real time
+                # sending, for the halls and for the office alike. Until that moment the
+                # halls are watched: one whose publisher ended goes on at once.
+                at = time.monotonic() + rng.uniform(0.05, 0.6)
+                _watch_until(lambda: any(h.ended for h in halls), at)
+                if time.monotonic() < at:
+                    for hall in halls:
+                        hall.poll()
+                    continue
                 live = ["office", *(h.name for h in halls if not h.done)]
                 target = rng.choice(live)
                 if target == "office":
@@ -219,8 +237,8 @@ def play_event(work: Path, *, kills: int, seed: int, speed: float,
                     result.kills["office"] += 1
                 elif next(h for h in halls if h.name == target).kill():
                     result.kills[target] += 1
-            else:
-                time.sleep(0.05)
+            else:  # the kills done: on as soon as a hall's publisher ends
+                _watch_until(lambda: any(h.ended for h in halls), time.monotonic() + 1.0)
             for hall in halls:
                 hall.poll()
     finally:
@@ -328,19 +346,34 @@ def double_delivery(work: Path, *, bridge: str | None = None,
                     probe.publish("arena/v1/probe", b"1", qos=1).wait_for_publish(1)
                     return watch_probe(watch)
                 wait_for(through, 30, "the bridge to be up", step=0.2)
-        publish_all(venue.port if venue is not None else central.port, events_topic("hall-1"),
-                    payloads, copies=2)
-        wait_stored(db, len(payloads), timeout)
-        # Anything still circling is handed over within this (the office acks each copy).
-        time.sleep(1.0)  # real brokers: copies still on the way arrive in well under 1 s
+        port = venue.port if venue is not None else central.port
+        publish_all(port, events_topic("hall-1"), payloads, copies=2)
+        # A marker after the copies, on their topic and route (another match's first
+        # event): once it is stored, every copy before it has been handed to the office
+        # (QoS 1 keeps one publisher's order on a topic). A wait on that, not a sleep.
+        marker = match_payloads("hall-1", "B2", "Hawks", "Owls")[0]
+        publish_all(port, events_topic("hall-1"), [marker], copies=1)
+        wait_for(lambda: "hall-1:B2:1" in store_rows(db)[0] if db.exists() else False,
+                 timeout, "the marker after the copies stored")
+        wait_stored(db, len(payloads) + 1, timeout)
         stored, conflicts = store_rows(db)
-        return DeliveryResult(len(payloads), len(watch.on("/events")), stored, conflicts)
+        return DeliveryResult(len(payloads), len(_of_match(watch.on("/events"), "A1")),
+                              [i for i in stored if i.startswith("hall-1:A1:")], conflicts)
     finally:
         watch.close()
         stop_gently(office)
         if venue is not None:
             venue.stop()
         central.stop()
+
+
+def _of_match(payloads: list[bytes], match: str) -> list[bytes]:
+    out = []
+    for payload in payloads:
+        with contextlib.suppress(ValueError):
+            if json.loads(payload).get("match") == match:
+                out.append(payload)
+    return out
 
 
 def watch_probe(watch: Collector) -> bool:
