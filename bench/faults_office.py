@@ -70,7 +70,8 @@ def replay_row(work: Path) -> OfficeRow:
           and r.unacked_after == 0)
     return ("replayed match claimed by two halls",
             "first claim wins, the other hall is told; reschedule --force lets it in",
-            f"hall-1's {r.first_sent} stored; hall-2 told {r.refused or 'nothing'}, "
+            f"hall-1's {r.first_sent} stored; hall-2 told "
+            f"{', '.join(f'{m} played in {h}' for m, h in r.refused.items()) or 'nothing'}, "
             f"{r.held} held ({r.refusals} refused), operator view "
             f"{'says so' if told else 'SILENT'}, {len(r.alerts)} page alert; after the "
             f"reschedule {r.stored_after}/{r.journalled} of hall-2's stored",
