@@ -84,19 +84,21 @@ class Intake(Publishing):
             self._dirty = True
             gapless = self._stored.setdefault(ev.match, Gapless())
             self._sent.setdefault(ev.hall, set()).add(ev.match)
-            own = self._own_seqs(ev.hall, ev.match, ev.seq).add(ev.seq)
-            if gapless.add(ev.seq):
+            moved = gapless.add(ev.seq)
+            self._own_seqs(ev.hall, ev.match, ev.seq).add(ev.seq)
+            mark = self._mark(ev.hall, ev.match)
+            if moved:
                 # Every hall that sent the match hears it (two only when a
                 # replay was played in another hall).
                 for sender, matches in self._sent.items():
                     if ev.match in matches:
                         self._publish_acks(sender)
-            elif own:
-                self._publish_acks(ev.hall)  # its own seqs moved (``_mark``)
-            elif ev.seq > self._mark(ev.hall, ev.match) + 1:
+            if ev.seq > mark + 1:
                 # Stored above a gap: the hall's word would not change, and
                 # without a word the hall does not know one event is missing.
-                self._publish_acks(ev.hall, nudge=(ev.match, self._mark(ev.hall, ev.match)))
+                self._publish_acks(ev.hall, nudge=(ev.match, mark))
+            elif not moved:  # its own mark may have moved (``_mark``); unchanged: not sent
+                self._publish_acks(ev.hall)
             if self._claims.lift(ev.hall, ev.match):  # taken now: no longer refused
                 self._publish_acks(ev.hall)
         else:
