@@ -111,7 +111,7 @@ class Intake(Publishing):
             return
         self._publish_acks(err.hall)
         text = (f"{err.match}: {err.hall} sends events of it, but {err.played_in} plays "
-                f"it: {err.hall}'s are refused and it is told (to give {err.hall} the "
+                f"it: the office takes {err.played_in}'s and tells {err.hall} (to give it the "
                 f"match: office reschedule {err.match} --hall {err.hall} --force; its "
                 f"events are then stored)")
         if any(a.text == text for a in self._alerts):
