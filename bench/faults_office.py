@@ -2,7 +2,7 @@
 ``office serve`` and real halls on loopback (tests/mqtt/officefaults.py; the tests of
 tests/mqtt/test_office_faults.py assert the same runs with 10 kills instead of ``kills``).
 
-Each row is (fault, expected, happened, verdict); a fault not staged here says so."""
+Each row is (fault, expected, happened, verdict), staged for real."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.mqtt.officefaults import damaged_page, double_delivery, play_event
+from tests.mqtt.officefaults import claimed_twice, damaged_page, double_delivery, play_event
 
 OfficeRow = tuple[str, str, str, str]  # fault, expected, happened, verdict
 
@@ -61,20 +61,28 @@ def chaos_row(work: Path, kills: int, seed: int) -> OfficeRow:
             f"(calm run {calm.seconds:.0f} s)", _verdict(ok))
 
 
-def replay_row() -> OfficeRow:
+def replay_row(work: Path) -> OfficeRow:
+    r = claimed_twice(work / "claimed")
+    told = "office refuses match A1: played in hall-1" in r.view
+    ok = (r.first_exit == 0 and r.refused == {"A1": "hall-1"} and told
+          and len(r.alerts) == 1 and r.stored_before == 0 and r.held == r.journalled
+          and r.stored_after == r.journalled and r.refused_after == {}
+          and r.unacked_after == 0)
     return ("replayed match claimed by two halls",
-            "first claim wins, the other hall is told",
-            "not staged on this branch (read from the code: the office refuses the "
-            "events of a hall the schedule does not give the match to (a log line), and "
-            "that hall is told "
-            "nothing)", "not handled")
+            "first claim wins, the other hall is told; reschedule --force lets it in",
+            f"hall-1's {r.first_sent} stored; hall-2 told "
+            f"{', '.join(f'{m} played in {h}' for m, h in r.refused.items()) or 'nothing'}, "
+            f"{r.held} held ({r.refusals} refused), operator view "
+            f"{'says so' if told else 'SILENT'}, {len(r.alerts)} page alert; after the "
+            f"reschedule {r.stored_after}/{r.journalled} of hall-2's stored",
+            _verdict(ok))
 
 
 def rows(kills: int = 50, seed: int = 20261205) -> list[OfficeRow]:
     with tempfile.TemporaryDirectory(prefix="faults-office-") as tmp:
         work = Path(tmp)
         return [*delivery_rows(work), damage_row(work), chaos_row(work, kills, seed),
-                replay_row()]
+                replay_row(work)]
 
 
 def print_table(table: list[OfficeRow]) -> None:

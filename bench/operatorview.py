@@ -29,7 +29,7 @@ from arena.core.phase import Team
 from arena.core.state import state_document
 from arena.core.units import NS_PER_S
 from firmware_py.feedback import Feedback
-from firmware_py.operatorview import operator_document
+from firmware_py.operatorview import OfficeLine, operator_document
 from firmware_py.operatorweb import OperatorWeb, Snapshot
 
 
@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     for i in range(args.rounds):
         doc = state_document(match, now + i * 100_000_000, entry)
         started = time.perf_counter_ns()
-        view = operator_document(match, doc, notice=notice, office=(True, i % 3, None))
+        view = operator_document(match, doc, notice=notice, office=OfficeLine(True, i % 3))
         if view != last:
             last = view
             snapshot = Snapshot(view)

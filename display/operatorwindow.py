@@ -115,6 +115,9 @@ def operator_lines(view: Mapping[str, Any]) -> list[Line]:
         out.append(Line(_say(view, "office_cannot_store",
                              since=office["cannot_store_since"]),
                         pal.WHITE, pal.FAULT_BOX, 2))
+    for refused in office.get("refused", ()) if office is not None else ():  # two halls, one match
+        out.append(Line(_say(view, "office_refuses", match=refused["match"],
+                             hall=refused["hall"]), pal.WHITE, pal.FAULT_BOX, 2))
     audio = view.get("audio")
     if audio:  # the audio horn: on, or why it is silent (a hall without a relay hears none)
         out.append(Line(str(audio.get("text", "")), pal.WHITE if audio.get("alert") else QUIET,

@@ -16,6 +16,8 @@ retained ``acks`` (subscribed here) say it is stored, and an office word that sh
 progress on a match re-sends what it lacks (outbox.py). So does the office's silence: once
 the office has spoken on this connection, events it has not stored within the outbox's
 re-send interval (5 s, doubling to 60 s) are offered again, timed on the injected clock.
+A match the office's ``acks`` say it refuses from this hall (another hall plays it) is
+held instead, neither sent nor re-sent, and sent once the office takes it.
 
 A hall plays match after match: ``add_outbox`` adds the next match's outbox, and the older
 ones are sent first (a match's events all go out before the next match's first). Every
@@ -112,6 +114,9 @@ class HallLink(BrokerLink):
         # the timekeeper is told that its results are kept there and retried. None: it stores.
         self.cannot_store_since: str | None = None
         self._word_seen: dict[str, int] | None = None  # the marks last read on this connection
+        # Match -> the hall playing it, for our matches the office refuses (wire.Ak.REFUSED):
+        # their events are held (Outbox.refuse) and the timekeeper is told.
+        self.refused: dict[str, str] = {}
 
     # hooks (paho's network thread): only enqueue ----------------------------------------
 
@@ -178,6 +183,9 @@ class HallLink(BrokerLink):
             mine = [seq for box, seq in acks if box is outbox]
             if mine:
                 outbox.published(mine)
+        for outbox in self.outboxes:  # a match learnt since from its first event, too
+            if outbox.match is not None:
+                outbox.refuse(self.refused.get(outbox.match))
         if self._office_word is not None:
             self._apply_acks(self._office_word, self._office_repeated)
             self._office_word = None
@@ -268,6 +276,7 @@ class HallLink(BrokerLink):
                 log.warning("MQTT %s: refused: %s", topic, err.reason)
                 return
             since = wire.cannot_store_since(payload)
+            held = self._take_refusals(wire.refused_matches(payload))
             changed = since != self.cannot_store_since
             if changed:
                 self.cannot_store_since = since
@@ -277,8 +286,8 @@ class HallLink(BrokerLink):
                     log.warning("MQTT: the office cannot store since %s: our events are "
                                 "kept there and retried", since)
             seen, self._word_seen = self._word_seen, word
-            if changed and word == seen:
-                return  # its store's news, not a word repeated: nothing to re-send
+            if (changed or held) and word == seen:
+                return  # its store's or a refusal's news, not a word repeated: no re-send
             before = self._office_word
             if before is not None:
                 self._office_repeated.update(
@@ -305,6 +314,20 @@ class HallLink(BrokerLink):
         doc = wire.next_document(checked)
         if self._on_next is not None:
             self._on_next(doc)
+
+    def _take_refusals(self, refused: dict[str, str]) -> bool:
+        """The office's refusals (match -> the hall playing it) on this hall; True if
+        they changed. One log line per match refused or taken again, never per event."""
+        if refused == self.refused:
+            return False
+        for match in sorted(refused.keys() - self.refused.keys()):
+            log.warning("MQTT: the office refuses our events of %s: %s plays it; they are "
+                        "kept here and sent once the office gives this hall the match",
+                        match, refused[match])
+        for match in sorted(self.refused.keys() - refused.keys()):
+            log.info("MQTT: the office takes our events of %s now: sending them", match)
+        self.refused = refused
+        return True
 
     def _handle_standings(self, topic: str, payload: bytes, found: wire.Route) -> None:
         # Keyed "<group>", or "<category>/<group>" in an event of several categories: the
@@ -359,11 +382,14 @@ class HallLink(BrokerLink):
         self._state_sent = self._clock()
 
     def drain(self, timeout: float) -> bool:
-        """Pump until the office has stored every event or ``timeout`` seconds passed; True
-        if it has. The office must have spoken since start: the marks of an earlier run are
-        not its word now."""
+        """Pump until the office has stored every event, or ``timeout`` seconds passed, or
+        what it lacks it refuses (``refused``); True if it has. The office must have spoken
+        since start: the marks of an earlier run are not its word now."""
         deadline = self._clock() + timeout
         while self.unacked or not self.office_heard:
+            if self.office_heard and all(o.refused_by is not None
+                                         for o in self.outboxes if o.unacked):
+                return False  # only the office can end that (the caller says so)
             left = deadline - self._clock()
             if left <= 0:
                 return False

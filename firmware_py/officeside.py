@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from arena.wire import Nx
 from firmware_py.logfmt import kv
 from firmware_py.nextmatch import NextMatch, replay_above
+from firmware_py.operatorview import OfficeLine
 from firmware_py.outbox import JournalTail, Outbox, stored_path
 from firmware_py.recorder import replay_due
 from firmware_py.storage import FAULT_LOG_EVERY_NS
@@ -126,12 +127,13 @@ class OfficeSide:
             daemon.feedback.note("", problem, daemon.timeline.now(), key="press.office_next")
             daemon.dirty = True
 
-    def view(self) -> tuple[bool, int, str | None, str | None] | None:
+    def view(self) -> OfficeLine | None:
         """The office as the operator view shows it: online, unacknowledged, its problem,
-        since when it cannot store."""
+        since when it cannot store, the matches it refuses from this hall."""
         link = self.link
-        return None if link is None else (link.connected, link.unacked, self.problem,
-                                          link.cannot_store_since)
+        return None if link is None else OfficeLine(
+            link.connected, link.unacked, self.problem, link.cannot_store_since,
+            tuple(sorted(link.refused.items())))
 
     def close(self, doc: dict[str, Any] | None) -> None:
         """The last state, then ``offline`` (the will is not sent on a clean stop)."""

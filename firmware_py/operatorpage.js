@@ -19,7 +19,7 @@ function aud(x){if(!x)return "";return `<p id="audio" class="${x.alert?"late":"q
 function sch(x){if(!x)return "";return `<p id="schedule" class="${x.behind_ms>0?"late":"quiet"}">${e(x.text)}</p>`}
 function body(d){W=d.words||W;if(d.match==null)return `<p class="quiet">${e(s("waiting"))}</p>`;
  const t=d.teams,sc=d.score,f=d.feedback,of=d.office;
- const link=(of==null?s("no_office"):s(of.connected?"office":"office_offline",{n:of.unacked}))+(of&&of.problem?" \u00b7 "+s("office_problem",{reason:of.problem}):"")+(of&&of.cannot_store_since?" \u00b7 "+s("office_cannot_store",{since:of.cannot_store_since}):"");
+ const link=(of==null?s("no_office"):s(of.connected?"office":"office_offline",{n:of.unacked}))+(of&&of.problem?" \u00b7 "+s("office_problem",{reason:of.problem}):"")+(of&&of.cannot_store_since?" \u00b7 "+s("office_cannot_store",{since:of.cannot_store_since}):"")+(of&&of.refused?of.refused.map(r=>" \u00b7 "+s("office_refuses",{match:r.match,hall:r.hall})).join(""):"");
  const rec=d.records.map(r=>`<tr><th>${r.key==null?"-":e(r.key)}</th><td>${r.text?e(r.text):e(r.what)+" "+e(r.team)+(r.player!=null?" #"+e(r.player):"")+(r.kind?" "+e(w(r.kind)):"")}</td><td>P${e(r.period)} ${e(r.clock)}</td><td>${r.undo_next?e(s("undo")):""}</td></tr>`).join("");
  const kinds=d.kinds.map(k=>`<tr><th>${e(k.key)}</th><td>${e(k.text??w(k.name))}</td><td>${e(s("minutes",{n:k.minutes}))}</td></tr>`).join("");
  const ban=["home","away"].map(x=>`${e(t[x])}: ${(d.suspensions[x]||[]).map(p=>"#"+e(p)).join(", ")||e(s("none"))}.`).join(" ");

@@ -30,7 +30,10 @@ Shape (docs/timekeeper.md, "The operator view")::
      "undo": null | {"seq": 14, "what": "goal"},   # what UNDO would take back
      "office": null | {"connected": true, "unacked": 0,
                        "problem": "...",  # only when the office sent what was not taken
-                       "cannot_store_since": "12:00"},  # office's time; only while it cannot
+                       "cannot_store_since": "12:00",  # office's time; only while it cannot
+                       "refused": [{"match": "A1", "hall": "hall-1"}]},
+                       # only while the office refuses our events of a match: the hall
+                       # playing it (two halls claimed it); each worded operator.office_refuses
      "audio": null | {"state": "on" | "opening" | "retrying" | "failed" | "off",
                       "driver": "alsa", "silent": true, "problem": "...", "tries": 3,
                       "text": "audio horn: on (alsa)", "alert": false},
@@ -57,6 +60,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from arena import words
@@ -72,9 +76,21 @@ from firmware_py.outputs import clock_text
 RECORDS = 8  # the last goals and penalties listed: a period's worth at the table
 
 
+@dataclass(frozen=True, slots=True)
+class OfficeLine:
+    """The office link as the view shows it (``OfficeSide.view``)."""
+
+    connected: bool
+    unacked: int  # events the office has not said it stored
+    problem: str | None = None  # the latest thing the office sent that was not taken
+    cannot_store_since: str | None = None  # the office's wall time, while it cannot store
+    # (match, the hall playing it) for our matches whose events the office refuses
+    refused: tuple[tuple[str, str], ...] = ()
+
+
 def operator_document(match: Match, state: Mapping[str, Any], *,
                       notice: Notice | None = None,
-                      office: tuple[bool, int, str | None, str | None] | None = None,
+                      office: OfficeLine | None = None,
                       next_doc: Mapping[str, Any] | None = None,
                       schedule: Mapping[str, Any] | None = None,
                       records: int = RECORDS, replay: bool = False,
@@ -82,9 +98,7 @@ def operator_document(match: Match, state: Mapping[str, Any], *,
                       lapse: Lapse | None = None, timed_out: Lapse | None = None,
                       at: int = 0, lang: str = words.DEFAULT) -> dict[str, Any]:
     """The operator view for ``state`` (the state document of the frame just drawn, with
-    its ``entry``). ``office``: (connected, events not yet acknowledged, the latest thing
-    the office sent that was not taken or None, since when the office cannot store or
-    None), None without an office; ``next_doc``: the
+    its ``entry``). ``office``: the office link's line, None without an office; ``next_doc``: the
     office's ``next`` of the match on the board, whose ``suspended`` players are listed;
     ``schedule``: the timekeeper's schedule line (how far
     the hall runs behind, the suggested shortened periods), None without a scheduled
@@ -126,11 +140,7 @@ def operator_document(match: Match, state: Mapping[str, Any], *,
                   for i, kind in enumerate(match.preset.penalties.kinds.values(), start=1)],
         "records": listed,
         "undo": None if top is None else {"seq": top.seq, "what": top.kind.value},
-        "office": None if office is None else {
-            "connected": office[0], "unacked": office[1],
-            **({"problem": office[2]} if office[2] is not None else {}),
-            **({"cannot_store_since": _time_of_day(office[3])} if office[3] is not None
-               else {})},
+        "office": None if office is None else office_document(office),
         "audio": None if audio is None else audio_line(audio, lang),
         "suspensions": suspended_players(next_doc, str(state.get("match"))),
         "schedule": None if schedule is None else dict(schedule),
@@ -301,6 +311,18 @@ def suspended_players(next_doc: Mapping[str, Any] | None, match: str
     for players in out.values():
         players.sort()
     return out
+
+
+def office_document(office: OfficeLine) -> dict[str, Any]:
+    """The view's ``office``: each optional part only when it has something to say."""
+    doc: dict[str, Any] = {"connected": office.connected, "unacked": office.unacked}
+    if office.problem is not None:
+        doc["problem"] = office.problem
+    if office.cannot_store_since is not None:
+        doc["cannot_store_since"] = _time_of_day(office.cannot_store_since)
+    if office.refused:
+        doc["refused"] = [{"match": m, "hall": h} for m, h in office.refused]
+    return doc
 
 
 def _time_of_day(since: str) -> str:

@@ -126,6 +126,9 @@ def _office(doc: Mapping[str, Any]) -> str:
     if office is not None and office.get("cannot_store_since"):  # a full disk at the office
         link += (f" \u00b7 "
                  f"{_say(doc, 'office_cannot_store', since=office['cannot_store_since'])}")
+    for refused in office.get("refused", ()) if office is not None else ():  # two halls, one match
+        link += (f" \u00b7 "
+                 f"{_say(doc, 'office_refuses', match=refused['match'], hall=refused['hall'])}")
     return link
 
 

@@ -20,6 +20,11 @@ connected, the last of a match included, is not waited for forever. The interval
 a copy a minute, not a flood); progress resets it. A crash anywhere only means duplicates
 with the same ``event_id``, which the office's store drops.
 
+A match the office refuses from this hall because another hall plays it (its ``acks``
+say so, ``refuse``) is held: nothing of it is handed out or re-sent, and the next match's
+events go, until the office takes it (the refusal gone from its word: everything it lacks
+is offered at once). The events stay in the journal, so nothing is lost while it waits.
+
 The older ``<journal>.acked`` (broker PUBACKs, written by earlier versions) is not read: a
 PUBACK never proved the office had the event, so after an upgrade everything is offered
 again and the office keeps one copy. Nothing here imports paho; ``mqtt.py`` drives it.
@@ -152,6 +157,8 @@ class Outbox:
         self._in_flight: set[int] = set()  # handed to paho, no PUBACK yet
         self._resend_after: Nanos = RESEND_FIRST_NS
         self._waiting_since: Nanos | None = None  # handed-out events wait since (overdue)
+        # The hall the office takes this match's events from instead (``refuse``): held.
+        self.refused_by: str | None = None
         self._skip_stored()
 
     def add(self, records: Iterable[Record]) -> None:
@@ -169,9 +176,26 @@ class Outbox:
             self._records[seq] = record
         self._skip_stored()
 
+    def refuse(self, played_in: str | None) -> bool:
+        """The office's word on this match: it refuses our events of it, ``played_in``
+        plays it (held: nothing handed out, nothing re-sent); None, it takes them (after
+        a refusal, everything it lacks is offered again at once). True if that changed."""
+        if played_in == self.refused_by:
+            return False
+        lifted = played_in is None
+        self.refused_by = played_in
+        if lifted:
+            self._next = self._first_unstored()
+            self._waiting_since = None
+            self._resend_after = RESEND_FIRST_NS
+        return True
+
     def take(self) -> list[Record]:
-        """The next records to send, marked in flight; empty when the window is full."""
+        """The next records to send, marked in flight; empty when the window is full or
+        the office refuses the match (``refuse``)."""
         out: list[Record] = []
+        if self.refused_by is not None:
+            return out
         while self._next < len(self._seqs) and len(self._in_flight) < self.max_in_flight:
             seq = self._seqs[self._next]
             self._next += 1
@@ -203,7 +227,7 @@ class Outbox:
             self._skip_stored()
             return False
         first = self._first_unstored()
-        if self._next > first:
+        if self._next > first and self.refused_by is None:
             self._next = first
             return True
         return False
@@ -211,8 +235,9 @@ class Outbox:
     def overdue(self, now: Nanos) -> bool:
         """Events handed out have waited at least the re-send interval for the office's
         word (``now``: the caller's monotonic instant, ns). The first call that finds events
-        waiting starts the wait; the caller asks only while the office can hear it."""
-        if self._next <= self._first_unstored():
+        waiting starts the wait; the caller asks only while the office can hear it. Never
+        while the office refuses the match: it has said why it does not store them."""
+        if self._next <= self._first_unstored() or self.refused_by is not None:
             self._waiting_since = None  # nothing handed out that the office lacks
             return False
         if self._waiting_since is None:
@@ -257,7 +282,10 @@ class Outbox:
 
     @property
     def unsent(self) -> bool:
-        """Something is still to hand out or waits for its PUBACK: the next match waits."""
+        """Something is still to hand out or waits for its PUBACK: the next match waits
+        (not for a match the office refuses: that one waits for the office)."""
+        if self.refused_by is not None:
+            return False
         return self._next < len(self._seqs) or bool(self._in_flight)
 
     @property

@@ -148,6 +148,10 @@ class OfficeLink(Protocol):
     def cannot_store_since(self) -> str | None:
         """Since when the office cannot store (its ``acks`` say so), or None: the operator
         view says the hall's results are kept at the office and retried."""
+    @property
+    def refused(self) -> Mapping[str, str]:
+        """Match -> the hall playing it, for this hall's matches whose events the office
+        refuses (its ``acks`` say so): the operator view names each."""
 
     def start(self) -> None: ...
     def add_outbox(self, outbox: Outbox) -> None: ...

@@ -17,7 +17,9 @@ journal ``DIR/<match>.journal`` is resumed if it exists: script lines already pl
 not played again, and events the office has not stored are sent first. ``DIR`` is a state
 folder (firmware_py/matchfiles.py): journals in it of another tournament or hall are set
 aside, never sent. Exits 0 once the office says it has stored every event (its ``acks``;
-the broker's PUBACK is not enough), or 1 after ``--timeout`` seconds without that.
+the broker's PUBACK is not enough), or 1 after ``--timeout`` seconds without that, or at
+once when the office refuses the match from this hall (another hall plays it: run again
+once the office gives this hall the match, the journal is resumed).
 
 Which script lines were played is kept in ``<journal>.script`` (one line number a line).
 A kill between the journal append of a line and that mark is detected on restart: the
@@ -237,6 +239,12 @@ def run(args: argparse.Namespace) -> int:
             link.publish_state(state_document(recorder.match, line.t))
             link.pump()
         if not link.drain(args.timeout if args.timeout > 0 else float("inf")):
+            if outbox.refused_by is not None:  # two halls claimed the match
+                print(f"publish: the office refuses {args.match} from {args.hall}: "
+                      f"{outbox.refused_by} plays it; the {outbox.unacked} events are kept "
+                      f"in the journal (run this again once the office gives "
+                      f"{args.hall} the match)", file=sys.stderr)
+                return 1
             print(f"publish: {outbox.unacked} events not stored by the office after "
                   f"{args.timeout} s", file=sys.stderr)
             return 1

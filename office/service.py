@@ -102,15 +102,19 @@ class OfficeService(Folding):
         # What the store holds of each match's events, and the matches each hall sent: its
         # `acks` are published for every hall of the schedule from the start, an empty word
         # included (a hall whose events this store lacks, restored from an older copy, must
-        # hear so and send them again). A match's mark counts its seqs whichever hall sent
-        # them: a replay played in another hall numbers on above the first hall's events
-        # (wire.Nx.REPLAY), and its hall must hear them stored too.
+        # hear so and send them again). A hall's mark of a match counts the seqs below its
+        # first whichever hall sent them: a replay played in another hall numbers on above
+        # the first hall's events (wire.Nx.REPLAY), and its hall must hear them stored too;
+        # from its first on, only its own (``_mark``).
         self._stored = {}
+        self._own = {}
         self._sent = {h: set() for h in event.halls()}
         # A match moved away from the hall playing it stays that hall's (intake.Playing).
         self._playing = intake.Playing()
+        self._claims = intake.Claims()
         for hall, match, seq in store.iter_stored_seqs():
             self._stored.setdefault(match, Gapless()).add(seq)
+            self._own_seqs(hall, match, seq).add(seq)
             self._sent.setdefault(hall, set()).add(match)
             self._playing.add(hall, match, seq)
         self._cache = MatchCache()

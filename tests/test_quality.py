@@ -3,6 +3,7 @@ we ship (pyproject.toml [tool.mypy] files)."""
 
 from __future__ import annotations
 
+import ast
 import re
 import subprocess
 import sys
@@ -102,3 +103,21 @@ def test_the_slow_check_finds_a_process_however_it_is_started(tmp_path: Path) ->
     found = sorted(ProcessStarters(tests).unmarked())
     assert found == sorted(f"tests.sub.test_cases::test_{name}" for name in (
         "direct", "popen", "fork", "helper", "imported", "local_fixture", "conftest_fixture"))
+
+
+# The office-fault runs (tests/mqtt/test_office_faults.py and what stages them, which
+# bench/faults.py reports too): real processes in real time, so every wait is a bounded
+# poll on a condition (tests/fixtures.py ``wait_for``), never a sleep for time to pass.
+NO_SLEEP = ("tests/mqtt/officefaults.py", "tests/mqtt/test_office_faults.py")
+
+
+def test_the_office_fault_runs_wait_on_conditions_not_on_sleeps() -> None:
+    found = []
+    for name in NO_SLEEP:
+        tree = ast.parse((ROOT / name).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and (
+                    (isinstance(node.func, ast.Attribute) and node.func.attr == "sleep")
+                    or (isinstance(node.func, ast.Name) and node.func.id == "sleep")):
+                found.append(f"{name}:{node.lineno}")
+    assert not found, "sleeps instead of waiting on a condition: " + ", ".join(found)

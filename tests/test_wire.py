@@ -520,3 +520,22 @@ def test_a_replay_next_round_trips_and_only_a_replay_carries_the_key() -> None:
 def test_a_bad_replay_in_a_next_is_refused_naming_the_field(replay: Any, reason: str) -> None:
     assert reason in refused(wire.check_next, NEXT, edited(GOOD_NEXT, replay=replay),
                              PRESETS).reason
+
+
+def test_acks_name_the_refused_matches_with_the_hall_playing_them_within_the_limit() -> None:
+    """Two halls claiming one match: the office's acks to the refused hall name the match
+    and the hall playing it, at most ``refused_max`` (the marks are never lost to it)."""
+    many = {f"M{i:02d}": "hall-1" for i in range(wire.LIMITS.refused_max + 8)}
+    payload = wire.build_acks({"A1": 3}, refused=many)
+    doc = json.loads(payload)
+    assert doc[wire.Ak.REFUSED]["M00"] == {wire.Ak.PLAYED_IN: "hall-1"}
+    assert len(wire.refused_matches(payload)) == wire.LIMITS.refused_max
+    assert wire.check_acks("arena/v1/T/hall-2/acks", payload, "T") == ("hall-2", {"A1": 3})
+    assert wire.Ak.REFUSED not in json.loads(wire.build_acks({"A1": 3}))  # absent when none
+    with pytest.raises(ValueError, match="hall"):
+        wire.build_acks({}, refused={"A1": "hall/1"})
+    bad = b'{"matches": {"A1": 3}, "refused": {"A1": {"played_in": "a/b"}, "B1": 7, "C1": ' \
+          b'{"played_in": "hall-1"}}}'
+    assert wire.refused_matches(bad) == {"C1": "hall-1"}
+    assert wire.refused_matches(b'{"matches": {}, "refused": []}') == {}
+    assert wire.refused_matches(b"") == {}

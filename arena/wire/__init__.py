@@ -22,7 +22,7 @@ import it.
 
 from __future__ import annotations
 
-from .acks import Ak, build_acks, cannot_store_since, check_acks
+from .acks import Ak, build_acks, cannot_store_since, check_acks, refused_matches
 from .anchor import Anchor, follow, next_change, read_anchor
 from .eventdata import DATA
 from .events import MESSAGE, Ev, HallEvent, build_event, check_event, event_document, event_id
@@ -180,6 +180,7 @@ __all__ = [
     "office_subscriptions",
     "office_topic",
     "read_anchor",
+    "refused_matches",
     "roster_document",
     "route",
     "row_document",

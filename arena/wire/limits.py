@@ -83,6 +83,11 @@ class Limits:
     seq_max: int = _limit(20_000, "an event's seq (and a replay's above_seq)")
     seq_ahead: int = _limit(1000, "how far an event's seq may be above the highest the "
                                   "office stored of its match")
+    # The matches a hall's ``acks`` names as refused (another hall plays them): a hall
+    # claims one by mistake, rarely two; the office names the first this many, and its
+    # page shows every one (the retained word stays far below ``payload_bytes``).
+    refused_max: int = _limit(32, "matches one hall's acks names as refused (played in "
+                                  "another hall)")
     # a match record is a few kB; more is refused unparsed
     payload_bytes: int = _limit(MAX_BYTES, "bytes of one MQTT message (refused unparsed "
                                            "above it)")

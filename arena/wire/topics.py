@@ -54,7 +54,8 @@ TOPICS: tuple[TopicRule, ...] = (
     TopicRule(NEXT, "<hall>/next", "office", True, 1,
               "the match this hall plays next (waiting, replay, rosters, public_url)"),
     TopicRule(ACKS, "<hall>/acks", "office", True, 1,
-              "per match the highest seq stored with none missing below: the proof of delivery"),
+              "per match the highest seq stored with none missing below: the proof of "
+              "delivery (cannot_store_since, refused)"),
     TopicRule(STANDINGS, "standings/<group>, standings/<category>/<group>", "office", True, 1,
               "one group's table as the office ranks it"),
 )

@@ -350,6 +350,7 @@ WORDS: dict[str, str] = {
     "operator.office_problem": "od ředitelství nepřijato: {reason}",
     "operator.office_cannot_store":
         "ředitelství nemůže ukládat výsledky od {since}: jsou uchovány a ukládání se opakuje",
+    "operator.office_refuses": "ředitelství odmítá zápas {match}: hraje se v hale {hall}",
     "operator.records": "poslední záznamy",
     "operator.kinds": "druhy trestů",
     "operator.suspended": "distanc",

@@ -183,6 +183,7 @@ WORDS: dict[str, str] = {
     "operator.office_problem": "not taken from the office: {reason}",
     "operator.office_cannot_store":
         "office cannot store results since {since}: they are kept and retried",
+    "operator.office_refuses": "office refuses match {match}: played in {hall}",
     "operator.records": "last records",
     "operator.kinds": "penalty kinds",
     "operator.suspended": "suspended",

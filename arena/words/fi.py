@@ -352,6 +352,7 @@ WORDS: dict[str, str] = {
     "operator.office_problem": "toimistolta ei otettu vastaan: {reason}",
     "operator.office_cannot_store":
         "toimisto ei voi tallentaa tuloksia {since} alkaen: ne säilytetään ja yritetään uudelleen",
+    "operator.office_refuses": "toimisto hylkää ottelun {match}: pelataan hallissa {hall}",
     "operator.records": "viimeiset merkinnät",
     "operator.kinds": "rangaistukset",
     "operator.suspended": "pelikielto",

@@ -347,6 +347,7 @@ WORDS: dict[str, str] = {
     "operator.office_problem": "od kancelarije nije primljeno: {reason}",
     "operator.office_cannot_store":
         "kancelarija ne može da sačuva rezultate od {since}: čuvaju se i pokušava se ponovo",
+    "operator.office_refuses": "kancelarija odbija utakmicu {match}: igra se u hali {hall}",
     "operator.records": "poslednji zapisi",
     "operator.kinds": "vrste kazni",
     "operator.suspended": "suspendovani",

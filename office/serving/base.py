@@ -79,6 +79,10 @@ class ServiceBase:
     _quarantine: dict[str, QuarantineEntry]
     _checked_upto: int
     _stored: dict[str, Gapless]
+    # (hall, match) -> the seqs stored from that hall, counted from its first: its own
+    # mark once the seqs below its first are stored from any hall (``_mark``).
+    _own: dict[tuple[str, str], tuple[int, Gapless]]  # (the seq below its first, seqs)
+    _claims: intake.Claims  # matches refused from a hall because another plays them
     _sent: dict[str, set[str]]
     _playing: intake.Playing  # the hall playing each match (a match moved keeps it)
     _cache: MatchCache

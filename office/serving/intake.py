@@ -69,6 +69,8 @@ class Intake(Publishing):
         except intake.Refusal as err:
             counted = self.refusals.count(kind[1] if kind else "topic", err.reason)
             log.warning("refused %s [%s]", err, counted)
+            if isinstance(err, intake.Claimed):
+                self._claimed(err)
             self._view_dirty = True
         if self.peer is not None:
             self.peer.ack(message)
@@ -82,18 +84,40 @@ class Intake(Publishing):
             self._dirty = True
             gapless = self._stored.setdefault(ev.match, Gapless())
             self._sent.setdefault(ev.hall, set()).add(ev.match)
-            if gapless.add(ev.seq):
+            moved = gapless.add(ev.seq)
+            self._own_seqs(ev.hall, ev.match, ev.seq).add(ev.seq)
+            mark = self._mark(ev.hall, ev.match)
+            if moved:
                 # Every hall that sent the match hears it (two only when a
                 # replay was played in another hall).
                 for sender, matches in self._sent.items():
                     if ev.match in matches:
                         self._publish_acks(sender)
-            elif ev.seq > gapless.upto + 1:
+            if ev.seq > mark + 1:
                 # Stored above a gap: the hall's word would not change, and
                 # without a word the hall does not know one event is missing.
-                self._publish_acks(ev.hall, nudge=(ev.match, gapless.upto))
+                self._publish_acks(ev.hall, nudge=(ev.match, mark))
+            elif not moved:  # its own mark may have moved (``_mark``); unchanged: not sent
+                self._publish_acks(ev.hall)
+            if self._claims.lift(ev.hall, ev.match):  # taken now: no longer refused
+                self._publish_acks(ev.hall)
         else:
             self._duplicate(ev, received)
+
+    def _claimed(self, err: intake.Claimed) -> None:
+        """Two halls claim one match: the one playing it keeps it, the other is told in its
+        ``acks`` (and holds those events back), and the page says so once, not per event."""
+        if not self._claims.claim(err.hall, err.match, err.played_in):
+            return
+        self._publish_acks(err.hall)
+        text = (f"{err.match}: {err.hall} sends events of it, but {err.played_in} plays "
+                f"it: the office takes {err.played_in}'s and tells {err.hall} (to give it the "
+                f"match: office reschedule {err.match} --hall {err.hall} --force; its "
+                f"events are then stored)")
+        if any(a.text == text for a in self._alerts):
+            log.info("%s (alerted before)", text)  # the same claim after a restart
+            return
+        self._alert(text, self.wall())
 
     def _hold(self, ev: intake.HallEvent, received: datetime, message: Any) -> None:
         """Keep an event the store could not take (not acknowledged: that waits until it

@@ -16,7 +16,7 @@ from arena import wire
 from arena.tournament.event import Event
 from office.serving.base import NUDGE_S, ServiceBase
 from office.views import merge, slugs
-from office.views.ledger import Ledger
+from office.views.ledger import Gapless, Ledger
 
 log = logging.getLogger("office")
 
@@ -138,13 +138,40 @@ class Publishing(ServiceBase):
             log.info("%s: events of %s stored above a gap (seq %d missing): repeating its "
                      "acks so that it re-sends", hall, nudge[0], nudge[1] + 1)
             self._published.pop(topic, None)  # past _retain's de-duplication
-        marks = {m: self._stored[m].upto for m in sorted(self._sent.get(hall, ()))}
+        marks = {m: self._mark(hall, m) for m in sorted(self._sent.get(hall, ()))}
         since = self.backlog.since
         # While the store fails, every hall hears since when (its timekeeper is told that
-        # its results are kept and retried); once at the start and once at the end.
+        # its results are kept and retried); once at the start and once at the end. The
+        # matches it claims that another hall plays are named, with that hall.
         self._retain(topic, wire.build_acks(
             {m: n for m, n in marks.items() if n > 0},
-            cannot_store_since=None if since is None else since.strftime("%Y-%m-%dT%H:%M:%S")))
+            cannot_store_since=None if since is None else since.strftime("%Y-%m-%dT%H:%M:%S"),
+            refused=self._claims.of(hall)))
+
+    def _own_seqs(self, hall: str, match: str, first: int) -> Gapless:
+        """The seqs of ``match`` stored from ``hall``, counted from ``first - 1`` when
+        ``first`` is the first of them (made on first use)."""
+        held = self._own.get((hall, match))
+        if held is None:
+            own = Gapless()
+            own.upto = first - 1  # what lies below is another hall's (``_mark``)
+            held = self._own[(hall, match)] = (first - 1, own)
+        return held[1]
+
+    def _mark(self, hall: str, match: str) -> int:
+        """What ``hall`` hears stored of ``match``: the seqs with none missing below, its
+        own from its first on. A replay played in another hall numbers above the first
+        game (wire.Nx.REPLAY), and the seqs below are the first hall's: they count. A
+        second hall that played the match from seq 1 too (two halls claimed it, and the
+        office then gave it the match) hears only what it sent itself stored, so it sends
+        every event: none is counted stored because the other hall's of the same seq is.
+        (A hall's first event stored out of order, above a lost one, makes the mark count
+        the other hall's seqs below it: a double fault left as it is.)"""
+        every = self._stored[match].upto if match in self._stored else 0
+        held = self._own.get((hall, match))
+        if held is None or every < held[0]:
+            return every
+        return held[1].upto
 
     @functools.cached_property
     def _nudged(self) -> dict[str, float]:

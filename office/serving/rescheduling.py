@@ -65,7 +65,23 @@ class Rescheduling(Intake):
                 self._store_failed("cannot store an alert", err)
             self._alerts.append(AlertView(now, text))
         self._say_who_plays(old, new, now)
+        # A hall refused a match another hall played may have it now: told at once, it
+        # sends the events it held back (nothing is lost: they wait in its journal).
+        for hall in self._claims.review(self._played_in):
+            self._publish_acks(hall)
         self._dirty = True
+
+    def _played_in(self, hall: str, match: str) -> str | None:
+        """The hall whose events of ``match`` the office takes instead of ``hall``'s, in the
+        schedule in force: None when it takes ``hall``'s (the match is its, or it plays
+        it) or the match is no longer in the schedule."""
+        scheduled = self._schedule.match(match)
+        if scheduled is None:
+            return None
+        playing = self._playing.hall(match)
+        if hall in (scheduled.hall, playing):
+            return None
+        return playing or scheduled.hall
 
     def _say_who_plays(self, old: Event, new: Event, now: datetime) -> None:
         """A match moved away from the hall that plays it (forced): its events are still

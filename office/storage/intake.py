@@ -33,8 +33,22 @@ class Schedule(Protocol):
 # A message the office will not use; ``str()`` is ``"<topic>: <reason>"``.
 Refusal = wire.WireError
 
-__all__ = ["MAX_PAYLOAD", "MAX_SEQ", "SEQ_AHEAD", "HallEvent", "Playing", "Refusal",
-           "Schedule", "check_event", "check_seq", "check_state", "check_status", "classify"]
+__all__ = ["MAX_PAYLOAD", "MAX_SEQ", "SEQ_AHEAD", "Claimed", "Claims", "HallEvent", "Playing",
+           "Refusal", "Schedule", "check_event", "check_seq", "check_state", "check_status",
+           "classify"]
+
+
+class Claimed(Refusal):
+    """An event of a match the schedule gives to another hall, which plays it: two halls
+    claim one match. The hall playing it keeps it (the schedule's, or the one ``Playing``
+    names); this one is told (``Claims``, its ``acks``)."""
+
+    def __init__(self, topic: str, reason: str, *, match: str, hall: str,
+                 played_in: str) -> None:
+        super().__init__(topic, reason)
+        self.match = match
+        self.hall = hall  # the hall refused
+        self.played_in = played_in  # the hall the match's events are taken from
 
 # A hall numbers a match's events gaplessly from 1, and sends them in order: an event far
 # above the highest stored is a forgery or a bug, and the ledger would walk every seq up to
@@ -80,6 +94,54 @@ class Playing:
         return self._halls[hall] > 0
 
 
+class Claims:
+    """The matches whose events the office refuses from a hall because another hall plays
+    them (``Claimed``): told to that hall in its ``acks`` (wire.Ak.REFUSED) and once on the
+    page, and kept until the office gives the hall the match (``office reschedule
+    --force``: ``review``) or one of its events of it is stored. In memory only: after a
+    restart the hall re-sends, is refused again and so told again."""
+
+    __slots__ = ("_of",)
+
+    def __init__(self) -> None:
+        self._of: dict[str, dict[str, str]] = {}  # hall -> match -> the hall playing it
+
+    def claim(self, hall: str, match: str, played_in: str) -> bool:
+        """``hall``'s events of ``match`` are refused, ``played_in`` plays it; True if that
+        is news (the hall is to be told), False when it was told already."""
+        mine = self._of.setdefault(hall, {})
+        if mine.get(match) == played_in:
+            return False
+        mine[match] = played_in
+        return True
+
+    def lift(self, hall: str, match: str) -> bool:
+        """``hall``'s events of ``match`` are taken now; True if they were refused."""
+        mine = self._of.get(hall)
+        return mine is not None and mine.pop(match, None) is not None
+
+    def of(self, hall: str) -> dict[str, str]:
+        """Match -> the hall playing it, for the matches refused from ``hall``."""
+        return dict(self._of.get(hall, {}))
+
+    def review(self, played_in: Callable[[str, str], str | None]) -> set[str]:
+        """After a schedule change: each claim's hall playing the match again
+        (``played_in(hall, match)``: None once the match is ``hall``'s, or no longer in
+        the schedule); the halls whose refusals changed."""
+        changed = set()
+        for hall, mine in self._of.items():
+            for match, was in list(mine.items()):
+                now = played_in(hall, match)
+                if now == was:
+                    continue
+                if now is None:
+                    del mine[match]
+                else:
+                    mine[match] = now
+                changed.add(hall)
+        return changed
+
+
 def classify(topic: str, tournament: Schedule) -> tuple[str, str] | None:
     """``(hall, kind)`` for a hall's events, state or status in this tournament.
 
@@ -106,8 +168,10 @@ def check_event(topic: str, payload: bytes, tournament: Schedule,
     if scheduled is None:
         raise Refusal(topic, f"unknown match {ev.match!r}")
     if scheduled.hall != hall and (playing is None or playing.hall(ev.match) != hall):
-        raise Refusal(topic, f"match {ev.match!r} is assigned to hall {scheduled.hall!r}, "
-                             f"not {hall!r}")
+        held = playing.hall(ev.match) if playing is not None else None
+        raise Claimed(topic, f"match {ev.match!r} is assigned to hall {scheduled.hall!r}, "
+                             f"not {hall!r}", match=ev.match, hall=hall,
+                      played_in=held or scheduled.hall)
     check_seq(topic, ev.seq, stored_top(ev.match) if callable(stored_top) else stored_top)
     return ev
 

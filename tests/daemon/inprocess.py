@@ -165,6 +165,7 @@ class FakeLink:
         self.started = self.closed = False
         self.problem: str | None = None  # what a test says the office sent wrong
         self.cannot_store_since: str | None = None  # always stores
+        self.refused: dict[str, str] = {}  # refuses nothing
         self._inbox: list[tuple[str, Any]] = []
 
     @property

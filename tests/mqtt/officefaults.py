@@ -10,6 +10,11 @@ tests/mqtt/test_office_faults.py asserts and bench/faults_office.py reports as r
   as a hall's re-send after a lost PUBACK); ``bridge_loop``: a venue broker bridged to the
   event broker with the halls' topics both ways (the loop a wrong ``venue.conf`` makes).
 - ``damaged_page``: bytes of a page of a running ``office serve``'s store overwritten.
+- ``claimed_twice``: two halls play one match: ``hall-1`` (its hall in the schedule, a
+  replaypublisher) and then ``hall-2`` (the scoreboard in this process on a fake clock,
+  with the real ``HallLink``). The office keeps hall-1's, tells hall-2 (its ``acks``, its
+  operator view) and its page says so once; ``office reschedule --force`` gives hall-2 the
+  match and every event hall-2 held back is stored.
 
 Every broker and process here is started by this module and ended by its pid.
 """
@@ -26,7 +31,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -147,6 +152,11 @@ class Hall:
             if not self.done:
                 self.start()
 
+    @property
+    def ended(self) -> bool:
+        """Its publisher has exited (``poll`` takes it on)."""
+        return self.proc is not None and self.proc.poll() is not None
+
     def kill(self) -> bool:
         if self.proc is None or self.proc.poll() is not None:
             return False
@@ -161,6 +171,13 @@ class Hall:
             os.kill(self.proc.pid, signal.SIGKILL)
             self.proc.wait()
         self.proc = None
+
+
+def _watch_until(condition: Callable[[], bool], instant: float) -> None:
+    """Poll ``condition`` until it holds or the monotonic ``instant`` comes (the moment of
+    the next kill): a wait on the processes, never a sleep for something to happen."""
+    with contextlib.suppress(AssertionError):  # the instant came first
+        wait_for(condition, max(0.0, instant - time.monotonic()), "a hall's publisher")
 
 
 @dataclass
@@ -203,8 +220,14 @@ def play_event(work: Path, *, kills: int, seed: int, speed: float,
                                      f"(seed {seed}, kills {result.kills})")
             if result.total_kills < kills:
                 # A kill every 0.05-0.6 s: inside starting, resuming, connecting and
-                # sending, for the halls and for the office alike.
-                time.sleep(rng.uniform(0.05, 0.6))  # real processes, real time
+                # sending, for the halls and for the office alike. Until that moment the
+                # halls are watched: one whose publisher ended goes on at once.
+                at = time.monotonic() + rng.uniform(0.05, 0.6)
+                _watch_until(lambda: any(h.ended for h in halls), at)
+                if time.monotonic() < at:
+                    for hall in halls:
+                        hall.poll()
+                    continue
                 live = ["office", *(h.name for h in halls if not h.done)]
                 target = rng.choice(live)
                 if target == "office":
@@ -214,8 +237,8 @@ def play_event(work: Path, *, kills: int, seed: int, speed: float,
                     result.kills["office"] += 1
                 elif next(h for h in halls if h.name == target).kill():
                     result.kills[target] += 1
-            else:
-                time.sleep(0.05)
+            else:  # the kills done: on as soon as a hall's publisher ends
+                _watch_until(lambda: any(h.ended for h in halls), time.monotonic() + 1.0)
             for hall in halls:
                 hall.poll()
     finally:
@@ -323,19 +346,34 @@ def double_delivery(work: Path, *, bridge: str | None = None,
                     probe.publish("arena/v1/probe", b"1", qos=1).wait_for_publish(1)
                     return watch_probe(watch)
                 wait_for(through, 30, "the bridge to be up", step=0.2)
-        publish_all(venue.port if venue is not None else central.port, events_topic("hall-1"),
-                    payloads, copies=2)
-        wait_stored(db, len(payloads), timeout)
-        # Anything still circling is handed over within this (the office acks each copy).
-        time.sleep(1.0)  # real brokers: copies still on the way arrive in well under 1 s
+        port = venue.port if venue is not None else central.port
+        publish_all(port, events_topic("hall-1"), payloads, copies=2)
+        # A marker after the copies, on their topic and route (another match's first
+        # event): once it is stored, every copy before it has been handed to the office
+        # (QoS 1 keeps one publisher's order on a topic). A wait on that, not a sleep.
+        marker = match_payloads("hall-1", "B2", "Hawks", "Owls")[0]
+        publish_all(port, events_topic("hall-1"), [marker], copies=1)
+        wait_for(lambda: "hall-1:B2:1" in store_rows(db)[0] if db.exists() else False,
+                 timeout, "the marker after the copies stored")
+        wait_stored(db, len(payloads) + 1, timeout)
         stored, conflicts = store_rows(db)
-        return DeliveryResult(len(payloads), len(watch.on("/events")), stored, conflicts)
+        return DeliveryResult(len(payloads), len(_of_match(watch.on("/events"), "A1")),
+                              [i for i in stored if i.startswith("hall-1:A1:")], conflicts)
     finally:
         watch.close()
         stop_gently(office)
         if venue is not None:
             venue.stop()
         central.stop()
+
+
+def _of_match(payloads: list[bytes], match: str) -> list[bytes]:
+    out = []
+    for payload in payloads:
+        with contextlib.suppress(ValueError):
+            if json.loads(payload).get("match") == match:
+                out.append(payload)
+    return out
 
 
 def watch_probe(watch: Collector) -> bool:
@@ -417,6 +455,131 @@ def damage(db: Path, table: str) -> int:
     return int(root)
 
 
-__all__ = ["EVENT", "HALL_ORDER", "MATCHES", "ChaosResult", "Collector", "client",
+# --------------------------------------------------------------------------- one match, two halls
+
+
+@dataclass
+class ClaimResult:
+    first_sent: int  # hall-1's events of the match (its publisher exited 0: all stored)
+    first_exit: int
+    refused: dict[str, str]  # what hall-2's link took from its acks
+    held: int  # hall-2's events not stored while refused
+    view: str  # the operator page's office line, and the window's lines
+    alerts: list[str]  # the office page's alerts on the claim
+    refusals: int  # events refused by the office (each logged, counted)
+    stored_before: int  # hall-2's events stored before the reschedule
+    journalled: int  # hall-2's events in its journal
+    stored_after: int  # hall-2's events stored after it
+    refused_after: dict[str, str]
+    unacked_after: int
+
+
+CLAIM_GAME = [{"t": 0, "do": "start"}, {"t": 1, "do": "goal", "team": "away", "player": 9},
+              {"t": 10, "do": "end"}, {"t": 11, "do": "end"}, {"t": 12, "do": "end"}]
+
+
+def claimed_twice(work: Path, timeout: float = 60) -> ClaimResult:
+    """Match A1 played by hall-1 (the schedule's) and then by hall-2, through a real
+    mosquitto and ``office serve``; then ``office reschedule A1 --hall hall-2 --force``."""
+    from arena.core.phase import Phase  # noqa: PLC0415 (the scoreboard, only here)
+    from arena.core.units import NS_PER_S  # noqa: PLC0415
+    from display.operatorwindow import operator_lines  # noqa: PLC0415
+    from firmware_py.operatorview import operator_document  # noqa: PLC0415
+    from firmware_py.operatorweb import body_html  # noqa: PLC0415
+    from firmware_py.parts import HallParts  # noqa: PLC0415
+    from tests.daemon.conftest import write_script  # noqa: PLC0415
+    from tests.daemon.inprocess import InProcessHall, TestParts  # noqa: PLC0415
+
+    event = event_file(work / "event")
+    broker = Broker(work / "broker")
+    broker.start()
+    (work / "office").mkdir(parents=True, exist_ok=True)
+    http = free_port()
+    office = office_serve(work / "office", broker.port, event, http=http)
+    db = work / "office" / "office.sqlite"
+    scripts = work / "scripts"
+    scripts.mkdir(parents=True, exist_ok=True)
+    write_script(scripts / "A1.jsonl", CLAIM_GAME)
+    hall = InProcessHall(work / "hall-2", f"""
+[match]
+preset = "floorball-2x15"
+id = "A1"
+home = "Lions"
+away = "Bears"
+[display]
+final_hold_s = 1
+[mqtt]
+broker = "mqtt://127.0.0.1:{broker.port}"
+tournament = "{EVENT}"
+hall = "hall-2"
+""")
+    try:
+        first = publisher(game_script(work / "game.jsonl"), work / "hall-1", broker.port,
+                          speed=0, hall="hall-1", match="A1", log=work / "hall-1.log",
+                          extra=("--tournament", EVENT, "--home", "Lions", "--away", "Bears"))
+        first_exit = first.wait(timeout=timeout)
+        first_sent = len(_hall_ids(db, "hall-1"))
+        daemon = hall.start(script_dir=scripts, parts=TestParts(
+            link_factory=lambda cfg, on_next, on_standings: HallParts().link(
+                cfg, on_next, on_standings)))
+        link = daemon.link
+        assert link is not None
+
+        def play_on(until: Any, what: str) -> None:
+            def step() -> bool:
+                assert office.poll() is None, (work / "office" / "office.log").read_text()
+                daemon.run_until(hall.time.now + NS_PER_S)  # fake time: a second a look
+                link.pump()
+                return bool(until())
+            wait_for(step, timeout, what)
+
+        def refused_and_final() -> bool:
+            return daemon.match.state.phase is Phase.FINAL and bool(link.refused)
+
+        play_on(refused_and_final, "hall-2's match played and its refusal heard")
+        held, refused = link.unacked, dict(link.refused)
+        doc = operator_document(daemon.match, daemon.document(hall.time.now),
+                                office=daemon.office.view())
+        view = body_html(doc) + "\n" + "\n".join(line.text for line in operator_lines(doc))
+
+        def claim_alerts() -> list[str]:
+            return [str(a["text"]) for a in http_json(http, "/api/snapshot").get("alerts", [])
+                    if "sends events of it" in str(a.get("text"))]
+
+        wait_for(lambda: bool(claim_alerts()), timeout, "the office's alert on the claim")
+        alerts = claim_alerts()
+        refusals = int(http_json(http, "/api/snapshot")["office"].get("refused_total", -1))
+        stored_before = len(_hall_ids(db, "hall-2"))
+        done = subprocess.run(
+            [sys.executable, "-m", "office", "reschedule", "A1", "--hall", "hall-2", "--force",
+             "--reason", "hall-2 played it", "--tournament", str(event), "--db", str(db)],
+            cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
+        journalled = len(_journal_events(hall.state_dir / "A1.journal"))
+        play_on(lambda: not link.refused and link.unacked == 0,
+                "hall-2's events stored once the office gave it the match")
+        return ClaimResult(first_sent, first_exit, refused, held, view, alerts, refusals,
+                           stored_before, journalled, len(_hall_ids(db, "hall-2")),
+                           dict(link.refused), link.unacked)
+    finally:
+        if hall.daemon is not None:
+            hall.stop()
+        stop_gently(office)
+        broker.stop()
+
+
+def _hall_ids(db: Path, hall: str) -> list[str]:
+    ids, _ = store_rows(db) if db.exists() else ([], 0)
+    return [i for i in ids if i.startswith(f"{hall}:A1:")]
+
+
+def _journal_events(path: Path) -> list[dict[str, Any]]:
+    from firmware_py.journal import scan  # noqa: PLC0415
+
+    return [r for r in scan(path.read_bytes(), str(path)).records if r.get("type") == "event"]
+
+
+__all__ = ["EVENT", "HALL_ORDER", "MATCHES", "ChaosResult", "ClaimResult", "Collector",
+           "claimed_twice", "client",
            "event_file", "events_topic", "http_json", "journal_ids", "match_payloads",
            "play_event", "publish_all", "standings", "store_rows", "wait_stored"]

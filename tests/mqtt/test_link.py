@@ -229,3 +229,43 @@ def test_the_offices_word_that_it_cannot_store_is_shown_and_is_no_repeat(
     # A bad optional key does not cost the marks.
     office_says(b'{"matches": {"M1": 4}, "cannot_store_since": 12}')
     assert link.cannot_store_since is None and outbox.stored == 4
+
+
+def test_a_match_the_office_refuses_is_held_and_sent_once_the_office_takes_it(
+        tmp_path: Path) -> None:
+    """Two halls claimed one match and the office keeps it for the other (its acks name
+    that hall): this hall holds the match's events (nothing handed out, no timed re-send,
+    a repeated word re-sends nothing, the next match is not held up), the view can name
+    it, and once the office takes the match everything it lacks is offered at once."""
+    held = Outbox(tmp_path / "A1.journal.stored")
+    held.add(events(1, 2, 3))
+    held.published([int(r["seq"]) for r in held.take()])
+    later = Outbox(tmp_path / "B1.journal.stored")
+    later.add([{**r, "match": "B1"} for r in events(1, 2)])
+    link = HallLink("127.0.0.1", 1, "T1", "H1", outbox=held)  # never started: no network
+    link.add_outbox(later)
+    acks = wire.hall_topic("T1", "H1", wire.ACKS)
+
+    def office_says(payload: bytes) -> None:
+        link._inbox.put(("message", (acks, payload, False)))
+        link.pump()
+
+    office_says(wire.build_acks({}))
+    assert held.match == "M1"
+    office_says(wire.build_acks({}, refused={"M1": "H2"}))
+    assert link.refused == {"M1": "H2"} and held.refused_by == "H2"
+    assert held.take() == [] and held.unacked == 3  # kept, not sent, not counted stored
+    assert not held.unsent  # the next match's events go
+    assert [r["seq"] for r in later.take()] == [1, 2]
+    office_says(wire.build_acks({"B1": 2}, refused={"M1": "H2"}))  # no progress on M1
+    assert held.take() == [] and later.stored == 2
+    assert not held.overdue(0) and not held.overdue(10**12)  # no timed re-send either
+    reads = iter([0.0])  # drain reads the clock once for its deadline: no wait after it
+    link._clock = lambda: next(reads)
+    assert not link.drain(60)  # what is left, the office refuses: said at once
+    office_says(wire.build_acks({}))  # the office gives this hall the match
+    assert link.refused == {} and held.refused_by is None
+    assert [r["seq"] for r in held.take()] == [1, 2, 3]
+    # A bad refusal is left out, the marks are kept.
+    office_says(b'{"matches": {"M1": 2}, "refused": {"M1": "H2", "x/y": {"played_in": 3}}}')
+    assert link.refused == {} and held.stored == 2

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.mqtt.officefaults import damaged_page, double_delivery, play_event
+from tests.mqtt.officefaults import claimed_twice, damaged_page, double_delivery, play_event
 
 pytestmark = pytest.mark.slow  # every test here starts processes
 
@@ -59,3 +59,24 @@ def test_ten_random_kills_of_office_and_halls_lose_and_duplicate_nothing(
     assert len(chaos.stored) == len(calm.stored)
     assert chaos.conflicts == 0
     assert chaos.tables == calm.tables, f"seed {SEED}"
+
+
+def test_a_match_claimed_by_two_halls_is_kept_by_the_first_and_the_other_is_told(
+        tmp_path: Path) -> None:
+    """Two halls play one match (docs/office.md, "The office's faults"): the office keeps
+    the schedule's hall, whose events it stored first; the other hall's are refused, and
+    that hall hears it in its acks: it holds them (nothing re-sent on a timer), and its
+    operator view says "office refuses match A1: played in hall-1"; the office's page says
+    so once, not once per event. ``office reschedule A1 --hall hall-2 --force`` then gives
+    hall-2 the match, and every event it held back is stored (rules 001 'Match schedule':
+    the organiser may change the schedule at any time)."""
+    r = claimed_twice(tmp_path)
+    assert r.first_exit == 0 and r.first_sent > 0
+    assert r.refused == {"A1": "hall-1"}
+    assert r.held == r.journalled > 0 and r.stored_before == 0
+    assert r.view.count("office refuses match A1: played in hall-1") == 2  # page and window
+    assert len(r.alerts) == 1, r.alerts
+    assert r.alerts[0].startswith("A1: hall-2 sends events of it, but hall-1 plays it")
+    assert r.refusals >= 1
+    assert r.stored_after == r.journalled  # nothing lost
+    assert r.refused_after == {} and r.unacked_after == 0

@@ -30,7 +30,7 @@ from arena.core.units import NS_PER_S
 from firmware_py.daemon import Daemon
 from firmware_py.linkconfig import LinkConfig
 from firmware_py.mqtt import HallLink
-from firmware_py.operatorview import operator_document
+from firmware_py.operatorview import OfficeLine, operator_document
 from firmware_py.operatorweb import body_html
 from firmware_py.parts import HallParts, OfficeLink, OnNext, OnStandings
 from tests.daemon.inprocess import InProcessHall, TestParts
@@ -178,8 +178,8 @@ def test_the_offices_address_reaches_a_hall_and_the_halls_own_wins(
         assert notice is not None and notice.press == "FROM THE OFFICE"
         assert notice.reason is not None and "public url" in notice.reason  # shortened to fit
         view = operator_document(da.match, da.document(a.time.now),
-                                 office=(link.connected, link.unacked, da.office_problem,
-                                         link.cannot_store_since))
+                                 office=OfficeLine(link.connected, link.unacked,
+                                                   da.office_problem, link.cannot_store_since))
         office_line = view["office"]
         assert isinstance(office_line, dict) and office_line["problem"] == da.office_problem
         assert "not taken from the office" in body_html(view)
