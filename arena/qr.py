@@ -1,4 +1,5 @@
-"""The between-games screen's QR code: the public address as a symbol of dark modules.
+"""QR codes as symbols of dark modules: the hall's between-games screen shows the public
+address (``display.qr``), the office's game sheets print each match's result link.
 
 The encoding itself (ISO/IEC 18004: Reed-Solomon, masks, format and version information) is
 segno's; this module only fixes what the display relies on: byte mode (UTF-8), versions 1 to
