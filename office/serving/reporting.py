@@ -72,8 +72,8 @@ class Reporting(Rescheduling):
             self._reported[match] = Received(final_of(match, report.id, result), report.at)
             self._report_ids[match] = report.id
             self._report_results[match] = result
-            log.info("result of %s from the %s form stored (entry %d): %s", match,
-                     report.source, report.id, result.score)
+            log.info("result of %s: entry %d (%s, from the %s form) taken into the tables",
+                     match, report.id, result.score, report.source)
             self._dirty = True
 
     def _apply_reports(self, now: datetime) -> None:
