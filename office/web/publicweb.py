@@ -308,7 +308,11 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             path = urlsplit(self.path).path
             desk = self.server.desk
-            if desk is None or not path.startswith(RESULT_PREFIX):
+            if desk is None:  # no forms at all: as a server without POST answers
+                self.close_connection = True
+                self._plain(HTTPStatus.NOT_IMPLEMENTED, b"read-only\n", False)
+                return
+            if not path.startswith(RESULT_PREFIX):
                 self.close_connection = True
                 self._plain(HTTPStatus.METHOD_NOT_ALLOWED, b"read-only\n", False,
                             {"Allow": "GET, HEAD"})

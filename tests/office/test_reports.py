@@ -11,6 +11,7 @@ a browser against ``office serve``)."""
 from __future__ import annotations
 
 import re
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -123,6 +124,17 @@ def test_every_match_gets_one_unguessable_link_kept_across_a_restart(
         assert {m.id: again.token(m.id) for m in cup.matches} == tokens
     finally:
         again.close()
+
+
+def test_the_entries_and_the_links_are_append_only(office: Office) -> None:
+    assert office.send("A1", office.phone_form("A1"), home_goals="1",
+                       away_goals="0").status == 303
+    for statement in ("UPDATE reports SET data = '{}'", "DELETE FROM reports",
+                      "UPDATE result_links SET token = 'x'", "DELETE FROM result_links"):
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"), \
+                office.store.transaction() as db:
+            db.execute(statement)
+    assert [r.source for r in reports.reports(office.store)] == [reports.PHONE]
 
 
 def test_a_token_finds_its_match_only_when_it_is_exactly_the_token() -> None:
@@ -349,6 +361,7 @@ def test_a_placement_result_entered_for_teams_the_tables_later_move_needs_review
     assert view.outcome.state is ResultState.NEEDS_REVIEW
 
 
+@pytest.mark.slow  # `office sheet` as a child process
 def test_the_game_sheet_prints_the_link_as_a_qr_code(office: Office, tmp_path: Path) -> None:
     sheet = subprocess.run(
         [sys.executable, "-m", "office", "sheet", "A1", "--tournament", str(FOOTBALL),

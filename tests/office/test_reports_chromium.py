@@ -55,7 +55,7 @@ def football_cup(path: Path) -> Path:
 def http(url: str, body: bytes | None = None) -> tuple[int, str]:
     request = urllib.request.Request(url, data=body, method="POST" if body else "GET")
     try:
-        with urllib.request.urlopen(request, timeout=10) as answer:  # noqa: S310 (loopback)
+        with urllib.request.urlopen(request, timeout=10) as answer:  # loopback only
             return answer.status, answer.read().decode()
     except urllib.error.HTTPError as err:
         return err.code, err.read().decode()
@@ -144,6 +144,8 @@ def test_referees_phones_and_the_office_enter_results_through_office_serve(
         # office listing on the public one.
         assert http(f"{base}/r/{links['A1'].rsplit('/', 1)[1]}")[0] == 404
         assert http(f"{public}/results/")[0] == 404
+        assert http(f"{public}/", b"home_goals=1")[0] == 405  # a form posts only to /r/
+        assert http(f"{base}/", b"home_goals=1")[0] == 405
 
         # A wrong token: the phone is told, in the event's language; nothing is stored.
         phone = browser.open_tab(f"{public}/r/this-is-not-a-token-at-all")
