@@ -273,6 +273,11 @@ class ResultDesk:
         confirmed = reports.confirmations(self.store).get(match)
         if values is None and entry is not None:
             values = _values(ReportedResult.from_data(entry.data))
+        # A phone cannot change an entry the office confirmed or made: it gets no form.
+        locked = source == PHONE and entry is not None and (
+            entry.source == OFFICE or confirmed == entry.id)
+        if locked and message is None:
+            message = "report.locked"
         if nonce is None:
             nonce = reports.make_nonce(self._key, source, match, entry.id if entry else 0)
         t = _words(lang)
@@ -289,7 +294,7 @@ class ResultDesk:
                                                                  **error.fields)},
             message=None if message is None else words.word(message, lang),
             entry=None if entry is None else _entry(entry, lang, confirmed),
-            board=board, state=_state(m.view, lang))
+            board=board, state=_state(m.view, lang), locked=locked)
         return Answer(status, html)
 
     def _message(self, status: int, lang: str, key: str, **fields: object) -> Answer:

@@ -213,6 +213,7 @@ def test_a_phone_corrects_its_entry_until_the_office_confirms_it(office: Office)
                        away_goals="1").status == 303
     assert office.send("A1", office.phone_form("A1"), home_goals="2",
                        away_goals="1").status == 303
+    before = office.phone_form("A1")
     listing = office.desk.listing({})
     row = re.search(r'<tr data-match="A1">.*?</tr>', listing.html, re.S)
     assert row is not None and "2-1" in row.group(0)
@@ -223,7 +224,11 @@ def test_a_phone_corrects_its_entry_until_the_office_confirms_it(office: Office)
                                     "office")
     assert done.status == 303
     assert reports.confirmations(office.store) == {"A1": 2}
-    locked = office.send("A1", office.phone_form("A1"), home_goals="3", away_goals="1")
+    shown = office.phone_form("A1")
+    assert "confirmed" in shown.html and "<form" not in shown.html
+    # A form shown before the confirmation, sent after it: refused.
+    locked = office.desk.phone_post(office.token("A1"), body(before, home_goals="3",
+                                                             away_goals="1"), "test phone")
     assert locked.status == 409 and "confirmed" in locked.html
     assert office.score("A1") == (2, 1)
     # The confirmation's nonce was for entry 2: used again, or for another entry, refused.
@@ -233,6 +238,7 @@ def test_a_phone_corrects_its_entry_until_the_office_confirms_it(office: Office)
 
 def test_the_offices_own_entry_is_stored_the_same_way_and_no_phone_changes_it(
         office: Office) -> None:
+    early = office.phone_form("B1")  # the referee opened the link before the office wrote
     form = office.desk.office("B1", {})
     assert form.status == 200
     sent = office.desk.office_post("B1", body(form, home_goals="0", away_goals="4"), "office")
@@ -240,8 +246,13 @@ def test_the_offices_own_entry_is_stored_the_same_way_and_no_phone_changes_it(
     (entry,) = reports.reports(office.store, "B1")
     assert entry.source == reports.OFFICE
     assert office.score("B1") == (0, 4)
-    phone = office.send("B1", office.phone_form("B1"), home_goals="1", away_goals="4")
-    assert phone.status == 409
+    assert "<form" not in office.phone_form("B1").html  # the phone is told, not asked
+    phone = office.desk.phone_post(office.token("B1"), body(form, home_goals="1",
+                                                            away_goals="4"), "test phone")
+    assert phone.status == 400  # the office's form, sent to the phone's link: not its own
+    late = office.send("B1", early, home_goals="1", away_goals="4")
+    assert late.status == 409 and "entered it itself" in late.html
+    assert office.score("B1") == (0, 4)
     # A phone's form is not the office's: the office's signature is for the office only.
     assert office.desk.office_post("B2", body(office.phone_form("B2"), home_goals="1",
                                               away_goals="0"), "office").status == 400
