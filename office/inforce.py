@@ -15,9 +15,11 @@ from arena.tournament.files import event_from_files, load_event
 from arena.tournament.model import DecidedBy, Draw, ScheduledMatch, Tournament
 from office import schedule
 from office.rules import rulings
+from office.storage import reports
 from office.storage.store import RELEASED, Store, StoreError
 from office.views import alerts
 from office.views.ledger import Correction, Ledger, Received, build
+from office.views.reported import ReportedResult, final_of
 
 # kv: the file the service started with, {"source", "files"} (its text and its included
 # files'): what `office reload` compares an edited file with (edited in place, the file on
@@ -142,7 +144,13 @@ def _fold(tournament: Tournament, store: Store, now: datetime | None,
         draws = [d for d in draws if d.category == category]
     return build(tournament, events, corrections, draws, now,
                  reviews=alerts.reviews_of(store.admin_actions()),
-                 green_cards=green_cards(store))
+                 green_cards=green_cards(store), reported=reported_finals(store))
+
+
+def reported_finals(store: Store) -> dict[str, Received]:
+    """By match, the final its latest form entry makes (a phone's, the office's form)."""
+    return {match: Received(final_of(match, r.id, ReportedResult.from_data(r.data)), r.at)
+            for match, r in reports.latest(reports.reports(store)).items()}
 
 
 def category_draws(event: Event, category: str, draws: list[Draw]) -> list[Draw]:

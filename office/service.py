@@ -133,6 +133,7 @@ class OfficeService(Folding):
         self.ledgers = None  # by category name
         self._conflicts = store.conflicts()
         self._fold_error = ""
+        self._start_reports()  # the result links, and the results entered on a form
         for hall in self._sent:
             self._publish_acks(hall)
 

@@ -516,7 +516,7 @@ def test_the_dependency_stamp_follows_the_roles_dependencies_only(tmp_path: Path
                     .replace('"ruff>=0.5"', '"ruff>=0.6"'))
     assert deps_hash(base, "[hall]") == hall
     # A dependency of the role: another stamp (pip must fetch it).
-    base.write_text(text.replace('"segno>=1.5"', '"segno>=1.6"'))
+    base.write_text(text.replace('"pyserial>=3.5"', '"pyserial>=3.6"'))
     assert deps_hash(base, "[hall]") != hall
     assert deps_hash(base, "[office]") == office
     base.write_text(text.replace('"Jinja2>=3.1"', '"Jinja2>=3.1.4"'))

@@ -42,7 +42,7 @@ HOMES: Mapping[str, str] = {
     "paho": "arena/broker.py",
     "jinja2": "arena/templates.py",
     "pygame": "display",
-    "segno": "display",
+    "segno": "arena/qr.py",
     "gpiozero": "hardware",
     "serial": "hardware",
     "evdev": "hardware",

@@ -155,6 +155,88 @@ WORDS: dict[str, str] = {
     "sheet.kind.game_misconduct": "osobní trest do konce utkání",
     "sheet.kind.match": "trest ve hře",
     "sheet.kind.personal": "osobní trest",
+    "sheet.kind.yellow_card": "žlutá karta",
+    "sheet.kind.red_card": "červená karta",
+    "sheet.kind.green_card": "zelená karta",
+    "sheet.result_link": "Výsledek z tohoto hřiště",
+    "sheet.result_link_note": "Rozhodčí naskenuje kód telefonem a zadá skóre, střelce a karty.",
+    "report.heading": "Výsledek zápasu",
+    "report.title": "Výsledek zápasu {match}",
+    "report.pitch": "Hřiště",
+    "report.goals": "Góly",
+    "report.scorers": "Střelci: čísla dresů, jedno za každý gól (? když není známo)",
+    "report.scorers_short": "Střelci",
+    "report.cards": "Karty",
+    "report.cards_of.yellow": "Žluté karty: čísla dresů",
+    "report.cards_of.red": "Červené karty: čísla dresů",
+    "report.cards_of.green": "Zelená karta (fair play): číslo dresu",
+    "report.card.yellow": "žlutá",
+    "report.card.red": "červená",
+    "report.card.green": "zelená",
+    "report.shootout_note": (
+        "Po penaltovém rozstřelu započítejte do skóre rozhodující gól rozstřelu."),
+    "report.send": "Odeslat výsledek",
+    "report.send_office": "Uložit výsledek",
+    "report.correct_note": (
+        "Chyba? Opravte ji zde a odešlete znovu, dokud ředitelství turnaje výsledek nepotvrdí."),
+    "report.current": "Uložený výsledek",
+    "report.none_yet": "Zatím nebyl zadán žádný výsledek.",
+    "report.by.phone": "z telefonu rozhodčího",
+    "report.by.office": "zadalo ředitelství turnaje",
+    "report.confirmed": "potvrzeno ředitelstvím turnaje",
+    "report.board": "Pro tento zápas platí výsledek z výsledkové tabule: {score}.",
+    "report.stored": (
+        "Uloženo. Děkujeme! Dokud ředitelství turnaje výsledek nepotvrdí, můžete ho zde ještě "
+        "opravit."),
+    "report.stored_office": "Uloženo.",
+    "report.same": "Tento formulář už byl uložen: nic se nezměnilo.",
+    "report.replayed": (
+        "Tento formulář už byl odeslán s jiným výsledkem. Zkontrolujte uložený výsledek; "
+        "chcete-li ho změnit, použijte formulář níže."),
+    "report.stale": (
+        "Mezitím byl pro tento zápas zadán jiný výsledek (viz výše). Zkontrolujte ho a odešlete "
+        "znovu, jen pokud se musí změnit."),
+    "report.locked": (
+        "Ředitelství turnaje tento výsledek potvrdilo nebo ho samo zadalo: o změnu požádejte "
+        "ředitelství turnaje."),
+    "report.teams_unknown": (
+        "Týmy tohoto zápasu ještě nejsou známy: výsledek zadá ředitelství turnaje."),
+    "report.link_unknown": (
+        "Tento odkaz na výsledek není znám. Zkontrolujte odkaz na zápisu o utkání nebo se "
+        "obraťte na ředitelství turnaje."),
+    "report.no_match": "Zápas {match} v rozpisu není.",
+    "report.bad_form": (
+        "Tento formulář nebyl vytvořen pro tento zápas. Otevřete odkaz na výsledek znovu."),
+    "report.confirm_stale": (
+        "Od zobrazení seznamu byl zadán jiný výsledek: otevřete seznam znovu a zkontrolujte ho."),
+    "report.store_failed": (
+        "Výsledek se teď nepodařilo uložit: odešlete ho prosím za minutu znovu, nebo informujte "
+        "ředitelství turnaje."),
+    "report.error.title": "Zkontrolujte prosím",
+    "report.error.goals_missing": "zadejte góly obou týmů.",
+    "report.error.goals": "počet gólů je číslo od 0 do {most}.",
+    "report.error.number": "{text} není číslo dresu.",
+    "report.error.roster": "na soupisce týmu {team} není číslo {number}.",
+    "report.error.scorers": "více střelců než {goals} gólů týmu {team}.",
+    "report.error.decided_by": "zvolte, jak byl zápas rozhodnut.",
+    "report.error.level": (
+        "zápas o umístění nemůže skončit nerozhodně: rozhodne penaltový rozstřel, započítejte "
+        "jeho rozhodující gól."),
+    "report.error.twice": "pole bylo odesláno dvakrát.",
+    "report.error.long": "nejvýše {most} znaků.",
+    "report.links": "Odkazy na výsledky",
+    "report.links_note": (
+        "Odkaz každého zápasu je vytištěn jako QR kód na jeho zápisu o utkání. Odkazy dávejte "
+        "jen rozhodčím: kdo ho má, může zadat výsledek zápasu."),
+    "report.office_page": "Stránka ředitelství",
+    "report.no_url": (
+        "Chybí veřejná adresa: spusťte office serve s --public-url (adresa, na kterou se "
+        "dostanou telefony), aby se odkazy vytiskly."),
+    "report.teams": "Týmy",
+    "report.link": "Odkaz",
+    "report.sheet": "zápis o utkání",
+    "report.enter": "Zadat výsledek",
+    "report.confirm": "Potvrdit",
     "print.schedule": "Rozpis zápasů",
     "print.schedule_of": "Rozpis zápasů: {hall}",
     "print.start": "Začátek",

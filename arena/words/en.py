@@ -290,6 +290,89 @@ WORDS: dict[str, str] = {
     "sheet.kind.game_misconduct": "game misconduct",
     "sheet.kind.match": "match penalty",
     "sheet.kind.personal": "personal",
+    # A result entered on a form (office/web/resultdesk.py: a referee's phone, the office).
+    "sheet.kind.yellow_card": "yellow card",
+    "sheet.kind.red_card": "red card",
+    "sheet.kind.green_card": "green card",
+    "sheet.result_link": "Result from this pitch",
+    "sheet.result_link_note": (
+        "The referee scans the code with a phone and enters the score, the scorers and the "
+        "cards."),
+    "report.heading": "Match result",
+    "report.title": "Result of match {match}",
+    "report.pitch": "Pitch",
+    "report.goals": "Goals",
+    "report.scorers": "Scorers: shirt numbers, one per goal (? if not known)",
+    "report.scorers_short": "Scorers",
+    "report.cards": "Cards",
+    "report.cards_of.yellow": "Yellow cards: shirt numbers",
+    "report.cards_of.red": "Red cards: shirt numbers",
+    "report.cards_of.green": "Green card (fair play): shirt number",
+    "report.card.yellow": "yellow",
+    "report.card.red": "red",
+    "report.card.green": "green",
+    "report.shootout_note": (
+        "After a penalty shootout, count the shootout's winning goal in the score."),
+    "report.send": "Send the result",
+    "report.send_office": "Store the result",
+    "report.correct_note": (
+        "A mistake? Correct it here and send again, until the office confirms the result."),
+    "report.current": "Stored result",
+    "report.none_yet": "No result entered yet.",
+    "report.by.phone": "from the referee's phone",
+    "report.by.office": "entered by the office",
+    "report.confirmed": "confirmed by the office",
+    "report.board": "The scoreboard's result stands for this match: {score}.",
+    "report.stored": (
+        "Stored. Thank you! You can still correct it here until the office confirms it."),
+    "report.stored_office": "Stored.",
+    "report.same": "This form was stored already: nothing changed.",
+    "report.replayed": (
+        "This form was sent already with another result. Check the stored result; to change it, "
+        "use the form below."),
+    "report.stale": (
+        "Another result was entered for this match meanwhile (shown above). Check it, and send "
+        "again only if it must change."),
+    "report.locked": (
+        "The office has confirmed this result, or entered it itself: ask the tournament office "
+        "to change it."),
+    "report.teams_unknown": (
+        "The teams of this match are not known yet: the tournament office enters its result."),
+    "report.link_unknown": (
+        "This result link is not known. Check the link on the game sheet, or ask the tournament "
+        "office."),
+    "report.no_match": "There is no match {match} in the schedule.",
+    "report.bad_form": "This form was not made for this match. Open the result link again.",
+    "report.confirm_stale": (
+        "Another result was entered since the list was shown: open the list again and check it."),
+    "report.store_failed": (
+        "The result could not be stored just now: please send it again in a minute, or tell the "
+        "tournament office."),
+    "report.error.title": "Please check",
+    "report.error.goals_missing": "enter the goals of both teams.",
+    "report.error.goals": "goals are a number from 0 to {most}.",
+    "report.error.number": "{text} is not a shirt number.",
+    "report.error.roster": "there is no number {number} in the roster of {team}.",
+    "report.error.scorers": "more scorers than the {goals} goals of {team}.",
+    "report.error.decided_by": "choose how the match was decided.",
+    "report.error.level": (
+        "a placement match cannot end level: the penalty shootout decides it, count its winning "
+        "goal."),
+    "report.error.twice": "a field was sent twice.",
+    "report.error.long": "at most {most} characters.",
+    "report.links": "Result links",
+    "report.links_note": (
+        "Each match's link is printed as a QR code on its game sheet. Keep the links to the "
+        "referees: whoever has one can enter that match's result."),
+    "report.office_page": "Office page",
+    "report.no_url": (
+        "No public address: start office serve with --public-url (the address phones reach) to "
+        "print the links."),
+    "report.teams": "Teams",
+    "report.link": "Link",
+    "report.sheet": "game sheet",
+    "report.enter": "Enter the result",
+    "report.confirm": "Confirm",
     "print.schedule": "Schedule",
     "print.schedule_of": "Schedule: {hall}",
     "print.start": "Start",

@@ -155,6 +155,90 @@ WORDS: dict[str, str] = {
     "sheet.kind.game_misconduct": "pelirangaistus",
     "sheet.kind.match": "ottelurangaistus",
     "sheet.kind.personal": "henkilökohtainen rangaistus",
+    "sheet.kind.yellow_card": "keltainen kortti",
+    "sheet.kind.red_card": "punainen kortti",
+    "sheet.kind.green_card": "vihreä kortti",
+    "sheet.result_link": "Tulos tältä kentältä",
+    "sheet.result_link_note": (
+        "Erotuomari skannaa koodin puhelimella ja syöttää tuloksen, maalintekijät ja kortit."),
+    "report.heading": "Ottelun tulos",
+    "report.title": "Ottelun {match} tulos",
+    "report.pitch": "Kenttä",
+    "report.goals": "Maalit",
+    "report.scorers": "Maalintekijät: pelinumerot, yksi jokaisesta maalista (? jos ei tiedossa)",
+    "report.scorers_short": "Maalintekijät",
+    "report.cards": "Kortit",
+    "report.cards_of.yellow": "Keltaiset kortit: pelinumerot",
+    "report.cards_of.red": "Punaiset kortit: pelinumerot",
+    "report.cards_of.green": "Vihreä kortti (reilu peli): pelinumero",
+    "report.card.yellow": "keltainen",
+    "report.card.red": "punainen",
+    "report.card.green": "vihreä",
+    "report.shootout_note": (
+        "Rangaistuspotkukilpailun jälkeen laske kilpailun ratkaiseva maali tulokseen."),
+    "report.send": "Lähetä tulos",
+    "report.send_office": "Tallenna tulos",
+    "report.correct_note": (
+        "Virhe? Korjaa se tässä ja lähetä uudelleen, kunnes kilpailutoimisto vahvistaa "
+        "tuloksen."),
+    "report.current": "Tallennettu tulos",
+    "report.none_yet": "Tulosta ei ole vielä syötetty.",
+    "report.by.phone": "erotuomarin puhelimesta",
+    "report.by.office": "kilpailutoimiston syöttämä",
+    "report.confirmed": "kilpailutoimiston vahvistama",
+    "report.board": "Tässä ottelussa pätee tulostaulun tulos: {score}.",
+    "report.stored": (
+        "Tallennettu. Kiitos! Voit vielä korjata tuloksen tässä, kunnes kilpailutoimisto "
+        "vahvistaa sen."),
+    "report.stored_office": "Tallennettu.",
+    "report.same": "Tämä lomake on jo tallennettu: mikään ei muuttunut.",
+    "report.replayed": (
+        "Tämä lomake on jo lähetetty toisella tuloksella. Tarkista tallennettu tulos; "
+        "muuttaaksesi sitä käytä alla olevaa lomaketta."),
+    "report.stale": (
+        "Tälle ottelulle syötettiin sillä välin toinen tulos (yllä). Tarkista se ja lähetä "
+        "uudelleen vain, jos sen täytyy muuttua."),
+    "report.locked": (
+        "Kilpailutoimisto on vahvistanut tämän tuloksen tai syöttänyt sen itse: pyydä muutosta "
+        "kilpailutoimistosta."),
+    "report.teams_unknown": (
+        "Tämän ottelun joukkueet eivät ole vielä tiedossa: kilpailutoimisto syöttää tuloksen."),
+    "report.link_unknown": (
+        "Tätä tuloslinkkiä ei tunneta. Tarkista ottelupöytäkirjan linkki tai kysy "
+        "kilpailutoimistosta."),
+    "report.no_match": "Ottelua {match} ei ole otteluohjelmassa.",
+    "report.bad_form": "Tätä lomaketta ei tehty tälle ottelulle. Avaa tuloslinkki uudelleen.",
+    "report.confirm_stale": (
+        "Luettelon näyttämisen jälkeen on syötetty toinen tulos: avaa luettelo uudelleen ja "
+        "tarkista se."),
+    "report.store_failed": (
+        "Tulosta ei juuri nyt voitu tallentaa: lähetä se uudelleen minuutin kuluttua tai kerro "
+        "kilpailutoimistolle."),
+    "report.error.title": "Tarkista",
+    "report.error.goals_missing": "syötä molempien joukkueiden maalit.",
+    "report.error.goals": "maalit ovat luku 0–{most}.",
+    "report.error.number": "{text} ei ole pelinumero.",
+    "report.error.roster": "joukkueen {team} kokoonpanossa ei ole numeroa {number}.",
+    "report.error.scorers": "enemmän maalintekijöitä kuin joukkueen {team} {goals} maalia.",
+    "report.error.decided_by": "valitse, miten ottelu ratkesi.",
+    "report.error.level": (
+        "sijoitusottelu ei voi päättyä tasan: rangaistuspotkukilpailu ratkaisee, laske sen "
+        "ratkaiseva maali."),
+    "report.error.twice": "kenttä lähetettiin kahdesti.",
+    "report.error.long": "enintään {most} merkkiä.",
+    "report.links": "Tuloslinkit",
+    "report.links_note": (
+        "Jokaisen ottelun linkki tulostetaan QR-koodina sen ottelupöytäkirjaan. Anna linkit "
+        "vain erotuomareille: jolla linkki on, voi syöttää ottelun tuloksen."),
+    "report.office_page": "Toimiston sivu",
+    "report.no_url": (
+        "Julkinen osoite puuttuu: käynnistä office serve valinnalla --public-url (osoite, johon "
+        "puhelimet yltävät), jotta linkit tulostuvat."),
+    "report.teams": "Joukkueet",
+    "report.link": "Linkki",
+    "report.sheet": "ottelupöytäkirja",
+    "report.enter": "Syötä tulos",
+    "report.confirm": "Vahvista",
     "print.schedule": "Otteluohjelma",
     "print.schedule_of": "Otteluohjelma: {hall}",
     "print.start": "Alkaa",

@@ -152,6 +152,88 @@ WORDS: dict[str, str] = {
     "sheet.kind.game_misconduct": "disciplinska kazna do kraja utakmice",
     "sheet.kind.match": "kazna za utakmicu",
     "sheet.kind.personal": "lična kazna",
+    "sheet.kind.yellow_card": "žuti karton",
+    "sheet.kind.red_card": "crveni karton",
+    "sheet.kind.green_card": "zeleni karton",
+    "sheet.result_link": "Rezultat sa ovog terena",
+    "sheet.result_link_note": "Sudija skenira kod telefonom i unosi rezultat, strelce i kartone.",
+    "report.heading": "Rezultat utakmice",
+    "report.title": "Rezultat utakmice {match}",
+    "report.pitch": "Teren",
+    "report.goals": "Golovi",
+    "report.scorers": "Strelci: brojevi dresova, jedan po golu (? ako nije poznato)",
+    "report.scorers_short": "Strelci",
+    "report.cards": "Kartoni",
+    "report.cards_of.yellow": "Žuti kartoni: brojevi dresova",
+    "report.cards_of.red": "Crveni kartoni: brojevi dresova",
+    "report.cards_of.green": "Zeleni karton (fer-plej): broj dresa",
+    "report.card.yellow": "žuti",
+    "report.card.red": "crveni",
+    "report.card.green": "zeleni",
+    "report.shootout_note": "Posle izvođenja penala, uračunajte odlučujući gol penala u rezultat.",
+    "report.send": "Pošalji rezultat",
+    "report.send_office": "Sačuvaj rezultat",
+    "report.correct_note": (
+        "Greška? Ispravite je ovde i pošaljite ponovo, dok direkcija turnira ne potvrdi "
+        "rezultat."),
+    "report.current": "Sačuvan rezultat",
+    "report.none_yet": "Rezultat još nije unet.",
+    "report.by.phone": "sa telefona sudije",
+    "report.by.office": "unela direkcija turnira",
+    "report.confirmed": "potvrdila direkcija turnira",
+    "report.board": "Za ovu utakmicu važi rezultat sa semafora: {score}.",
+    "report.stored": (
+        "Sačuvano. Hvala! Dok direkcija turnira ne potvrdi rezultat, možete ga ovde još "
+        "ispraviti."),
+    "report.stored_office": "Sačuvano.",
+    "report.same": "Ovaj obrazac je već sačuvan: ništa se nije promenilo.",
+    "report.replayed": (
+        "Ovaj obrazac je već poslat sa drugim rezultatom. Proverite sačuvani rezultat; da biste "
+        "ga promenili, koristite obrazac ispod."),
+    "report.stale": (
+        "U međuvremenu je za ovu utakmicu unet drugi rezultat (prikazan gore). Proverite ga i "
+        "pošaljite ponovo samo ako mora da se promeni."),
+    "report.locked": (
+        "Direkcija turnira je potvrdila ovaj rezultat ili ga je sama unela: za promenu se "
+        "obratite direkciji turnira."),
+    "report.teams_unknown": (
+        "Ekipe ove utakmice još nisu poznate: rezultat unosi direkcija turnira."),
+    "report.link_unknown": (
+        "Ovaj link za rezultat nije poznat. Proverite link na zapisniku utakmice ili se "
+        "obratite direkciji turnira."),
+    "report.no_match": "Utakmice {match} nema u rasporedu.",
+    "report.bad_form": (
+        "Ovaj obrazac nije napravljen za ovu utakmicu. Ponovo otvorite link za rezultat."),
+    "report.confirm_stale": (
+        "Od prikaza spiska unet je drugi rezultat: ponovo otvorite spisak i proverite ga."),
+    "report.store_failed": (
+        "Rezultat trenutno nije mogao da se sačuva: pošaljite ga ponovo za minut ili obavestite "
+        "direkciju turnira."),
+    "report.error.title": "Molimo proverite",
+    "report.error.goals_missing": "unesite golove obe ekipe.",
+    "report.error.goals": "broj golova je broj od 0 do {most}.",
+    "report.error.number": "{text} nije broj dresa.",
+    "report.error.roster": "na spisku ekipe {team} nema broja {number}.",
+    "report.error.scorers": "više strelaca nego {goals} golova ekipe {team}.",
+    "report.error.decided_by": "izaberite kako je utakmica odlučena.",
+    "report.error.level": (
+        "utakmica za plasman ne može da se završi nerešeno: odlučuju penali, uračunajte "
+        "odlučujući gol."),
+    "report.error.twice": "polje je poslato dvaput.",
+    "report.error.long": "najviše {most} znakova.",
+    "report.links": "Linkovi za rezultate",
+    "report.links_note": (
+        "Link svake utakmice štampa se kao QR kod na njenom zapisniku. Linkove dajte samo "
+        "sudijama: ko ga ima, može da unese rezultat te utakmice."),
+    "report.office_page": "Stranica direkcije",
+    "report.no_url": (
+        "Nema javne adrese: pokrenite office serve sa --public-url (adresa do koje telefoni "
+        "stižu) da bi se linkovi odštampali."),
+    "report.teams": "Ekipe",
+    "report.link": "Link",
+    "report.sheet": "zapisnik utakmice",
+    "report.enter": "Unesi rezultat",
+    "report.confirm": "Potvrdi",
     "print.schedule": "Raspored utakmica",
     "print.schedule_of": "Raspored utakmica: {hall}",
     "print.start": "Početak",

@@ -27,8 +27,10 @@ from office.printouts.printing import Printouts
 from office.service import OfficeService
 from office.storage.store import Store, StoreError, is_read_only
 from office.views.board import SnapshotBoard
+from office.views.ledger import Ledger
 from office.web.officepage import OfficeWeb
 from office.web.publicweb import PublicSite, PublicWeb
+from office.web.resultdesk import ResultDesk
 
 log = logging.getLogger("office")
 
@@ -63,14 +65,16 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
                        help="address the page listens on (default %(default)s)")
     serve.add_argument("--public-port", type=int, metavar="PORT",
                        help="serve the public results site (read-only, for phones) on this "
-                            "port (0: any free port)")
+                            "port (0: any free port), and the referees' result forms "
+                            "(/r/TOKEN: each match's result link)")
     serve.add_argument("--public-bind", default="0.0.0.0", metavar="ADDR",
                        help="address the public site listens on (default %(default)s)")
     serve.add_argument("--public-url", metavar="URL",
                        help="the public site's address as phones reach it (http:// or "
                             "https://, at most 200 characters), told to every hall in its "
                             "next: its display shows it as a QR code between games unless "
-                            "its own [display] public_url is set. Not guessed from "
+                            "its own [display] public_url is set; the result links printed "
+                            "on the game sheets start with it. Not guessed from "
                             "--public-port: only you know the name or address phones use")
     serve.add_argument("--export-site", type=Path, metavar="DIR",
                        help="keep a static export of the public site in DIR, rewritten "
@@ -193,11 +197,22 @@ def run_serve(args: argparse.Namespace) -> int:
     if args.public_url is not None:
         log.info("the halls are told the public site is at %s", args.public_url)
     service.store_error = read_only_because
+
+    def in_force() -> tuple[Event, dict[str, Ledger]]:
+        return service.event, service.ledgers or {}
+
+    # The result forms (docs/office.md, "Results from a pitch without a board"): through a
+    # connection of their own, so the service sees what they store as it sees `office
+    # correct`'s. None on a read-only store: nothing could be stored.
+    desk_store = Store(args.db) if read_only_because is None else None
+    desk = None if desk_store is None else ResultDesk(
+        desk_store, in_force, base_url=args.public_url, office_lang=args.lang)
     web = None
     if args.http is not None:
-        printouts = Printouts(lambda: (service.event, service.ledgers or {}), store, args.lang)
+        printouts = Printouts(in_force, store, args.lang,
+                              link=desk.link if desk is not None else None)
         web = OfficeWeb(board, host=args.host, port=args.http, printouts=printouts.page,
-                        lang=args.lang)
+                        lang=args.lang, desk=desk)
         web.start()
         log.info("office page on http://%s:%d/", args.host, web.port)
     public: PublicSite | None = None
@@ -209,13 +224,16 @@ def run_serve(args: argparse.Namespace) -> int:
             log.info("public site exported to %s", args.export_site)
     if public is not None and args.public_port is not None:
         try:
-            public_web = PublicWeb(public, host=args.public_bind, port=args.public_port)
+            public_web = PublicWeb(public, host=args.public_bind, port=args.public_port,
+                                   desk=desk)
         except OSError as err:
             public.stop()
             if web is not None:
                 web.stop()
             print(f"office serve: --public-port {args.public_port}: {err.strerror or err}",
                   file=sys.stderr)
+            if desk_store is not None:
+                desk_store.close()
             return 2
         public_web.start()  # it logs its address
     stop = threading.Event()
@@ -248,5 +266,7 @@ def run_serve(args: argparse.Namespace) -> int:
             public_web.stop()
         if public is not None:
             public.stop()
+        if desk_store is not None:
+            desk_store.close()
         store.close()
     return 0

@@ -25,6 +25,7 @@ from arena.tournament.model import ResultState
 from arena.words import LANGUAGES
 from office.inforce import ledgers_in_force
 from office.printouts import sheets
+from office.storage import reports
 from office.storage.store import Store
 from office.views.ledger import Ledger
 from office.views.placings import placings
@@ -56,11 +57,15 @@ class Printouts:
     """Every printout of one event, in one language."""
 
     def __init__(self, source: Source, store: Store, lang: str = "en",
-                 wall: Callable[[], datetime] = datetime.now) -> None:
+                 wall: Callable[[], datetime] = datetime.now,
+                 link: Callable[[str], str | None] | None = None) -> None:
         self.source = source
         self.store = store
         self.lang = check_lang(lang)
         self.wall = wall
+        # A match's result link (None: none to print): the running office's, or the one
+        # the store keeps (``stored_link``).
+        self.link = link if link is not None else stored_link(store)
 
     def sheet(self, match_id: str, lang: str | None = None) -> str:
         event, ledgers = self.source()
@@ -94,7 +99,8 @@ class Printouts:
             uncredited=view.uncredited if view is not None else (),
             voided=ledger is not None and match_id in ledger.voided)
         facts = sheets.read_events(self.store.events(match_id))
-        return sheets.game_sheet(match, facts, _preset(scheduled.preset), lang or self.lang)
+        return sheets.game_sheet(match, facts, _preset(scheduled.preset), lang or self.lang,
+                                 self.link(match_id))
 
     def schedule(self, hall: str | None = None, lang: str | None = None) -> str:
         event, ledgers = self.source()
@@ -128,6 +134,21 @@ class Printouts:
         if path == "/print/placings":
             return self.placings(lang)
         return None
+
+
+def stored_link(store: Store) -> Callable[[str], str | None]:
+    """The result links as the store keeps them: each match's token, under the public
+    address the service was last started with (``office serve --public-url``); none
+    without that address."""
+    base = store.kv_get(reports.LINK_BASE_KEY)
+    tokens = reports.links(store) if isinstance(base, str) else {}
+
+    def link(match: str) -> str | None:
+        token = tokens.get(match)
+        return None if token is None or not isinstance(base, str) \
+            else reports.result_link(base, token)
+
+    return link
 
 
 def _preset(name: str) -> Preset | None:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol
 
+from arena import qr
 from arena.core.lengths import phase_length
 from arena.core.phase import Phase
 from arena.core.preset import Preset
@@ -59,6 +60,10 @@ table.facts th { width: 32%; }
 .sign div { flex: 1 1 40%; border-top: 0.3mm solid #000; padding-top: 1mm;
             margin-top: 11mm; }
 .note { font-size: 8.5pt; }
+.qr-row { display: flex; gap: 4mm; align-items: center; break-inside: avoid;
+          page-break-inside: avoid; }
+.qr-row svg { flex: none; width: 30mm; height: 30mm; }
+.url { font-family: "DejaVu Sans Mono", monospace; word-break: break-all; }
 .door th, .door td { font-size: 12pt; padding: 1.2mm 2mm; }  /* read from a step away */
 .page { break-after: page; page-break-after: always; }
 .page:last-child { break-after: auto; page-break-after: auto; }
@@ -265,9 +270,30 @@ class PrintedResult:
     decided: str
 
 
+@dataclass(frozen=True, slots=True)
+class PrintedLink:
+    """A match's result link as the sheet prints it: the address, and its QR code as one
+    SVG path of dark modules (``size``: modules a side, the quiet zone included)."""
+
+    url: str
+    size: int
+    path: str
+
+
+def printed_link(url: str) -> PrintedLink:
+    code = qr.encode(url)
+    q = qr.QUIET_ZONE
+    # One unit square per dark module: "M x,y h1 v1 h-1 z" (digits and letters only, so the
+    # template's escaping leaves it as it is).
+    path = "".join(f"M{x + q},{y + q}h1v1h-1z" for y, row in enumerate(code.rows)
+                   for x, dark in enumerate(row) if dark)
+    return PrintedLink(url, code.size + 2 * q, path)
+
+
 def game_sheet(match: SheetMatch, facts: SheetFacts, preset: Preset | None,
-               lang: str = "en") -> str:
-    """The game sheet of one match as an A4 HTML document."""
+               lang: str = "en", link: str | None = None) -> str:
+    """The game sheet of one match as an A4 HTML document; ``link``: the match's result
+    link, printed as a QR code for the referee's phone (office.web.resultdesk)."""
     m = match.scheduled
     names = {"home": match.home, "away": match.away}
     rosters = {"home": match.home_roster, "away": match.away_roster}
@@ -327,7 +353,7 @@ def game_sheet(match: SheetMatch, facts: SheetFacts, preset: Preset | None,
         forfeit=None if facts.forfeit is None else t("sheet.forfeit",
                                                       team=names[facts.forfeit]),
         sides=sides, goals=goals, penalties=penalties, timeouts=timeouts, shootout=shootout,
-        signers=signers)
+        signers=signers, link=None if link is None else printed_link(link))
 
 
 def _result(match: SheetMatch, lang: str) -> PrintedResult | None:

@@ -10,14 +10,14 @@ from datetime import datetime
 from office.inforce import category_draws, corrections_and_draws, green_cards
 from office.rules import bracket
 from office.serving.base import VIEW_S
-from office.serving.rescheduling import Rescheduling
+from office.serving.reporting import Reporting
 from office.views import alerts
 from office.views.ledger import Ledger, MatchCache, MatchDigest, build_from
 
 log = logging.getLogger("office")
 
 
-class Folding(Rescheduling):
+class Folding(Reporting):
     """The refresh: the office's actions read again when the store changed, the ledgers
     folded, what changed published."""
 
@@ -29,6 +29,8 @@ class Folding(Rescheduling):
             self._admin = corrections_and_draws(self.store)
             self._read_reviews()
             self._reschedule_if_changed()
+            self._ensure_links()  # a reload's new matches
+            self._read_reports()  # a phone's or the office's form (office.storage.reports)
             self._green = green_cards(self.store)
             self._reload_quarantine()
             self._conflicts = self.store.conflicts()
@@ -55,6 +57,7 @@ class Folding(Rescheduling):
         """Fold every category again and publish what changed; the ledgers by category."""
         now = now or self.wall()
         self._dirty = False
+        self._apply_reports(now)
         ledgers = self._fold(now)
         several = len(ledgers) > 1
         previous = self.ledgers

@@ -19,6 +19,7 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -98,10 +99,28 @@ CREATE TABLE IF NOT EXISTS slugs (
     PRIMARY KEY (kind, category, name),
     UNIQUE (kind, slug)
 );
+-- Each match's result link (office.storage.reports): the unguessable token a referee's phone
+-- writes its result with, made once and kept (a reprinted sheet shows the same link).
+CREATE TABLE IF NOT EXISTS result_links (
+    match TEXT PRIMARY KEY,
+    token TEXT NOT NULL UNIQUE,
+    at TEXT NOT NULL
+);
+-- Every result a phone or the office's form entered for a match without a board, with its
+-- source: the latest of a match counts, a board's final wins over it. The form's nonce is
+-- UNIQUE: a form sent twice is stored once.
+CREATE TABLE IF NOT EXISTS reports (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    match TEXT NOT NULL,
+    source TEXT NOT NULL,
+    nonce TEXT NOT NULL UNIQUE,
+    data TEXT NOT NULL,
+    at TEXT NOT NULL
+);
 """
 
 _APPEND_ONLY = ("events", "admin", "alerts", "alert_matches", "quarantine", "conflicts",
-                "slugs")
+                "slugs", "result_links", "reports")
 QUARANTINED, RELEASED, DISCARDED = "quarantined", "released", "discarded"
 QUARANTINE_ACTIONS = (QUARANTINED, RELEASED, DISCARDED)
 
@@ -374,7 +393,7 @@ class Store:
         """Each event ever quarantined, by id: its latest step."""
         return {q.event_id: q for q in self.quarantine_log()}
 
-    def _optional(self, query: str, args: tuple[str, ...] = ()) -> list[Any]:
+    def _optional(self, query: str, args: tuple[Any, ...] = ()) -> list[Any]:
         """Rows of a table this version added: a store opened read-only that an older
         version wrote does not have it yet (nothing in it, then)."""
         try:
@@ -417,6 +436,26 @@ class Store:
                     "INSERT OR IGNORE INTO slugs VALUES (?, ?, ?, ?, ?)",
                     [(kind, category or "", name, s, at.isoformat())
                      for kind, category, name, s in rows])
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    # For the modules that own a table of their own (office.storage.reports) -------------
+
+    def rows(self, query: str, args: tuple[Any, ...] = ()) -> list[Any]:
+        """The rows of a read (none from a table an older version's file lacks, read-only)."""
+        with self._lock:
+            return self._optional(query, args)
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (``BEGIN IMMEDIATE``, under the lock): what it checks and
+        what it writes are one step, whoever else writes the file."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
@@ -597,7 +636,7 @@ def _salvage(src: sqlite3.Connection, target: Path) -> None:
     dst = sqlite3.connect(target, isolation_level=None)
     try:
         for table in ("events", "admin", "alerts", "alert_matches", "kv", "quarantine",
-                      "conflicts", "slugs"):
+                      "conflicts", "slugs", "result_links", "reports"):
             try:
                 rows = src.execute(f"SELECT * FROM {table}").fetchall()
             except sqlite3.Error:

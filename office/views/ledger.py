@@ -325,7 +325,7 @@ class MatchDigest:
     counts; a repeat of it changes nothing, so duplicates and reordering give the same view.
     """
 
-    __slots__ = ("_final", "_resumed", "_score", "seqs", "version")
+    __slots__ = ("_final", "_reported", "_resumed", "_score", "seqs", "version")
 
     def __init__(self) -> None:
         self.seqs = Gapless()
@@ -333,6 +333,9 @@ class MatchDigest:
         self._score: tuple[int, tuple[int, int]] | None = None  # (seq, (home, away))
         self._final: Received | None = None  # the match_ended of the highest seq
         self._resumed = 0  # the highest seq after which play resumed
+        # The final a form entered (a referee's phone, the office: office.views.reported),
+        # the latest entry of the match: it stands only while no board's final does.
+        self._reported: Received | None = None
 
     @classmethod
     def of(cls, items: Iterable[Received]) -> MatchDigest:
@@ -377,14 +380,33 @@ class MatchDigest:
 
     @property
     def final(self) -> Received | None:
-        """The final that stands: the latest ``match_ended``, unless play resumed after it."""
+        """The final that stands: the latest ``match_ended``, unless play resumed after it;
+        without one, the final a form entered (a board's final wins over a phone's)."""
+        final = self.board_final
+        return final if final is not None else self._reported
+
+    @property
+    def board_final(self) -> Received | None:
+        """The hall's own final that stands (None: none, or play resumed after it)."""
         final = self._final
         return final if final is not None and final.event.seq > self._resumed else None
+
+    @property
+    def reported(self) -> Received | None:
+        return self._reported
+
+    def report(self, item: Received | None) -> None:
+        """The final a form entered for this match (None: none); a new one is a change of
+        the match (the cache and the fold read it again)."""
+        if item is not self._reported:
+            self._reported = item
+            self.version += 1
 
     def copy(self) -> MatchDigest:
         out = MatchDigest()
         out.seqs, out.version = self.seqs.copy(), self.version
         out._score, out._final, out._resumed = self._score, self._final, self._resumed
+        out._reported = self._reported
         return out
 
 
@@ -418,9 +440,11 @@ def build(
     cache: MatchCache | None = None,
     reviews: Sequence[Review] = (),
     green_cards: Sequence[rulings.GreenCard] = (),
+    reported: Mapping[str, Received] | None = None,
 ) -> Ledger:
     """Fold everything known into the office's view at wall time ``now`` (None: every final
-    counts as confirmed, as for a results file)."""
+    counts as confirmed, as for a results file). ``reported``: by match, the final a form
+    entered (office.views.reported)."""
     by_match = {m.id: MatchDigest() for m in tournament.matches}
     for item in events:
         digest = by_match.get(item.event.match)
@@ -428,6 +452,9 @@ def build(
             # Duplicates carry the same content (the journal is the hall's truth); the first
             # arrival is kept so the protest window does not restart on a re-delivery.
             digest.add(item)
+    for match, item in (reported or {}).items():
+        if match in by_match:
+            by_match[match].report(item)
     return build_from(tournament, by_match, corrections, draws, now, cache=cache,
                       reviews=reviews, green_cards=green_cards)
 

@@ -9,7 +9,9 @@ changed within the hold), ``/api/snapshot`` (the snapshot as JSON, also long-pol
 (exports for the office's spreadsheets, written by ``office.printouts.csvfile``, which makes
 formula-like text inert; each also as ``.xlsx``, which opens with no import dialog), the
 printouts when given them (``/sheet/<match>``, ``/print/schedule?hall=``, ``/print/tables``,
-``/print/placings``: ``office.printouts.printing``), ``/healthz``. The page links to every
+``/print/placings``: ``office.printouts.printing``), the result links and the office's
+result form when given them (``/results/``, ``/results/<match>``, GET and POST:
+``office.web.resultdesk``), ``/healthz``. The page links to every
 export and printout.
 
 The snapshot is whatever the service publishes; this module only reads it, tolerating
@@ -29,14 +31,16 @@ from collections.abc import Callable, Iterable, Mapping
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from arena import words
 from arena.serverthread import ServerThread
 from office.printouts import csvfile, xlsx
 from office.views.board import SnapshotBoard
 from office.views.jsonread import dicts, mapping
+from office.web.formhttp import read_form, send_answer
 from office.web.officeview import OfficeView, SectionCache
+from office.web.resultdesk import Answer, ResultDesk
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +63,11 @@ XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 PrintoutPages = Callable[[str, Mapping[str, list[str]]], str | None]
 # A printout is our own static page: its inline stylesheet and nothing else.
 PRINT_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
+
+# The result links and the office's own result form (office.web.resultdesk): the listing at
+# /results/, a match's form at /results/MATCH, its confirm button posts to .../confirm.
+RESULTS_PREFIX = "/results/"
+CONFIRM_SUFFIX = "/confirm"
 
 PLACINGS_COLUMNS = ("place", "team", "shared", "decided_in", "provisional", "note")
 SCORERS_COLUMNS = ("rank", "team", "player", "name", "goals")
@@ -219,10 +228,12 @@ class _Server(ThreadingHTTPServer):
     block_on_close = False
 
     def __init__(self, address: tuple[str, int], board: SnapshotBoard, lang: str,
-                 poll_timeout: float, printouts: PrintoutPages | None = None) -> None:
+                 poll_timeout: float, printouts: PrintoutPages | None = None, *,
+                 desk: ResultDesk | None = None) -> None:
         super().__init__(address, _Handler)
         self.board = board
         self.printouts = printouts
+        self.desk = desk  # the result links and the office's result form (/results/...)
         self.lang = lang
         self.poll_timeout = poll_timeout
         # The live part last rendered, by snapshot and language: the office's screens all
@@ -250,7 +261,8 @@ class _Server(ThreadingHTTPServer):
         super().shutdown_request(request)
 
     def view(self, doc: dict[str, Any], lang: str, asked: str) -> OfficeView:
-        return OfficeView(doc, lang, printouts=self.printouts is not None, lang_query=asked,
+        return OfficeView(doc, lang, printouts=self.printouts is not None,
+                          results=self.desk is not None, lang_query=asked,
                           cache=self._sections)
 
     def live(self, doc: dict[str, Any], lang: str, asked: str) -> str:
@@ -302,9 +314,48 @@ class _Handler(BaseHTTPRequestHandler):
 
     _headers_started = False
 
+    def do_POST(self) -> None:
+        """The office's result form and its confirm button (``/results/...``)."""
+        try:
+            path = urlsplit(self.path).path
+            desk = self.server.desk
+            match = _results_match(path)
+            if desk is None or match is None:
+                self._send(HTTPStatus.METHOD_NOT_ALLOWED, b"not a form\n",
+                           "text/plain; charset=utf-8", {"Allow": "GET"})
+                return
+            body = read_form(self)
+            if body is None:
+                self._send(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, b"form too large\n",
+                           "text/plain; charset=utf-8")
+                return
+            client = f"office page, {self.address_string()}"
+            if match.endswith(CONFIRM_SUFFIX):
+                answer = desk.confirm_post(match.removesuffix(CONFIRM_SUFFIX), body, client)
+            else:
+                answer = desk.office_post(match, body, client)
+            self._headers_started = True
+            send_answer(self, answer)
+        except OSError:
+            log.debug("office web: client %s went away", self.address_string())
+        except Exception:
+            log.exception("office web: failed to answer a form to %s", self.path)
+            if not self._headers_started:
+                self._send(HTTPStatus.INTERNAL_SERVER_ERROR, b"internal error\n",
+                           "text/plain; charset=utf-8")
+
     def _route(self) -> None:
         url = urlsplit(self.path)
         query = parse_qs(url.query, keep_blank_values=True)
+        desk = self.server.desk
+        if desk is not None and url.path.startswith(RESULTS_PREFIX):
+            match = _results_match(url.path)
+            self._headers_started = True
+            send_answer(self, desk.listing(query) if match == ""
+                        else desk.office(match, query) if match is not None
+                        and not match.endswith(CONFIRM_SUFFIX)
+                        else Answer(404, "not found"))
+            return
         if url.path in ("/", "/api/live"):
             lang = self._lang(query)
             if lang is None:
@@ -423,6 +474,14 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
 
+def _results_match(path: str) -> str | None:
+    """The match of a ``/results/MATCH`` address ("" for the listing, ``/results/``)."""
+    if not path.startswith(RESULTS_PREFIX):
+        return None
+    rest = unquote(path[len(RESULTS_PREFIX):])
+    return rest if "/" not in rest.removesuffix(CONFIRM_SUFFIX) else None
+
+
 class OfficeWeb(ServerThread):
     """The office page's HTTP server, serving ``board`` on its own thread.
 
@@ -434,10 +493,11 @@ class OfficeWeb(ServerThread):
     def __init__(self, board: SnapshotBoard, host: str = "0.0.0.0", port: int = 0,
                  poll_timeout: float = POLL_TIMEOUT_S,
                  printouts: PrintoutPages | None = None, *,
-                 lang: str = words.DEFAULT) -> None:
+                 lang: str = words.DEFAULT, desk: ResultDesk | None = None) -> None:
         words.table(lang)  # a language that does not exist fails here, not on a request
         self.board = board
-        self._office_server = _Server((host, port), board, lang, poll_timeout, printouts)
+        self._office_server = _Server((host, port), board, lang, poll_timeout, printouts,
+                                      desk=desk)
         super().__init__(self._office_server, "office-web")
 
     def start(self) -> None:

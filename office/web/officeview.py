@@ -168,17 +168,20 @@ class OfficeView:
     """The office page of one snapshot in one language.
 
     ``printouts``: the server serves the printouts (links to them are shown);
+    ``results``: the server serves the result links and the office's result form
+    (``/results/``, office.web.resultdesk: a link to them is shown);
     ``lang_query``: the ``?lang=`` the page was asked in, kept in its links ("" none);
     ``cache``: the sections rendered for an earlier snapshot, reused where it is the same."""
 
     def __init__(self, doc: Mapping[str, Any], lang: str = words.DEFAULT, *,
-                 printouts: bool = False, lang_query: str = "",
+                 printouts: bool = False, results: bool = False, lang_query: str = "",
                  cache: SectionCache | None = None) -> None:
         words.table(lang)  # a language that does not exist fails here, not on a page
         self.doc = doc
         self.cache = cache
         self.lang = lang
         self.printouts = printouts
+        self.results = results
         self.lang_query = lang_query
         tournament = mapping(doc.get("tournament"))
         self.name = _str(tournament.get("name")) or self.w("office.title")
@@ -411,7 +414,7 @@ class OfficeView:
             return [render(x) for x in entries]
         # What an entry's rendering reads besides the entry: the words, the links, the day
         # the times are shown against, the group names the slots are worded with.
-        key = (template, self.lang, self.lang_query, self.printouts, self.day,
+        key = (template, self.lang, self.lang_query, self.printouts, self.results, self.day,
                frozenset(self.group_names))
         return self.cache.entries(key, entries, render)
 
@@ -419,7 +422,7 @@ class OfficeView:
         return [self._section(s) for s in SECTIONS]
 
     def _section(self, s: Section) -> Rendered:
-        key = (s.id, self.lang, self.lang_query, self.printouts)
+        key = (s.id, self.lang, self.lang_query, self.printouts, self.results)
         parts = tuple(self.day if k == "day" else self.doc.get(k) for k in s.reads)
         kept = self.cache.get(key, parts) if self.cache is not None else None
         if kept is not None:

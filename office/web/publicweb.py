@@ -9,7 +9,8 @@ rendition, on first demand; compressed once). So a thousand phones never make th
 wait, and the same public content is the same bytes: one ETag, a 304 for every phone that
 has it.
 
-Routes: ``/`` (``/index.html``), ``/schedule/``, ``/category/<slug>/``, ``/team/<slug>/``,
+Routes: ``/r/<token>`` (a referee's result form, GET and POST: ``office.web.resultdesk``,
+never cached), ``/`` (``/index.html``), ``/schedule/``, ``/category/<slug>/``, ``/team/<slug>/``,
 ``/hall/<slug>/`` (each also as ``.../index.html``; without the last ``/`` a redirect to it,
 as relative links need), ``/public.json``, ``/healthz``. GET and HEAD; every answer has
 ``ETag``, ``Last-Modified`` and ``Cache-Control: public, max-age=1``; ``If-None-Match``
@@ -34,13 +35,15 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from arena import words
 from arena.serverthread import ServerThread
 from office.views.board import SnapshotBoard
 from office.views.public import public_snapshot
+from office.web.formhttp import read_form, send_answer
 from office.web.publicsite import PAGE_CSP, Site, shows_halls
+from office.web.resultdesk import Answer, ResultDesk
 from office.web.siteexport import ExportError, write_site
 
 log = logging.getLogger(__name__)
@@ -58,6 +61,7 @@ WAKE_S = 0.25  # how often the site's thread looks up from the board (stop, a du
 # systemd/office.service's LimitNOFILE is sized for the connections this leaves open.
 IDLE_S = 30.0
 HTML = "text/html; charset=utf-8"
+RESULT_PREFIX = "/r/"  # a match's result link: /r/TOKEN (office.web.resultdesk)
 JSON = "application/json; charset=utf-8"
 
 
@@ -271,9 +275,11 @@ class _Server(ThreadingHTTPServer):
     # of them wait for a SYN retry (a second or more).
     request_queue_size = 1024
 
-    def __init__(self, address: tuple[str, int], site: PublicSite) -> None:
+    def __init__(self, address: tuple[str, int], site: PublicSite,
+                 desk: ResultDesk | None = None) -> None:
         super().__init__(address, _Handler)
         self.site = site
+        self.desk = desk  # the referees' result forms (/r/TOKEN), when the office has them
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         level = logging.DEBUG if isinstance(sys.exc_info()[1], OSError) else logging.WARNING
@@ -297,6 +303,38 @@ class _Handler(BaseHTTPRequestHandler):
     def do_HEAD(self) -> None:
         self._answer(head=True)
 
+    def do_POST(self) -> None:
+        """A referee's result form (``/r/TOKEN``); nothing else of the site takes a POST."""
+        try:
+            path = urlsplit(self.path).path
+            desk = self.server.desk
+            if desk is None:  # no forms at all: as a server without POST answers
+                self.close_connection = True
+                self._plain(HTTPStatus.NOT_IMPLEMENTED, b"read-only\n", False)
+                return
+            if not path.startswith(RESULT_PREFIX):
+                self.close_connection = True
+                self._plain(HTTPStatus.METHOD_NOT_ALLOWED, b"read-only\n", False,
+                            {"Allow": "GET, HEAD"})
+                return
+            body = read_form(self)
+            if body is None:
+                self.close_connection = True
+                self._plain(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, b"form too large\n", False)
+                return
+            self._form(desk.phone_post(path[len(RESULT_PREFIX):], body,
+                                       self.address_string()))
+        except OSError:
+            self.close_connection = True
+        except Exception:
+            log.exception("public site: failed to answer a form to %s", self.path)
+            self.close_connection = True
+            with contextlib.suppress(OSError):
+                self._plain(HTTPStatus.INTERNAL_SERVER_ERROR, b"internal error\n", False)
+
+    def _form(self, answer: Answer) -> None:
+        send_answer(self, answer)
+
     def _answer(self, *, head: bool) -> None:
         try:
             self._route(head)
@@ -310,9 +348,17 @@ class _Handler(BaseHTTPRequestHandler):
                 self._plain(HTTPStatus.INTERNAL_SERVER_ERROR, b"internal error\n", head)
 
     def _route(self, head: bool) -> None:
-        path = urlsplit(self.path).path
+        url = urlsplit(self.path)
+        path = url.path
         if path == "/healthz":
             self._plain(HTTPStatus.OK, b"ok\n", head)
+            return
+        desk = self.server.desk
+        if desk is not None and path.startswith(RESULT_PREFIX) and not head:
+            # Never cached, never the site's rendition: a form of the moment.
+            self._form(desk.phone(path[len(RESULT_PREFIX):],
+                                  parse_qs(url.query, keep_blank_values=True),
+                                  self.address_string()))
             return
         current = self.server.site.current()
         if current is None:
@@ -392,11 +438,13 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class PublicWeb(ServerThread):
-    """The public site's HTTP server on its own thread. ``port=0`` picks a free port."""
+    """The public site's HTTP server on its own thread. ``port=0`` picks a free port.
+    ``desk``: the referees' result forms (``/r/TOKEN``): the phones reach this server."""
 
-    def __init__(self, site: PublicSite, host: str = "0.0.0.0", port: int = 0) -> None:
+    def __init__(self, site: PublicSite, host: str = "0.0.0.0", port: int = 0,
+                 desk: ResultDesk | None = None) -> None:
         self.site = site
-        super().__init__(_Server((host, port), site), "public-web")
+        super().__init__(_Server((host, port), site, desk), "public-web")
 
     def start(self) -> None:
         super().start()
