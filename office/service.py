@@ -39,7 +39,8 @@ from office.storage import faults, intake
 from office.storage.backlog import Backlog
 from office.storage.store import Store
 from office.views.board import SnapshotBoard
-from office.views.ledger import Gapless, MatchCache, MatchDigest
+from office.views.gapless import Gapless
+from office.views.ledger import MatchCache, MatchDigest
 from office.views.snapshot import AlertView, HallLive
 
 __all__ = ["NUDGE_S", "SCHEDULE_KEY", "VIEW_S", "Message", "OfficeService", "Peer",

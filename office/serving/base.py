@@ -25,7 +25,8 @@ from office.storage.store import RELEASED, Conflict, QuarantineEntry, Store, sto
 from office.views import alerts
 from office.views.board import SnapshotBoard
 from office.views.fold import LedgerFold
-from office.views.ledger import Correction, Gapless, Ledger, MatchCache, MatchDigest, Review
+from office.views.gapless import Gapless
+from office.views.ledger import Correction, Ledger, MatchCache, MatchDigest, Review
 from office.views.pagecache import PageCache
 from office.views.snapshot import AlertView, HallLive
 

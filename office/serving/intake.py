@@ -15,7 +15,8 @@ from typing import Any
 from office.serving.publishing import Publishing
 from office.storage import backlog, faults, intake
 from office.storage.store import DISCARDED, QUARANTINED, QuarantineEntry, StoredEvent, event_content
-from office.views.ledger import Gapless, Received
+from office.views.gapless import Gapless
+from office.views.ledger import Received
 from office.views.snapshot import AlertView, HallLive
 
 log = logging.getLogger("office")

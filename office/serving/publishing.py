@@ -16,7 +16,8 @@ from arena import wire
 from arena.tournament.event import Event
 from office.serving.base import NUDGE_S, ServiceBase
 from office.views import merge, slugs
-from office.views.ledger import Gapless, Ledger
+from office.views.gapless import Gapless
+from office.views.ledger import Ledger
 
 log = logging.getLogger("office")
 

@@ -21,7 +21,8 @@ from arena.tournament.model import Tournament
 from office.service import OfficeService
 from office.storage import faults
 from office.storage.store import Store
-from office.views.ledger import Gapless, MatchDigest, Received
+from office.views.gapless import Gapless
+from office.views.ledger import MatchDigest, Received
 
 from .games import Play, hall_event, play
 
