@@ -112,8 +112,9 @@ def add_parser(sub: Any) -> None:
                      "(default: the tournament file's next match in the hall)")
     keys = p.add_argument_group("key presses")
     keys.add_argument("--layout", choices=LAYOUTS, default="keyboard",
-                      help="the key map the script's key names are looked up in (arena/"
-                      "keys.py); default keyboard: the numpad's keys and a letter per action")
+                      help="the key map the script's key names are looked up in (the one key "
+                      "map of the shared domain); default keyboard: the numpad's keys and a "
+                      "letter per action")
     keys.add_argument("--answers", type=Path, metavar="FILE",
                       help="write what the operator view shows after each key (its entry "
                       "and the press's outcome) to FILE, one JSON object a key")
